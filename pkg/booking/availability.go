@@ -1,0 +1,153 @@
+package booking
+
+import (
+	"strconv"
+	"time"
+)
+
+// Window is one arrival window. Start and End are instants in UTC; Date is the
+// window's day in the business's time zone, as YYYY-MM-DD.
+type Window struct {
+	Date  string    `json:"date"`
+	Start time.Time `json:"start"`
+	End   time.Time `json:"end"`
+}
+
+// Availability is the listArrivalWindows response.
+type Availability struct {
+	Timezone          string   `json:"timezone"`
+	AcceptingRequests bool     `json:"accepting_requests"`
+	Windows           []Window `json:"windows"`
+}
+
+// Limits of listArrivalWindows.
+const (
+	DefaultDays = 7
+	MaxDays     = 14
+)
+
+const dateLayout = "2006-01-02"
+
+// ParseDate parses a from parameter: "" is today in loc; anything else must be
+// a YYYY-MM-DD date (INVALID_DATE). The result is midnight UTC of that
+// calendar day, a date value free of any zone.
+func ParseDate(s string, now time.Time, loc *time.Location) (time.Time, error) {
+	if s == "" {
+		y, m, d := now.In(loc).Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC), nil
+	}
+	t, err := time.Parse(dateLayout, s)
+	if err != nil {
+		return time.Time{}, Errorf(InvalidDate, "from must be a date as YYYY-MM-DD, got %q", s)
+	}
+	return t, nil
+}
+
+// ParseDays parses a days parameter: "" is DefaultDays; anything else must be
+// an integer from 1 to MaxDays (INVALID_REQUEST).
+func ParseDays(s string) (int, error) {
+	if s == "" {
+		return DefaultDays, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > MaxDays {
+		return 0, Errorf(InvalidRequest, "days must be a whole number from 1 to %d, got %q", MaxDays, s)
+	}
+	return n, nil
+}
+
+// Windows returns the open arrival windows of days consecutive local days from
+// from (a date as ParseDate returns it): windows cut from each day's hours in
+// the business's time zone, not started at now, no later than the booking
+// horizon, and not held (held reports whether a window start is held; nil
+// means none is).
+//
+// Daylight-saving time: a local start that does not exist is skipped; an
+// ambiguous one is the earlier instant; End is Start plus the window length.
+func (b *Business) Windows(now, from time.Time, days int, held func(start time.Time) bool) []Window {
+	last := b.lastBookableDate(now)
+	length := time.Duration(b.ArrivalWindowMinutes) * time.Minute
+	var out []Window
+	for i := 0; i < days; i++ {
+		day := from.AddDate(0, 0, i)
+		if day.After(last) {
+			break
+		}
+		date := day.Format(dateLayout)
+		y, m, d := day.Date()
+		for _, iv := range b.Hours.day(day.Weekday()) {
+			for min := iv.openMin; min+b.ArrivalWindowMinutes <= iv.closeMin; min += b.ArrivalWindowMinutes {
+				start, ok := localInstant(y, m, d, min, b.loc)
+				if !ok || !start.After(now) || (held != nil && held(start)) {
+					continue
+				}
+				if out == nil {
+					out = make([]Window, 0, days*8)
+				}
+				out = append(out, Window{Date: date, Start: start, End: start.Add(length)})
+			}
+		}
+	}
+	if out == nil {
+		out = []Window{}
+	}
+	return out
+}
+
+// WindowAt returns the window that starts at instant start, if the business's
+// hours cut one there and its day is within the booking horizon at now. It
+// ignores holds and whether the window has started.
+func (b *Business) WindowAt(start, now time.Time) (Window, bool) {
+	local := start.In(b.loc)
+	y, m, d := local.Date()
+	day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	if day.After(b.lastBookableDate(now)) {
+		return Window{}, false
+	}
+	min := local.Hour()*60 + local.Minute()
+	for _, iv := range b.Hours.day(day.Weekday()) {
+		if min < iv.openMin || min+b.ArrivalWindowMinutes > iv.closeMin || (min-iv.openMin)%b.ArrivalWindowMinutes != 0 {
+			continue
+		}
+		if at, ok := localInstant(y, m, d, min, b.loc); ok && at.Equal(start) {
+			length := time.Duration(b.ArrivalWindowMinutes) * time.Minute
+			return Window{Date: day.Format(dateLayout), Start: at, End: at.Add(length)}, true
+		}
+	}
+	return Window{}, false
+}
+
+// lastBookableDate is today (local) plus the booking horizon, as a date value.
+func (b *Business) lastBookableDate(now time.Time) time.Time {
+	y, m, d := now.In(b.loc).Date()
+	return time.Date(y, m, d+b.BooksUpToDaysAhead, 0, 0, 0, 0, time.UTC)
+}
+
+// localInstant returns the instant at which the wall clock in loc reads the
+// given day and minute of day. ok is false when that wall time does not exist
+// (skipped by a daylight-saving change); when it exists twice, the earlier
+// instant is returned. The result is in UTC.
+func localInstant(y int, m time.Month, d, minuteOfDay int, loc *time.Location) (time.Time, bool) {
+	wall := time.Date(y, m, d, 0, minuteOfDay, 0, 0, time.UTC)
+	// The offsets in force a day either side bracket any change on this day.
+	_, before := wall.Add(-24 * time.Hour).In(loc).Zone()
+	_, after := wall.Add(24 * time.Hour).In(loc).Zone()
+	var best time.Time
+	found := false
+	for _, off := range [2]int{before, after} {
+		t := wall.Add(-time.Duration(off) * time.Second)
+		if !sameWall(t.In(loc), wall) {
+			continue
+		}
+		if !found || t.Before(best) {
+			best, found = t, true
+		}
+	}
+	return best, found
+}
+
+func sameWall(t, wall time.Time) bool {
+	y1, m1, d1 := t.Date()
+	y2, m2, d2 := wall.Date()
+	return y1 == y2 && m1 == m2 && d1 == d2 && t.Hour() == wall.Hour() && t.Minute() == wall.Minute()
+}

@@ -1,0 +1,253 @@
+package booking
+
+import (
+	"os"
+	"testing"
+	"time"
+)
+
+// testBusinesses loads testdata/businesses.json, keyed by slug.
+func testBusinesses(t testing.TB) map[string]*Business {
+	t.Helper()
+	f, err := os.Open("testdata/businesses.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	bs, err := LoadBusinesses(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := make(map[string]*Business, len(bs))
+	for _, b := range bs {
+		m[b.Slug] = b
+	}
+	return m
+}
+
+func utc(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t.UTC()
+}
+
+func date(s string) time.Time {
+	t, err := time.Parse(dateLayout, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+func TestWindows(t *testing.T) {
+	bs := testBusinesses(t)
+	tests := []struct {
+		name     string
+		business string
+		now      string
+		from     string
+		days     int
+		held     []string
+		want     []string // start instants, UTC
+		wantEnd  []string // end instants, when checked
+	}{
+		{
+			name:     "split day 08-12 and 13-17, two-hour windows",
+			business: "split-day-plumbing", now: "2026-11-20T00:00:00Z", from: "2026-11-23", days: 1,
+			want:    []string{"2026-11-23T16:00:00Z", "2026-11-23T18:00:00Z", "2026-11-23T21:00:00Z", "2026-11-23T23:00:00Z"},
+			wantEnd: []string{"2026-11-23T18:00:00Z", "2026-11-23T20:00:00Z", "2026-11-23T23:00:00Z", "2026-11-24T01:00:00Z"},
+		},
+		{
+			name:     "started windows are gone, the one under way too",
+			business: "split-day-plumbing", now: "2026-11-23T18:30:00Z", from: "2026-11-23", days: 1,
+			want: []string{"2026-11-23T21:00:00Z", "2026-11-23T23:00:00Z"},
+		},
+		{
+			name:     "held windows are gone",
+			business: "split-day-plumbing", now: "2026-11-20T00:00:00Z", from: "2026-11-23", days: 1,
+			held: []string{"2026-11-23T18:00:00Z", "2026-11-23T23:00:00Z"},
+			want: []string{"2026-11-23T16:00:00Z", "2026-11-23T21:00:00Z"},
+		},
+		{
+			name:     "closed Sunday, short Saturday",
+			business: "split-day-plumbing", now: "2026-11-20T00:00:00Z", from: "2026-11-21", days: 2,
+			want: []string{"2026-11-21T17:00:00Z", "2026-11-21T19:00:00Z"},
+		},
+		{
+			name:     "horizon: today (Nov 19 local) plus 14 days is the last day",
+			business: "split-day-plumbing", now: "2026-11-20T00:00:00Z", from: "2026-12-03", days: 3,
+			want: []string{"2026-12-03T16:00:00Z", "2026-12-03T18:00:00Z", "2026-12-03T21:00:00Z", "2026-12-03T23:00:00Z"},
+		},
+		{
+			name:     "from after the horizon",
+			business: "split-day-plumbing", now: "2026-11-20T00:00:00Z", from: "2026-12-04", days: 7,
+			want: []string{},
+		},
+		{
+			name:     "close 24:00",
+			business: "late-night-plumbing", now: "2026-11-20T00:00:00Z", from: "2026-11-20", days: 1,
+			want:    []string{"2026-11-21T06:00:00Z", "2026-11-21T07:00:00Z"},
+			wantEnd: []string{"2026-11-21T07:00:00Z", "2026-11-21T08:00:00Z"},
+		},
+		{
+			name:     "spring forward in Los Angeles: 02:00 does not exist",
+			business: "all-day-plumbing", now: "2027-03-13T12:00:00Z", from: "2027-03-14", days: 1,
+			want: []string{
+				"2027-03-14T08:00:00Z", "2027-03-14T09:00:00Z", // 00:00 and 01:00 PST
+				"2027-03-14T10:00:00Z", "2027-03-14T11:00:00Z", "2027-03-14T12:00:00Z", "2027-03-14T13:00:00Z", // 03:00 PDT on
+				"2027-03-14T14:00:00Z", "2027-03-14T15:00:00Z", "2027-03-14T16:00:00Z", "2027-03-14T17:00:00Z",
+				"2027-03-14T18:00:00Z", "2027-03-14T19:00:00Z", "2027-03-14T20:00:00Z", "2027-03-14T21:00:00Z",
+				"2027-03-14T22:00:00Z", "2027-03-14T23:00:00Z", "2027-03-15T00:00:00Z", "2027-03-15T01:00:00Z",
+				"2027-03-15T02:00:00Z", "2027-03-15T03:00:00Z", "2027-03-15T04:00:00Z", "2027-03-15T05:00:00Z",
+				"2027-03-15T06:00:00Z", // 23:00 PDT
+			},
+		},
+		{
+			name:     "fall back in Los Angeles: 01:00 happens twice, the earlier one counts",
+			business: "all-day-plumbing", now: "2027-11-06T12:00:00Z", from: "2027-11-07", days: 1,
+			want: []string{
+				"2027-11-07T07:00:00Z", "2027-11-07T08:00:00Z", // 00:00 and 01:00 PDT
+				"2027-11-07T10:00:00Z", "2027-11-07T11:00:00Z", "2027-11-07T12:00:00Z", "2027-11-07T13:00:00Z", // 02:00 PST on
+				"2027-11-07T14:00:00Z", "2027-11-07T15:00:00Z", "2027-11-07T16:00:00Z", "2027-11-07T17:00:00Z",
+				"2027-11-07T18:00:00Z", "2027-11-07T19:00:00Z", "2027-11-07T20:00:00Z", "2027-11-07T21:00:00Z",
+				"2027-11-07T22:00:00Z", "2027-11-07T23:00:00Z", "2027-11-08T00:00:00Z", "2027-11-08T01:00:00Z",
+				"2027-11-08T02:00:00Z", "2027-11-08T03:00:00Z", "2027-11-08T04:00:00Z", "2027-11-08T05:00:00Z",
+				"2027-11-08T06:00:00Z", "2027-11-08T07:00:00Z", // 23:00 PST
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := bs[tt.business]
+			held := map[time.Time]bool{}
+			for _, h := range tt.held {
+				held[utc(h)] = true
+			}
+			got := b.Windows(utc(tt.now), date(tt.from), tt.days, func(s time.Time) bool { return held[s] })
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %d windows %v, want %d", len(got), got, len(tt.want))
+			}
+			for i, w := range got {
+				if !w.Start.Equal(utc(tt.want[i])) {
+					t.Errorf("window %d: got start %s, want %s", i, w.Start.Format(time.RFC3339), tt.want[i])
+				}
+				if w.Start.Location() != time.UTC {
+					t.Errorf("window %d: got start in %s, want UTC", i, w.Start.Location())
+				}
+				if got, want := w.End.Sub(w.Start), time.Duration(b.ArrivalWindowMinutes)*time.Minute; got != want {
+					t.Errorf("window %d: got length %s, want %s", i, got, want)
+				}
+				if tt.wantEnd != nil && !w.End.Equal(utc(tt.wantEnd[i])) {
+					t.Errorf("window %d: got end %s, want %s", i, w.End.Format(time.RFC3339), tt.wantEnd[i])
+				}
+				if got, want := w.Date, w.Start.In(b.Location()).Format(dateLayout); got != want {
+					t.Errorf("window %d: got date %s, want %s", i, got, want)
+				}
+			}
+		})
+	}
+}
+
+func TestWindowsNeverReturnsNil(t *testing.T) {
+	b := testBusinesses(t)["split-day-plumbing"]
+	got := b.Windows(utc("2026-11-20T00:00:00Z"), date("2026-11-22"), 1, nil) // a Sunday: closed
+	if got == nil || len(got) != 0 {
+		t.Fatalf("got %#v, want an empty, non-nil list", got)
+	}
+}
+
+func TestWindowAt(t *testing.T) {
+	bs := testBusinesses(t)
+	tests := []struct {
+		name     string
+		business string
+		now      string
+		start    string
+		want     bool
+	}{
+		{"a window start in UTC", "split-day-plumbing", "2026-11-20T00:00:00Z", "2026-11-23T16:00:00Z", true},
+		{"the same instant in the business's offset", "split-day-plumbing", "2026-11-20T00:00:00Z", "2026-11-23T08:00:00-08:00", true},
+		{"the same instant in another offset", "split-day-plumbing", "2026-11-20T00:00:00Z", "2026-11-23T11:00:00-05:00", true},
+		{"an hour into a two-hour window", "split-day-plumbing", "2026-11-20T00:00:00Z", "2026-11-23T17:00:00Z", false},
+		{"a minute off", "split-day-plumbing", "2026-11-20T00:00:00Z", "2026-11-23T16:01:00Z", false},
+		{"lunch break", "split-day-plumbing", "2026-11-20T00:00:00Z", "2026-11-23T20:00:00Z", false},
+		{"would end after close", "split-day-plumbing", "2026-11-20T00:00:00Z", "2026-11-24T00:00:00Z", false},
+		{"closed day", "split-day-plumbing", "2026-11-20T00:00:00Z", "2026-11-22T16:00:00Z", false},
+		{"last day of the horizon", "split-day-plumbing", "2026-11-20T00:00:00Z", "2026-12-03T16:00:00Z", true},
+		{"past the horizon", "split-day-plumbing", "2026-11-20T00:00:00Z", "2026-12-04T16:00:00Z", false},
+		{"window ending at 24:00", "late-night-plumbing", "2026-11-20T00:00:00Z", "2026-11-21T07:00:00Z", true},
+		{"spring forward: 03:00 PDT", "all-day-plumbing", "2027-03-13T12:00:00Z", "2027-03-14T10:00:00Z", true},
+		{"fall back: the earlier 01:00", "all-day-plumbing", "2027-11-06T12:00:00Z", "2027-11-07T08:00:00Z", true},
+		{"fall back: the later 01:00 is no window", "all-day-plumbing", "2027-11-06T12:00:00Z", "2027-11-07T09:00:00Z", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			start, err := time.Parse(time.RFC3339, tt.start)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, got := bs[tt.business].WindowAt(start, utc(tt.now))
+			if got != tt.want {
+				t.Fatalf("got %v (%+v), want %v", got, w, tt.want)
+			}
+			if got && (!w.Start.Equal(start) || w.Start.Location() != time.UTC) {
+				t.Errorf("got start %s, want %s in UTC", w.Start, start)
+			}
+		})
+	}
+}
+
+func TestParseDate(t *testing.T) {
+	la, _ := time.LoadLocation("America/Los_Angeles")
+	now := utc("2026-11-24T03:00:00Z") // Monday 19:00 in Los Angeles, Tuesday in UTC
+	tests := []struct {
+		in       string
+		want     string
+		wantCode Code
+	}{
+		{"", "2026-11-23", ""},
+		{"2026-12-01", "2026-12-01", ""},
+		{"2026-2-01", "", InvalidDate},
+		{"2026-02-30", "", InvalidDate},
+		{"2026-11-23T00:00:00Z", "", InvalidDate},
+		{"tomorrow", "", InvalidDate},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseDate(tt.in, now, la)
+			if tt.wantCode != "" {
+				if code := ErrorCode(err); code != tt.wantCode {
+					t.Fatalf("got %v, want %s", err, tt.wantCode)
+				}
+				return
+			}
+			if err != nil || got.Format(dateLayout) != tt.want {
+				t.Fatalf("got %s, %v, want %s", got.Format(dateLayout), err, tt.want)
+			}
+		})
+	}
+}
+
+func TestParseDays(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int
+		ok   bool
+	}{
+		{"", 7, true}, {"1", 1, true}, {"14", 14, true},
+		{"0", 0, false}, {"15", 0, false}, {"-1", 0, false}, {"7.5", 0, false}, {"seven", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseDays(tt.in)
+			if (err == nil) != tt.ok || got != tt.want {
+				t.Fatalf("got %d, %v, want %d (ok %v)", got, err, tt.want, tt.ok)
+			}
+			if err != nil && ErrorCode(err) != InvalidRequest {
+				t.Fatalf("got code %s, want %s", ErrorCode(err), InvalidRequest)
+			}
+		})
+	}
+}

@@ -1,0 +1,308 @@
+package booking
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+)
+
+// validBody is a createServiceRequest body that split-day-plumbing accepts at createNow.
+const validBody = `{
+	"window_start": "2026-11-23T16:00:00Z",
+	"address": {"street": "12 Main St", "unit": "4B", "city": "Los Angeles", "zip": "90012"},
+	"contact": {"name": "Ana Ruiz", "phone": "(323) 555-0142", "email": "ana@example.com", "sms_consent": false},
+	"service_id": "drain-cleaning",
+	"urgency": "soon",
+	"description": "Kitchen sink drains slowly.",
+	"language": "es",
+	"assistant_name": "Helper"
+}`
+
+var createNow = utc("2026-11-20T00:00:00Z")
+
+// withField returns body with the value at a dotted path replaced (or, with
+// remove, deleted).
+func withField(t testing.TB, body []byte, path string, value any, remove bool) []byte {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(body, &m); err != nil {
+		t.Fatal(err)
+	}
+	parts := strings.Split(path, ".")
+	obj := m
+	for _, p := range parts[:len(parts)-1] {
+		obj = obj[p].(map[string]any)
+	}
+	if remove {
+		delete(obj, parts[len(parts)-1])
+	} else {
+		obj[parts[len(parts)-1]] = value
+	}
+	data, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// validate runs every create check the domain makes before the store.
+func validate(b *Business, body []byte, headerKey string, now time.Time) (draft, error) {
+	in, err := DecodeCreateInput(body)
+	if err != nil {
+		return draft{}, err
+	}
+	d, err := in.checkFields(b, headerKey)
+	if err != nil {
+		return d, err
+	}
+	return d, d.checkBusinessRules(b, now)
+}
+
+func TestCreateValidation(t *testing.T) {
+	bs := testBusinesses(t)
+	type change struct {
+		path   string
+		value  any
+		remove bool
+	}
+	tests := []struct {
+		name     string
+		business string
+		changes  []change
+		raw      string // the body as is, instead of changes
+		header   string
+		now      time.Time
+		want     Code
+	}{
+		{name: "valid", want: ""},
+		{name: "valid with an offset", changes: []change{{path: "window_start", value: "2026-11-23T08:00:00-08:00"}}, want: ""},
+		{name: "valid with only required fields", raw: `{"window_start":"2026-11-23T16:00:00Z","address":{"street":"1 A St","zip":"90012"},"contact":{"name":"A","phone":"3235550142"}}`, want: ""},
+
+		{name: "malformed JSON", raw: `{"window_start":`, want: InvalidRequest},
+		{name: "not an object", raw: `[1,2]`, want: InvalidRequest},
+		{name: "two objects", raw: validBody + validBody, want: InvalidRequest},
+		{name: "null body", raw: `null`, want: InvalidRequest},
+		{name: "window_start missing", changes: []change{{path: "window_start", remove: true}}, want: InvalidRequest},
+		{name: "window_start a number", changes: []change{{path: "window_start", value: 5}}, want: InvalidRequest},
+		{name: "address missing", changes: []change{{path: "address", remove: true}}, want: InvalidRequest},
+		{name: "address a string", changes: []change{{path: "address", value: "12 Main St"}}, want: InvalidRequest},
+		{name: "contact missing", changes: []change{{path: "contact", remove: true}}, want: InvalidRequest},
+		{name: "street missing", changes: []change{{path: "address.street", remove: true}}, want: InvalidRequest},
+		{name: "zip missing", changes: []change{{path: "address.zip", remove: true}}, want: InvalidRequest},
+		{name: "zip a number", changes: []change{{path: "address.zip", value: 90012}}, want: InvalidRequest},
+		{name: "name missing", changes: []change{{path: "contact.name", remove: true}}, want: InvalidRequest},
+		{name: "phone missing", changes: []change{{path: "contact.phone", remove: true}}, want: InvalidRequest},
+		{name: "sms_consent a string", changes: []change{{path: "contact.sms_consent", value: "yes"}}, want: InvalidRequest},
+		{name: "deposit_accepted a string", changes: []change{{path: "deposit_accepted", value: "true"}}, want: InvalidRequest},
+		{name: "body over 64 KiB", changes: []change{{path: "description", value: strings.Repeat("x", 70000)}}, want: InvalidRequest},
+
+		{name: "window_start not ISO", changes: []change{{path: "window_start", value: "next monday 8am"}}, want: InvalidWindow},
+		{name: "window_start without offset", changes: []change{{path: "window_start", value: "2026-11-23T16:00:00"}}, want: InvalidWindow},
+		{name: "street empty", changes: []change{{path: "address.street", value: ""}}, want: InvalidAddress},
+		{name: "street spaces only", changes: []change{{path: "address.street", value: "   "}}, want: InvalidAddress},
+		{name: "zip 4 digits", changes: []change{{path: "address.zip", value: "9001"}}, want: InvalidZIP},
+		{name: "zip+4", changes: []change{{path: "address.zip", value: "90012-1234"}}, want: InvalidZIP},
+		{name: "name spaces only", changes: []change{{path: "contact.name", value: " \t "}}, want: InvalidName},
+		{name: "phone 9 digits", changes: []change{{path: "contact.phone", value: "323555014"}}, want: InvalidPhone},
+		{name: "phone not US", changes: []change{{path: "contact.phone", value: "+44 20 7946 0958"}}, want: InvalidPhone},
+		{name: "email without domain", changes: []change{{path: "contact.email", value: "ana@"}}, want: InvalidEmail},
+		{name: "email with display name", changes: []change{{path: "contact.email", value: "Ana <ana@example.com>"}}, want: InvalidEmail},
+		{name: "email empty means none", changes: []change{{path: "contact.email", value: ""}}, want: ""},
+		{name: "urgency unknown", changes: []change{{path: "urgency", value: "asap"}}, want: InvalidRequest},
+		{name: "urgency empty", changes: []change{{path: "urgency", value: ""}}, want: InvalidRequest},
+		{name: "language unknown", changes: []change{{path: "language", value: "fr"}}, want: InvalidRequest},
+		{name: "description 2000 characters", changes: []change{{path: "description", value: strings.Repeat("é", 2000)}}, want: ""},
+		{name: "description 2001 characters", changes: []change{{path: "description", value: strings.Repeat("é", 2001)}}, want: InvalidRequest},
+		{name: "assistant_name 40 characters", changes: []change{{path: "assistant_name", value: strings.Repeat("a", 40)}}, want: ""},
+		{name: "assistant_name 41 characters", changes: []change{{path: "assistant_name", value: strings.Repeat("a", 41)}}, want: InvalidRequest},
+		{name: "idempotency_key 7 characters", changes: []change{{path: "idempotency_key", value: "1234567"}}, want: InvalidRequest},
+		{name: "idempotency_key 8 characters", changes: []change{{path: "idempotency_key", value: "12345678"}}, want: ""},
+		{name: "idempotency_key 80 characters", changes: []change{{path: "idempotency_key", value: strings.Repeat("k", 80)}}, want: ""},
+		{name: "idempotency_key 81 characters", changes: []change{{path: "idempotency_key", value: strings.Repeat("k", 81)}}, want: InvalidRequest},
+		{name: "header key too short", header: "short", want: InvalidRequest},
+		{name: "header and body keys differ", changes: []change{{path: "idempotency_key", value: "key-one-1"}}, header: "key-two-2", want: InvalidRequest},
+		{name: "header and body keys equal", changes: []change{{path: "idempotency_key", value: "key-one-1"}}, header: "key-one-1", want: ""},
+		{name: "service not offered", changes: []change{{path: "service_id", value: "roofing"}}, want: ServiceUnavailable},
+		{name: "service omitted", changes: []change{{path: "service_id", remove: true}}, want: ""},
+
+		{name: "paused", business: "paused-plumbing", changes: []change{{path: "window_start", value: "2026-11-23T14:00:00Z"}}, want: BookingPaused},
+		{name: "out of area", changes: []change{{path: "address.zip", value: "94110"}}, want: OutOfArea},
+		{name: "deposit not accepted", business: "deposit-plumbing", changes: []change{{path: "window_start", value: "2026-11-23T13:00:00Z"}, {path: "address.zip", value: "10001"}}, want: DepositTerms},
+		{name: "deposit declined", business: "deposit-plumbing", changes: []change{{path: "window_start", value: "2026-11-23T13:00:00Z"}, {path: "address.zip", value: "10001"}, {path: "deposit_accepted", value: false}}, want: DepositTerms},
+		{name: "deposit accepted", business: "deposit-plumbing", changes: []change{{path: "window_start", value: "2026-11-23T13:00:00Z"}, {path: "address.zip", value: "10001"}, {path: "deposit_accepted", value: true}}, want: ""},
+		{name: "window started", now: utc("2026-11-23T16:00:00Z"), want: TooLate},
+		{name: "window in the past, not a start either", changes: []change{{path: "window_start", value: "2020-01-01T00:00:07Z"}}, want: TooLate},
+		{name: "not a window start", changes: []change{{path: "window_start", value: "2026-11-23T17:00:00Z"}}, want: InvalidWindow},
+		{name: "past the horizon", changes: []change{{path: "window_start", value: "2026-12-04T16:00:00Z"}}, want: InvalidWindow},
+
+		// Precedence, first wins (decisions.md).
+		{name: "INVALID_WINDOW before INVALID_ADDRESS", changes: []change{{path: "window_start", value: "x"}, {path: "address.street", value: ""}}, want: InvalidWindow},
+		{name: "INVALID_ADDRESS before INVALID_ZIP", changes: []change{{path: "address.street", value: ""}, {path: "address.zip", value: "1"}}, want: InvalidAddress},
+		{name: "INVALID_ZIP before INVALID_NAME", changes: []change{{path: "address.zip", value: "1"}, {path: "contact.name", value: ""}}, want: InvalidZIP},
+		{name: "INVALID_NAME before INVALID_PHONE", changes: []change{{path: "contact.name", value: ""}, {path: "contact.phone", value: "1"}}, want: InvalidName},
+		{name: "INVALID_PHONE before INVALID_EMAIL", changes: []change{{path: "contact.phone", value: "1"}, {path: "contact.email", value: "x"}}, want: InvalidPhone},
+		{name: "INVALID_EMAIL before other field rules", changes: []change{{path: "contact.email", value: "x"}, {path: "urgency", value: "now"}}, want: InvalidEmail},
+		{name: "other field rules before SERVICE_UNAVAILABLE", changes: []change{{path: "urgency", value: "now"}, {path: "service_id", value: "roofing"}}, want: InvalidRequest},
+		{name: "SERVICE_UNAVAILABLE before BOOKING_PAUSED", business: "paused-plumbing", changes: []change{{path: "service_id", value: "roofing"}}, want: ServiceUnavailable},
+		{name: "BOOKING_PAUSED before OUT_OF_AREA", business: "paused-plumbing", changes: []change{{path: "address.zip", value: "94110"}}, want: BookingPaused},
+		{name: "OUT_OF_AREA before DEPOSIT_TERMS", business: "deposit-plumbing", changes: []change{{path: "window_start", value: "2026-11-23T13:00:00Z"}}, want: OutOfArea},
+		{name: "DEPOSIT_TERMS before TOO_LATE", business: "deposit-plumbing", changes: []change{{path: "window_start", value: "2026-11-23T13:00:00Z"}, {path: "address.zip", value: "10001"}}, now: utc("2026-11-24T00:00:00Z"), want: DepositTerms},
+		{name: "TOO_LATE before INVALID_WINDOW", changes: []change{{path: "window_start", value: "2026-11-19T17:00:00Z"}}, want: TooLate},
+		{name: "missing field before a bad value", changes: []change{{path: "window_start", value: "x"}, {path: "contact.phone", remove: true}}, want: InvalidRequest},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := bs["split-day-plumbing"]
+			if tt.business != "" {
+				b = bs[tt.business]
+			}
+			body := []byte(tt.raw)
+			if tt.raw == "" {
+				body = []byte(validBody)
+				for _, c := range tt.changes {
+					body = withField(t, body, c.path, c.value, c.remove)
+				}
+			}
+			now := createNow
+			if !tt.now.IsZero() {
+				now = tt.now
+			}
+			_, err := validate(b, body, tt.header, now)
+			if got := codeOf(err); got != tt.want {
+				t.Fatalf("got %s (%v), want %s", got, err, tt.want)
+			}
+			if err != nil && ErrorMessage(err) == "" {
+				t.Errorf("got an empty message")
+			}
+		})
+	}
+}
+
+func codeOf(err error) Code {
+	if err == nil {
+		return ""
+	}
+	return ErrorCode(err)
+}
+
+func TestCreateValidationNormalises(t *testing.T) {
+	b := testBusinesses(t)["split-day-plumbing"]
+	body := `{"window_start":"2026-11-23T08:00:00-08:00","address":{"street":"  12 Main St ","zip":" 90012 "},
+		"contact":{"name":" Ana ","phone":"+1 (323) 555-0142","email":" ana@example.com ","sms_consent":true},"deposit_accepted":true}`
+	d, err := validate(b, []byte(body), "", createNow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := d.Request
+	want := Request{
+		ServiceName: LocalText{EN: otherServiceEN, ES: otherServiceES},
+		Window:      Window{Date: "2026-11-23", Start: utc("2026-11-23T16:00:00Z"), End: utc("2026-11-23T18:00:00Z")},
+		Address:     Address{Street: "12 Main St", ZIP: "90012"},
+		Contact:     Contact{Name: "Ana", Phone: "3235550142", Email: "ana@example.com", SMSConsent: true},
+		Urgency:     "soon",
+		Language:    "en",
+	}
+	if g, w := mustJSON(t, got), mustJSON(t, want); g != w {
+		t.Fatalf("got  %s\nwant %s", g, w)
+	}
+}
+
+func mustJSON(t testing.TB, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+func TestBodyHash(t *testing.T) {
+	decode := func(s string) CreateInput {
+		in, err := DecodeCreateInput([]byte(s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return in
+	}
+	base := decode(validBody)
+	tests := []struct {
+		name string
+		body string
+		same bool
+	}{
+		{"reordered and respaced", `{"language":"es","urgency":"soon","description":"Kitchen sink drains slowly.","service_id":"drain-cleaning","assistant_name":"Helper",
+			"contact":{"sms_consent":false,"email":"ana@example.com","phone":"(323) 555-0142","name":"Ana Ruiz"},
+			"address":{"zip":"90012","city":"Los Angeles","unit":"4B","street":"12 Main St"},"window_start":"2026-11-23T16:00:00Z"}`, true},
+		{"with the key in the body", string(withField(t, []byte(validBody), "idempotency_key", "abcdefgh", false)), true},
+		{"another description", string(withField(t, []byte(validBody), "description", "Bathroom sink.", false)), false},
+		{"another window", string(withField(t, []byte(validBody), "window_start", "2026-11-23T18:00:00Z", false)), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := decode(tt.body).BodyHash() == base.BodyHash(); got != tt.same {
+				t.Fatalf("got same hash %v, want %v", got, tt.same)
+			}
+		})
+	}
+}
+
+func TestNormalizePhone(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string // "" when invalid
+	}{
+		{"5125550142", "5125550142"},
+		{"(512) 555-0142", "5125550142"},
+		{"512.555.0142", "5125550142"},
+		{"512-555-0142", "5125550142"},
+		{"+1 512 555 0142", "5125550142"},
+		{"1-512-555-0142", "5125550142"},
+		{" +15125550142 ", "5125550142"},
+		{"", ""},
+		{"512555014", ""},
+		{"51255501420", ""},
+		{"+44 512 555 0142", ""},
+		{"+5125550142", ""},
+		{"0125550142", ""},      // area code starts with 0
+		{"5121550142", ""},      // exchange starts with 1
+		{"512-555-0142 x1", ""}, // extension
+		{"512/555/0142", ""},
+		{"５１２５５５０１４２", ""}, // full-width digits
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, ok := NormalizePhone(tt.in)
+			if got != tt.want || ok != (tt.want != "") {
+				t.Fatalf("got %q, %v, want %q", got, ok, tt.want)
+			}
+		})
+	}
+}
+
+func TestNormalizeEmail(t *testing.T) {
+	tests := []struct {
+		in string
+		ok bool
+	}{
+		{"", true},
+		{"ana@example.com", true},
+		{"ana.ruiz+plumber@mail.example.co", true},
+		{"ana", false},
+		{"ana@", false},
+		{"@example.com", false},
+		{"ana@localhost", false},
+		{"ana@example.", false},
+		{"ana ruiz@example.com", false},
+		{"<ana@example.com>", false},
+		{"Ana <ana@example.com>", false},
+		{strings.Repeat("a", 250) + "@example.com", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			if _, ok := NormalizeEmail(tt.in); ok != tt.ok {
+				t.Fatalf("got %v, want %v", ok, tt.ok)
+			}
+		})
+	}
+}

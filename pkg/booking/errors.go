@@ -1,0 +1,68 @@
+package booking
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Code is a machine-readable error code from the spec's error table. It travels
+// unchanged from the domain to the edge, where each edge maps it once (HTTP
+// status, MCP result).
+type Code string
+
+// The spec's error codes, plus IDEMPOTENCY_KEY_REUSED from decisions.md.
+const (
+	NotFound             Code = "NOT_FOUND"
+	InvalidRequest       Code = "INVALID_REQUEST"
+	InvalidWindow        Code = "INVALID_WINDOW"
+	InvalidDate          Code = "INVALID_DATE"
+	InvalidName          Code = "INVALID_NAME"
+	InvalidPhone         Code = "INVALID_PHONE"
+	InvalidEmail         Code = "INVALID_EMAIL"
+	InvalidAddress       Code = "INVALID_ADDRESS"
+	InvalidZIP           Code = "INVALID_ZIP"
+	OutOfArea            Code = "OUT_OF_AREA"
+	ServiceUnavailable   Code = "SERVICE_UNAVAILABLE"
+	DepositTerms         Code = "DEPOSIT_TERMS"
+	TooLate              Code = "TOO_LATE"
+	WindowTaken          Code = "WINDOW_TAKEN"
+	TooManyOpen          Code = "TOO_MANY_OPEN"
+	BookingPaused        Code = "BOOKING_PAUSED"
+	IdempotencyKeyReused Code = "IDEMPOTENCY_KEY_REUSED"
+	ServerError          Code = "SERVER_ERROR"
+)
+
+// Error is a failure the caller can act on: a Code and a readable message.
+// Any other error is an internal failure and reaches clients only as
+// SERVER_ERROR with a generic message.
+type Error struct {
+	Code    Code
+	Message string
+}
+
+func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
+
+// Errorf returns an *Error with the given code and formatted message.
+func Errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// ErrorCode returns the code of err, or SERVER_ERROR when err carries none.
+func ErrorCode(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ServerError
+}
+
+// ErrorMessage returns the text safe to show a client: the message of an
+// *Error, or a generic sentence for anything else, whose text may hold
+// internal detail and never leaves the service.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "Something went wrong on our side. Please retry."
+}

@@ -1,0 +1,234 @@
+package booking
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/url"
+	"regexp"
+	"time"
+)
+
+// DecodeBusiness decodes one business record (the getBusiness shape, private
+// fields allowed) and validates it.
+func DecodeBusiness(data []byte) (*Business, error) {
+	var b Business
+	if err := json.Unmarshal(data, &b); err != nil {
+		return nil, fmt.Errorf("business record: %w", err)
+	}
+	if err := b.Validate(); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// LoadBusinesses reads a JSON array of business records and validates each.
+// Slugs must be unique. An error names the business and the field.
+func LoadBusinesses(r io.Reader) ([]*Business, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	var raw []json.RawMessage
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return nil, fmt.Errorf("businesses file: want a JSON array of business records: %w", err)
+	}
+	seen := make(map[string]bool, len(raw))
+	bs := make([]*Business, 0, len(raw))
+	for i, rec := range raw {
+		b, err := DecodeBusiness(bytes.TrimSpace(rec))
+		if err != nil {
+			return nil, fmt.Errorf("businesses[%d]: %w", i, err)
+		}
+		if seen[b.Slug] {
+			return nil, fmt.Errorf("businesses[%d]: business %q: slug: used twice", i, b.Slug)
+		}
+		seen[b.Slug] = true
+		bs = append(bs, b)
+	}
+	return bs, nil
+}
+
+var (
+	slugPattern     = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
+	phonePattern    = regexp.MustCompile(`^\+[1-9][0-9]{7,14}$`)
+	statePattern    = regexp.MustCompile(`^[A-Z]{2}$`)
+	currencyPattern = regexp.MustCompile(`^[a-z]{3}$`)
+	zipPattern      = regexp.MustCompile(`^[0-9]{5}$`)
+	clockPattern    = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$`)
+)
+
+// Validate checks a business record and prepares it for use (time zone,
+// parsed hours). Its error names the business and the field at fault.
+func (b *Business) Validate() error {
+	if err := b.validate(); err != nil {
+		return fmt.Errorf("business %q: %w", b.Slug, err)
+	}
+	return nil
+}
+
+func (b *Business) validate() error {
+	switch {
+	case !slugPattern.MatchString(b.Slug):
+		return fieldErr("slug", "want lowercase letters, digits and single dashes, got %q", b.Slug)
+	case b.Name == "":
+		return fieldErr("name", "is empty")
+	case b.Trade == "":
+		return fieldErr("trade", "is empty")
+	case !isWebURL(b.URL):
+		return fieldErr("url", "want an absolute https URL, got %q", b.URL)
+	case !isWebURL(b.BookingURL):
+		return fieldErr("booking_url", "want an absolute https URL, got %q", b.BookingURL)
+	case !phonePattern.MatchString(b.Phone):
+		return fieldErr("phone", "want international format with a leading +, got %q", b.Phone)
+	case b.City == "":
+		return fieldErr("city", "is empty")
+	case !statePattern.MatchString(b.State):
+		return fieldErr("state", "want a two-letter state code, got %q", b.State)
+	case b.ArrivalWindowMinutes < 15 || b.ArrivalWindowMinutes > 720:
+		return fieldErr("arrival_window_minutes", "want 15 to 720, got %d", b.ArrivalWindowMinutes)
+	case b.BooksUpToDaysAhead < 0 || b.BooksUpToDaysAhead > 365:
+		return fieldErr("books_up_to_days_ahead", "want 0 to 365, got %d", b.BooksUpToDaysAhead)
+	}
+	loc, err := time.LoadLocation(b.Timezone)
+	if err != nil || b.Timezone == "" || b.Timezone == "Local" {
+		return fieldErr("timezone", "unknown time zone %q", b.Timezone)
+	}
+	b.loc = loc
+	if err := b.validateLanguages(); err != nil {
+		return err
+	}
+	if b.License != nil && (b.License.Number == "" || b.License.Authority == "") {
+		return fieldErr("license", "want number and authority, or null")
+	}
+	if b.ServiceArea.Label == "" {
+		return fieldErr("service_area.label", "is empty")
+	}
+	if len(b.ServiceArea.ZIPCodes) == 0 {
+		return fieldErr("service_area.zip_codes", "is empty")
+	}
+	for i, z := range b.ServiceArea.ZIPCodes {
+		if !zipPattern.MatchString(z) {
+			return fieldErr(fmt.Sprintf("service_area.zip_codes[%d]", i), "want 5 digits, got %q", z)
+		}
+	}
+	if err := b.validateDeposit(); err != nil {
+		return err
+	}
+	if err := b.Hours.validate(); err != nil {
+		return err
+	}
+	return b.validateServices()
+}
+
+func (b *Business) validateLanguages() error {
+	if len(b.Languages) == 0 {
+		return fieldErr("languages", "is empty")
+	}
+	seen := map[string]bool{}
+	for i, l := range b.Languages {
+		if !isLanguage(l) || seen[l] {
+			return fieldErr(fmt.Sprintf("languages[%d]", i), "want en or es, once each, got %q", l)
+		}
+		seen[l] = true
+	}
+	if !seen[b.DefaultLanguage] {
+		return fieldErr("default_language", "want one of languages, got %q", b.DefaultLanguage)
+	}
+	return nil
+}
+
+func (b *Business) validateDeposit() error {
+	d := b.BookingDeposit
+	if d == nil {
+		return nil
+	}
+	r := d.Rules
+	switch {
+	case d.AmountCents <= 0:
+		return fieldErr("booking_deposit.amount_cents", "want a positive amount, got %d", d.AmountCents)
+	case !currencyPattern.MatchString(d.Currency):
+		return fieldErr("booking_deposit.currency", "want a lowercase 3-letter code, got %q", d.Currency)
+	case d.Simulated != b.Preview:
+		return fieldErr("booking_deposit.simulated", "must equal preview (%v)", b.Preview)
+	case d.PayWithinMinutes < 1 || d.PayWithinMinutes > 1440:
+		return fieldErr("booking_deposit.pay_within_minutes", "want 1 to 1440, got %d", d.PayWithinMinutes)
+	case d.FreeCancellationHours < 0:
+		return fieldErr("booking_deposit.free_cancellation_hours", "is negative")
+	case !isWebURL(d.TermsURL):
+		return fieldErr("booking_deposit.terms_url", "want an absolute https URL, got %q", d.TermsURL)
+	case r.JobDone == "" || r.CustomerNotThere == "" || r.CustomerCancelsEarly == "" ||
+		r.CustomerCancelsLate == "" || r.BusinessDeclinesOrCancels == "" || r.BusinessMovesTheWindow == "":
+		return fieldErr("booking_deposit.rules", "every rule needs a text")
+	}
+	return nil
+}
+
+// validate parses every interval and checks that each day's intervals are
+// well formed, sorted and do not overlap. A missing day is a closed day.
+func (h *Hours) validate() error {
+	for d, intervals := range h.days() {
+		if *intervals == nil {
+			*intervals = []Interval{}
+		}
+		prevClose := 0
+		for i := range *intervals {
+			iv := &(*intervals)[i]
+			field := fmt.Sprintf("hours.%s[%d]", dayKeys[d], i)
+			var ok bool
+			if iv.openMin, ok = clockMinutes(iv.Open); !ok || iv.Open == "24:00" {
+				return fieldErr(field+".open", "want HH:MM (00:00 to 23:59), got %q", iv.Open)
+			}
+			if iv.closeMin, ok = clockMinutes(iv.Close); !ok {
+				return fieldErr(field+".close", "want HH:MM (00:01 to 24:00), got %q", iv.Close)
+			}
+			if iv.closeMin <= iv.openMin {
+				return fieldErr(field, "closes (%s) before it opens (%s)", iv.Close, iv.Open)
+			}
+			if iv.openMin < prevClose {
+				return fieldErr(field, "overlaps or precedes the interval before it")
+			}
+			prevClose = iv.closeMin
+		}
+	}
+	return nil
+}
+
+func (b *Business) validateServices() error {
+	seen := map[string]bool{}
+	for i, s := range b.Services {
+		field := fmt.Sprintf("services[%d]", i)
+		switch {
+		case !slugPattern.MatchString(s.ID):
+			return fieldErr(field+".id", "want lowercase letters, digits and dashes, got %q", s.ID)
+		case seen[s.ID]:
+			return fieldErr(field+".id", "%q used twice", s.ID)
+		case s.Name.EN == "" || s.Name.ES == "":
+			return fieldErr(field+".name", "want text in en and es")
+		case s.Description.EN == "" || s.Description.ES == "":
+			return fieldErr(field+".description", "want text in en and es")
+		}
+		seen[s.ID] = true
+	}
+	return nil
+}
+
+// clockMinutes parses "HH:MM" (00:00 to 24:00) into minutes after midnight.
+func clockMinutes(s string) (int, bool) {
+	if !clockPattern.MatchString(s) {
+		return 0, false
+	}
+	return int(s[0]-'0')*600 + int(s[1]-'0')*60 + int(s[3]-'0')*10 + int(s[4]-'0'), true
+}
+
+func isWebURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme == "https" && u.Host != ""
+}
+
+func isLanguage(s string) bool { return s == "en" || s == "es" }
+
+func fieldErr(field, format string, args ...any) error {
+	return fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...))
+}

@@ -1,0 +1,112 @@
+package booking
+
+import "time"
+
+// Status is the state of a service request.
+type Status string
+
+// The states of a request.
+const (
+	StatusPendingPayment Status = "pending_payment"
+	StatusNew            Status = "new"
+	StatusAccepted       Status = "accepted"
+	StatusDeclined       Status = "declined"
+	StatusCompleted      Status = "completed"
+	StatusCancelled      Status = "cancelled"
+	StatusNoShow         Status = "no_show"
+	StatusExpired        Status = "expired"
+)
+
+// Open reports whether a request in this state still waits for a reply: it
+// counts against the phone number's limit of open requests.
+func (s Status) Open() bool { return s == StatusNew || s == StatusPendingPayment }
+
+// MaxOpenPerPhone is how many requests one phone number may have waiting
+// (new or pending_payment) at one business; one more is TOO_MANY_OPEN.
+const MaxOpenPerPhone = 3
+
+// Request is a stored service request. It holds the person's contact
+// details, so it never leaves the service as it is: see StatusView.
+type Request struct {
+	Code              string         `json:"code"`
+	BusinessSlug      string         `json:"business_slug"`
+	Status            Status         `json:"status"`
+	ServiceID         string         `json:"service_id,omitempty"`
+	ServiceName       LocalText      `json:"service_name"`
+	Window            Window         `json:"window"`
+	ChangedByBusiness bool           `json:"changed_by_business"`
+	Address           Address        `json:"address"`
+	Contact           Contact        `json:"contact"`
+	Urgency           string         `json:"urgency"`
+	Description       string         `json:"description,omitempty"`
+	Language          string         `json:"language"`
+	AssistantName     string         `json:"assistant_name,omitempty"`
+	Deposit           *DepositRecord `json:"deposit,omitempty"`
+	HoldExpires       time.Time      `json:"hold_expires,omitzero"` // set while pending_payment
+	Created           time.Time      `json:"created"`
+}
+
+// Address is where the work is.
+type Address struct {
+	Street string `json:"street"`
+	Unit   string `json:"unit,omitempty"`
+	City   string `json:"city,omitempty"`
+	ZIP    string `json:"zip"`
+}
+
+// Contact is the person asking; Phone holds 10 digits.
+type Contact struct {
+	Name       string `json:"name"`
+	Phone      string `json:"phone"`
+	Email      string `json:"email,omitempty"`
+	SMSConsent bool   `json:"sms_consent"`
+}
+
+// DepositRecord is the deposit asked for one request, copied from the
+// business's terms when the request was made.
+type DepositRecord struct {
+	AmountCents int    `json:"amount_cents"`
+	Currency    string `json:"currency"`
+	Simulated   bool   `json:"simulated"`
+	State       string `json:"state"` // DepositDue until the payment issue moves it on
+}
+
+// HoldUntil is when the request's hold on its window lapses by itself: the end
+// of the payment window while a deposit is due, otherwise the window's end,
+// after which nobody can ask for the window anyway.
+func (r *Request) HoldUntil() time.Time {
+	if r.Status == StatusPendingPayment {
+		return r.HoldExpires
+	}
+	return r.Window.End
+}
+
+// Effective returns the request as it stands at now: a pending_payment request
+// whose hold has lapsed is expired, even before the sweeper has stored that.
+func (r Request) Effective(now time.Time) Request {
+	if r.Status == StatusPendingPayment && !now.Before(r.HoldExpires) {
+		r.Status = StatusExpired
+	}
+	return r
+}
+
+// Created is the response to a successful createServiceRequest. It is stored
+// with the idempotency key, so that a retry gets exactly the same answer.
+type Created struct {
+	Code       string  `json:"code"`
+	Status     Status  `json:"status"`
+	StatusURL  string  `json:"status_url"`
+	APIURL     string  `json:"api_url"`
+	PaymentURL *string `json:"payment_url"`
+}
+
+// IdempotencyRecord remembers the answer given under an idempotency key.
+type IdempotencyRecord struct {
+	Key      string    `json:"key"`
+	BodyHash string    `json:"body_hash"`
+	Response Created   `json:"response"`
+	Expires  time.Time `json:"expires"`
+}
+
+// IdempotencyKeyTTL is how long an idempotency key is kept.
+const IdempotencyKeyTTL = 24 * time.Hour

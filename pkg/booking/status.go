@@ -1,0 +1,84 @@
+package booking
+
+import (
+	"fmt"
+	"strings"
+	"time"
+)
+
+// RequestStatus is the getServiceRequest response. It carries no contact
+// details: the code is the only key to it.
+type RequestStatus struct {
+	Code          string          `json:"code"`
+	Status        Status          `json:"status"`
+	Business      BusinessSummary `json:"business"`
+	Service       LocalText       `json:"service"`
+	ArrivalWindow ArrivalWindow   `json:"arrival_window"`
+	Deposit       *DepositStatus  `json:"deposit"`
+	Created       time.Time       `json:"created"`
+}
+
+// BusinessSummary names the business a request was sent to.
+type BusinessSummary struct {
+	Slug  string `json:"slug"`
+	Name  string `json:"name"`
+	Phone string `json:"phone"`
+}
+
+// ArrivalWindow is the window of a request, as the status response shows it.
+type ArrivalWindow struct {
+	Start             time.Time `json:"start"`
+	End               time.Time `json:"end"`
+	ChangedByBusiness bool      `json:"changed_by_business"`
+}
+
+// DepositStatus says what became of a request's deposit. State is "due"
+// while it may still be paid (PayBy says until when) and "expired" when the
+// hold lapsed unpaid.
+type DepositStatus struct {
+	AmountCents int        `json:"amount_cents"`
+	Currency    string     `json:"currency"`
+	Simulated   bool       `json:"simulated"`
+	State       string     `json:"state"`
+	PayBy       *time.Time `json:"pay_by"`
+}
+
+// Deposit states.
+const (
+	DepositDue     = "due"
+	DepositExpired = "expired"
+)
+
+// statusView builds the status response of r as it stands at now.
+func statusView(r Request, b *Business, now time.Time) RequestStatus {
+	r = r.Effective(now)
+	v := RequestStatus{
+		Code:          r.Code,
+		Status:        r.Status,
+		Business:      BusinessSummary{Slug: b.Slug, Name: b.Name, Phone: b.Phone},
+		Service:       r.ServiceName,
+		ArrivalWindow: ArrivalWindow{Start: r.Window.Start, End: r.Window.End, ChangedByBusiness: r.ChangedByBusiness},
+		Created:       r.Created,
+	}
+	if d := r.Deposit; d != nil {
+		v.Deposit = &DepositStatus{AmountCents: d.AmountCents, Currency: d.Currency, Simulated: d.Simulated, State: d.State}
+		switch {
+		case d.State == DepositDue && r.Status == StatusPendingPayment:
+			payBy := r.HoldExpires
+			v.Deposit.PayBy = &payBy
+		case d.State == DepositDue && r.Status == StatusExpired:
+			v.Deposit.State = DepositExpired
+		}
+	}
+	return v
+}
+
+// formatMoney writes a deposit amount for people: "$45.00" for US dollars,
+// "45.00 EUR" otherwise.
+func formatMoney(d *Deposit) string {
+	amount := fmt.Sprintf("%d.%02d", d.AmountCents/100, d.AmountCents%100)
+	if d.Currency == "usd" {
+		return "$" + amount
+	}
+	return amount + " " + strings.ToUpper(d.Currency)
+}

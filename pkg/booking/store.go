@@ -1,0 +1,43 @@
+package booking
+
+import (
+	"context"
+	"time"
+)
+
+// Store keeps businesses, requests, window holds, idempotency keys and the
+// per-phone open-request counters. Every decision that two callers could race
+// for is made by the store in one atomic write, never by a read before it.
+type Store interface {
+	// Business returns the business with the given slug, validated, or an
+	// *Error with code NOT_FOUND.
+	Business(ctx context.Context, slug string) (*Business, error)
+
+	// HeldWindows returns the start instants of the windows of a business, in
+	// [from, to), that a request holds at now. Lapsed holds are not returned.
+	HeldWindows(ctx context.Context, slug string, from, to, now time.Time) ([]time.Time, error)
+
+	// CreateRequest stores a new request atomically with its window hold, the
+	// phone counter increment and, when key is not nil, the idempotency record.
+	// It fails with WINDOW_TAKEN when a live hold exists on the window, with
+	// TOO_MANY_OPEN when the phone already has MaxOpenPerPhone open requests at
+	// the business, and with *KeyUsedError when a live record exists under key.
+	// Holds and records whose expiry is before now count as absent.
+	CreateRequest(ctx context.Context, r Request, key *IdempotencyRecord, now time.Time) error
+
+	// IdempotencyRecord returns the live record under key at the business, or
+	// nil when there is none at now.
+	IdempotencyRecord(ctx context.Context, slug, key string, now time.Time) (*IdempotencyRecord, error)
+
+	// Request returns the stored request with the given code, or an *Error
+	// with code NOT_FOUND.
+	Request(ctx context.Context, code string) (*Request, error)
+}
+
+// KeyUsedError reports that an idempotency key already has a record: the
+// caller replays it, or refuses a different body under the same key.
+type KeyUsedError struct {
+	Record IdempotencyRecord
+}
+
+func (e *KeyUsedError) Error() string { return "idempotency key already used" }
