@@ -1,0 +1,132 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// DefaultRegion is the region used when the environment configures none.
+const DefaultRegion = "us-east-1"
+
+// NewClient returns a DynamoDB client configured from the environment (the
+// SDK's default chain; nothing is fetched until the first call). The region
+// defaults to DefaultRegion.
+//
+// A non-empty endpoint points the client at another engine, such as DynamoDB
+// Local or minidyn: when AWS_ACCESS_KEY_ID is not set, the client signs with
+// fixed fake credentials, the SDK's client-side retry quota is turned off
+// (a local engine has no fleet to protect, and the quota would turn a burst
+// of concurrent retries into failures), and so is the response checksum
+// check, which local engines do not support.
+func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
+	var opts []func(*config.LoadOptions) error
+	if endpoint != "" && os.Getenv("AWS_ACCESS_KEY_ID") == "" {
+		opts = append(opts, config.WithCredentialsProvider(LocalCredentials()))
+	}
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("dynamodb client: %w", err)
+	}
+	if cfg.Region == "" {
+		cfg.Region = DefaultRegion
+	}
+	return dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {
+		if endpoint != "" {
+			o.BaseEndpoint = aws.String(endpoint)
+			o.Retryer = LocalRetryer()
+			// minidyn sends no X-Amz-Crc32 header, and DynamoDB Local none
+			// on errors; the SDK then checks the body against 0 and logs a
+			// warning for every such response (aws/aws-sdk-go-v2#3545).
+			o.DisableValidateResponseChecksum = true
+		}
+	}), nil
+}
+
+// LocalCredentials are the fake credentials used with a local engine. They
+// are letters only: DynamoDB Local refuses other characters, and it keeps
+// the data of each access key and region apart.
+func LocalCredentials() aws.CredentialsProvider {
+	return credentials.NewStaticCredentialsProvider("doorstep", "doorstep", "")
+}
+
+// LocalRetryer is the SDK's standard retryer without its client-side retry
+// quota (a token bucket shared by every call of a client, which runs dry
+// when many calls retry at once), for clients of a local engine.
+func LocalRetryer() aws.Retryer {
+	return retry.NewStandard(func(o *retry.StandardOptions) {
+		o.RateLimiter = ratelimit.None
+	})
+}
+
+// CreateTable creates the store's table (pk and sk, both strings; billed per
+// request) for local runs and tests, waits until it can be used and turns on
+// the TTL on expires_at. An existing table is fine. Engines without TTL
+// support (minidyn) are fine too: expiry is checked on every read anyway.
+func CreateTable(ctx context.Context, client *dynamodb.Client, table string) error {
+	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName: aws.String(table),
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String(attrPK), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(attrSK), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String(attrPK), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String(attrSK), KeyType: types.KeyTypeRange},
+		},
+		BillingMode: types.BillingModePayPerRequest,
+	})
+	var inUse *types.ResourceInUseException
+	if err != nil && !errors.As(err, &inUse) {
+		return fmt.Errorf("create table %s: %w", table, err)
+	}
+	if err := waitUsable(ctx, client, table); err != nil {
+		return err
+	}
+	// minidyn has no TTL calls, and a table whose TTL is on already refuses
+	// to turn it on again: either way there is nothing to do.
+	_, _ = client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{
+		TableName: aws.String(table),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{
+			AttributeName: aws.String(attrExpiresAt),
+			Enabled:       aws.Bool(true),
+		},
+	})
+	return nil
+}
+
+// waitUsable polls DescribeTable until the table is ACTIVE. minidyn reports
+// no status at all, which counts as ready; the SDK's TableExistsWaiter would
+// wait for ever there.
+func waitUsable(ctx context.Context, client *dynamodb.Client, table string) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	delay := 50 * time.Millisecond
+	for {
+		out, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)})
+		var notFound *types.ResourceNotFoundException
+		switch {
+		case err == nil && out.Table != nil &&
+			(out.Table.TableStatus == types.TableStatusActive || out.Table.TableStatus == ""):
+			return nil
+		case err != nil && !errors.As(err, &notFound):
+			return fmt.Errorf("describe table %s: %w", table, err)
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("table %s: not active: %w", table, ctx.Err())
+		case <-time.After(delay):
+		}
+		delay = min(2*delay, 2*time.Second)
+	}
+}

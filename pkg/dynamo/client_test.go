@@ -1,0 +1,102 @@
+package dynamo_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/truora/minidyn/server"
+
+	"github.com/doorstep/doorstep/pkg/dynamo"
+)
+
+// hermetic clears the AWS settings of the environment for the test.
+func hermetic(t *testing.T) {
+	t.Setenv("AWS_CONFIG_FILE", t.TempDir()+"/none")
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", t.TempDir()+"/none")
+	for _, v := range []string{"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION",
+		"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB"} {
+		t.Setenv(v, "")
+	}
+}
+
+func TestNewClient(t *testing.T) {
+	tests := []struct {
+		name         string
+		endpoint     string
+		env          map[string]string
+		wantRegion   string
+		wantEndpoint string
+		wantKey      string // "" when the credentials are not looked at
+	}{
+		{name: "AWS", wantRegion: "us-east-1"},
+		{name: "AWS, region set", env: map[string]string{"AWS_REGION": "eu-west-1"}, wantRegion: "eu-west-1"},
+		{name: "local engine", endpoint: "http://127.0.0.1:8000",
+			wantRegion: "us-east-1", wantEndpoint: "http://127.0.0.1:8000", wantKey: "doorstep"},
+		{name: "local engine, keys set", endpoint: "http://127.0.0.1:8000",
+			env:        map[string]string{"AWS_ACCESS_KEY_ID": "mykey", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_REGION": "us-west-2"},
+			wantRegion: "us-west-2", wantEndpoint: "http://127.0.0.1:8000", wantKey: "mykey"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			hermetic(t)
+			for k, v := range tt.env {
+				t.Setenv(k, v)
+			}
+			client, err := dynamo.NewClient(context.Background(), tt.endpoint)
+			if err != nil {
+				t.Fatalf("NewClient() = %v", err)
+			}
+			o := client.Options()
+			if o.Region != tt.wantRegion {
+				t.Errorf("Region = %q, want %q", o.Region, tt.wantRegion)
+			}
+			if got := aws.ToString(o.BaseEndpoint); got != tt.wantEndpoint {
+				t.Errorf("BaseEndpoint = %q, want %q", got, tt.wantEndpoint)
+			}
+			if got, want := o.DisableValidateResponseChecksum, tt.endpoint != ""; got != want {
+				t.Errorf("DisableValidateResponseChecksum = %v, want %v", got, want)
+			}
+			if tt.wantKey != "" {
+				creds, err := o.Credentials.Retrieve(context.Background())
+				if err != nil || creds.AccessKeyID != tt.wantKey {
+					t.Errorf("credentials = %q, %v, want %q", creds.AccessKeyID, err, tt.wantKey)
+				}
+			}
+		})
+	}
+}
+
+// TestNewClientLocal uses a client from NewClient on minidyn, and checks that
+// CreateTable accepts an existing table.
+func TestNewClientLocal(t *testing.T) {
+	hermetic(t)
+	srv := httptest.NewServer(server.NewServer())
+	t.Cleanup(srv.Close)
+	ctx := context.Background()
+	client, err := dynamo.NewClient(ctx, srv.URL)
+	if err != nil {
+		t.Fatalf("NewClient() = %v", err)
+	}
+	for range 2 {
+		if err := dynamo.CreateTable(ctx, client, "doorstep"); err != nil {
+			t.Fatalf("CreateTable() = %v", err)
+		}
+	}
+	if _, err := client.DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String("doorstep")}); err != nil {
+		t.Errorf("DescribeTable() = %v", err)
+	}
+	if err := dynamo.New(client, "doorstep").PutBusiness(ctx, loadBusiness(t)); err != nil {
+		t.Errorf("PutBusiness() = %v", err)
+	}
+}
+
+func TestCreateTableTwice(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		if err := dynamo.CreateTable(context.Background(), e.client, e.table); err != nil {
+			t.Errorf("CreateTable(existing table) = %v, want nil", err)
+		}
+	})
+}

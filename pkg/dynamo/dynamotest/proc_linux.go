@@ -1,0 +1,17 @@
+package dynamotest
+
+import (
+	"os/exec"
+	"syscall"
+)
+
+// setProcAttr starts the engine in its own process group, killed when the
+// thread that started it ends.
+func setProcAttr(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// kill kills the engine's process group.
+func kill(cmd *exec.Cmd) {
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+}

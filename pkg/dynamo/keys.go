@@ -1,0 +1,75 @@
+package dynamo
+
+import (
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Attribute names (the expressions in store.go spell them out too). The
+// request item adds the JSON names of booking.Request; status is one.
+const (
+	attrPK          = "pk"
+	attrSK          = "sk"
+	attrExpiresAt   = "expires_at" // the table's TTL attribute
+	attrDoc         = "doc"
+	attrRequestCode = "request_code"
+	attrOpenCount   = "open_count"
+	attrBodyHash    = "body_hash"
+	attrResponse    = "response"
+	attrStatus      = "status"
+	attrHoldExpires = "hold_expires"
+)
+
+// Key prefixes and fixed sort keys.
+const (
+	prefixBusiness    = "BUSINESS#"
+	prefixRequest     = "REQUEST#"
+	prefixHold        = "HOLD#"
+	prefixPhone       = "PHONE#"
+	prefixIdempotency = "IDEMPOTENCY#"
+	skProfile         = "PROFILE"
+	skRequest         = "REQUEST"
+)
+
+func businessPK(slug string) string { return prefixBusiness + slug }
+func requestPK(code string) string  { return prefixRequest + code }
+func phoneSK(phone string) string   { return prefixPhone + phone }
+func idempotencySK(key string) string {
+	return prefixIdempotency + key
+}
+
+// holdSK is the sort key of the hold on the window starting at start: the
+// instant in UTC, RFC 3339 with whole seconds, so that holds sort by time.
+func holdSK(start time.Time) string {
+	return prefixHold + start.UTC().Format(time.RFC3339)
+}
+
+// parseHoldSK returns the window start a hold sort key names.
+func parseHoldSK(sk string) (time.Time, bool) {
+	rest, ok := strings.CutPrefix(sk, prefixHold)
+	if !ok {
+		return time.Time{}, false
+	}
+	t, err := time.Parse(time.RFC3339, rest)
+	if err != nil {
+		return time.Time{}, false
+	}
+	return t.UTC(), true
+}
+
+// keyMap builds an item's primary key.
+func keyMap(pk, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{attrPK: str(pk), attrSK: str(sk)}
+}
+
+func str(s string) *types.AttributeValueMemberS { return &types.AttributeValueMemberS{Value: s} }
+
+func num(n int64) *types.AttributeValueMemberN {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(n, 10)}
+}
+
+// unix is an instant as a number attribute of Unix seconds.
+func unix(t time.Time) *types.AttributeValueMemberN { return num(t.Unix()) }

@@ -1,0 +1,435 @@
+package dynamo
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// Store is the DynamoDB store of the booking domain. See the package
+// documentation for its items.
+type Store struct {
+	client *dynamodb.Client
+	table  *string
+
+	// pageSize limits the items a Query reads per page; 0 leaves it to
+	// DynamoDB (1 MB). Tests lower it to cover pagination.
+	pageSize int32
+}
+
+var _ booking.Store = (*Store)(nil)
+
+// New returns the store over the given table.
+func New(client *dynamodb.Client, table string) *Store {
+	return &Store{client: client, table: aws.String(table)}
+}
+
+// Transaction retries: a transaction cancelled because another one was
+// writing the same items at the same moment is tried again, up to
+// maxAttempts times in all, after a jittered pause that starts at
+// firstBackoff and doubles up to maxBackoff.
+const (
+	maxAttempts  = 8
+	firstBackoff = 5 * time.Millisecond
+	maxBackoff   = 200 * time.Millisecond
+)
+
+// Cancellation reason codes of TransactWriteItems.
+const (
+	reasonNone                   = "None"
+	reasonConditionalCheckFailed = "ConditionalCheckFailed"
+	reasonTransactionConflict    = "TransactionConflict"
+	reasonThrottling             = "ThrottlingError"
+	reasonThroughputExceeded     = "ProvisionedThroughputExceeded"
+)
+
+// PutBusiness stores a business record, replacing the one with the same
+// slug. It refuses a record that booking.DecodeBusiness would refuse to read.
+func (s *Store) PutBusiness(ctx context.Context, b *booking.Business) error {
+	doc, err := json.Marshal(b)
+	if err != nil {
+		return fmt.Errorf("business %q: %w", b.Slug, err)
+	}
+	if _, err := booking.DecodeBusiness(doc); err != nil {
+		return err
+	}
+	item := keyMap(businessPK(b.Slug), skProfile)
+	item[attrDoc] = str(string(doc))
+	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: s.table, Item: item}); err != nil {
+		return fmt.Errorf("put business %q: %w", b.Slug, err)
+	}
+	return nil
+}
+
+// Business returns the business with the given slug.
+func (s *Store) Business(ctx context.Context, slug string) (*booking.Business, error) {
+	item, err := s.get(ctx, businessPK(slug), skProfile)
+	if err != nil {
+		return nil, fmt.Errorf("get business %q: %w", slug, err)
+	}
+	if item == nil {
+		return nil, booking.Errorf(booking.NotFound, "no business has the slug %q", slug)
+	}
+	doc, ok := item[attrDoc].(*types.AttributeValueMemberS)
+	if !ok {
+		return nil, fmt.Errorf("business %q: stored item has no %s", slug, attrDoc)
+	}
+	b, err := booking.DecodeBusiness([]byte(doc.Value))
+	if err != nil {
+		return nil, fmt.Errorf("stored business %q: %w", slug, err)
+	}
+	return b, nil
+}
+
+// Request returns the stored request with the given (canonical) code.
+func (s *Store) Request(ctx context.Context, code string) (*booking.Request, error) {
+	item, err := s.get(ctx, requestPK(code), skRequest)
+	if err != nil {
+		return nil, fmt.Errorf("get request %q: %w", code, err)
+	}
+	if item == nil {
+		return nil, booking.Errorf(booking.NotFound, "no request has the code %q", code)
+	}
+	var r booking.Request
+	if err := attributevalue.UnmarshalMapWithOptions(item, &r, jsonNamesDecoding); err != nil {
+		return nil, fmt.Errorf("stored request %q: %w", code, err)
+	}
+	return &r, nil
+}
+
+// IdempotencyRecord returns the live record under key at the business, or
+// nil. A record whose expiry is not after now is lapsed, even when the TTL
+// has not deleted it yet.
+func (s *Store) IdempotencyRecord(ctx context.Context, slug, key string, now time.Time) (*booking.IdempotencyRecord, error) {
+	item, err := s.get(ctx, businessPK(slug), idempotencySK(key))
+	if err != nil {
+		return nil, fmt.Errorf("get idempotency record: %w", err)
+	}
+	return decodeIdempotency(item, key, now)
+}
+
+// HeldWindows returns the start instants, in UTC, of the windows of the
+// business starting in [from, to) that a hold covers at now.
+func (s *Store) HeldWindows(ctx context.Context, slug string, from, to, now time.Time) ([]time.Time, error) {
+	// Hold keys have whole seconds: the first one in range is at or after
+	// from rounded up, the last one before to rounded up.
+	first, last := ceilSecond(from), ceilSecond(to).Add(-time.Second)
+	if last.Before(first) {
+		return nil, nil // BETWEEN refuses a range whose ends are reversed
+	}
+	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+		TableName:              s.table,
+		KeyConditionExpression: aws.String("pk = :pk AND sk BETWEEN :first AND :last"),
+		FilterExpression:       aws.String("expires_at > :now"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk":    str(businessPK(slug)),
+			":first": str(holdSK(first)),
+			":last":  str(holdSK(last)),
+			":now":   unix(now),
+		},
+		ProjectionExpression: aws.String(attrSK),
+		ConsistentRead:       aws.Bool(true),
+		Limit:                s.limit(),
+	})
+	var held []time.Time
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("query holds of %q: %w", slug, err)
+		}
+		for _, item := range page.Items {
+			sk, _ := item[attrSK].(*types.AttributeValueMemberS)
+			if sk == nil {
+				return nil, fmt.Errorf("hold of %q without %s", slug, attrSK)
+			}
+			start, ok := parseHoldSK(sk.Value)
+			if !ok {
+				return nil, fmt.Errorf("hold of %q: bad sort key %q", slug, sk.Value)
+			}
+			held = append(held, start)
+		}
+	}
+	return held, nil
+}
+
+func (s *Store) limit() *int32 {
+	if s.pageSize <= 0 {
+		return nil
+	}
+	return aws.Int32(s.pageSize)
+}
+
+func ceilSecond(t time.Time) time.Time {
+	if u := t.Truncate(time.Second); u.Before(t) {
+		return u.Add(time.Second)
+	}
+	return t
+}
+
+// CreateRequest stores r with its window hold, its phone counter increment
+// and, when key is not nil, the idempotency record, in one transaction. See
+// the package documentation.
+func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time) error {
+	in, at, err := s.createTransaction(r, key, now)
+	if err != nil {
+		return err
+	}
+	backoff := firstBackoff
+	for attempt := 1; ; attempt++ {
+		_, err := s.client.TransactWriteItems(ctx, in)
+		if err == nil {
+			return nil
+		}
+		var canceled *types.TransactionCanceledException
+		if !errors.As(err, &canceled) || len(canceled.CancellationReasons) != len(in.TransactItems) {
+			return fmt.Errorf("create request %s: %w", r.Code, err)
+		}
+		reasons := canceled.CancellationReasons
+		again, err := s.canceled(ctx, r, key, now, at, reasons, err)
+		if !again {
+			return err
+		}
+		if attempt == maxAttempts {
+			return s.stillConflicted(ctx, r, key, now, at, reasons, err)
+		}
+		if err := sleep(ctx, backoff/2+rand.N(backoff/2+1)); err != nil {
+			return fmt.Errorf("create request %s: %w", r.Code, err)
+		}
+		backoff = min(2*backoff, maxBackoff)
+	}
+}
+
+// positions says where each item of a create transaction is; -1 for an item
+// it does not have.
+type positions struct{ idempotency, counter, hold, request int }
+
+// canceled explains a canceled create transaction: the first item that did
+// not pass decides, in transaction order. A conflict with another
+// transaction (or throttling) there leaves the answer open: again is true
+// and the transaction should run again.
+func (s *Store) canceled(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time,
+	at positions, reasons []types.CancellationReason, err error) (again bool, _ error) {
+	for i, reason := range reasons {
+		code := aws.ToString(reason.Code)
+		switch {
+		case code == "" || code == reasonNone:
+			continue
+		case code == reasonTransactionConflict || code == reasonThrottling || code == reasonThroughputExceeded:
+			return true, err
+		case code != reasonConditionalCheckFailed:
+			return false, fmt.Errorf("create request %s: item %d: %s: %w", r.Code, i, code, err)
+		case i == at.idempotency:
+			rec, err := s.usedKey(ctx, reason.Item, r.BusinessSlug, key.Key, now)
+			if err != nil {
+				return false, err
+			}
+			if rec == nil {
+				// The record lapsed in between: the key is free again.
+				return true, fmt.Errorf("create request %s: idempotency record gone", r.Code)
+			}
+			return false, &booking.KeyUsedError{Record: *rec}
+		case i == at.counter:
+			return false, booking.Errorf(booking.TooManyOpen,
+				"this phone number already has %d open requests with this business", booking.MaxOpenPerPhone)
+		case i == at.hold:
+			return false, windowTaken()
+		case i == at.request:
+			return false, fmt.Errorf("create request %s: a request with this code exists: %w", r.Code, err)
+		}
+	}
+	return false, fmt.Errorf("create request %s: %w", r.Code, err)
+}
+
+// stillConflicted answers a create whose last attempt still conflicted with
+// other transactions. A window that others keep writing is taken; a key that
+// others keep writing is used if a live record can be read under it.
+func (s *Store) stillConflicted(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time,
+	at positions, reasons []types.CancellationReason, err error) error {
+	if at.idempotency >= 0 && aws.ToString(reasons[at.idempotency].Code) != reasonNone {
+		rec, lookupErr := s.IdempotencyRecord(ctx, r.BusinessSlug, key.Key, now)
+		if lookupErr != nil {
+			return lookupErr
+		}
+		if rec != nil {
+			return &booking.KeyUsedError{Record: *rec}
+		}
+	}
+	for i, reason := range reasons {
+		code := aws.ToString(reason.Code)
+		if code == "" || code == reasonNone {
+			continue
+		}
+		if i == at.hold && code == reasonTransactionConflict {
+			return windowTaken()
+		}
+		break
+	}
+	return fmt.Errorf("create request %s: still conflicting after %d attempts: %w", r.Code, maxAttempts, err)
+}
+
+func windowTaken() error {
+	return booking.Errorf(booking.WindowTaken, "this arrival window was just taken; pick another one")
+}
+
+// createTransaction builds the TransactWriteItems of CreateRequest, and says
+// where each item is in it.
+func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRecord, now time.Time) (*dynamodb.TransactWriteItemsInput, positions, error) {
+	at := positions{idempotency: -1}
+	pk := businessPK(r.BusinessSlug)
+	nowValue := unix(now)
+	var items []types.TransactWriteItem
+
+	// 1. The idempotency record, unless a live one is there.
+	if key != nil {
+		response, err := json.Marshal(key.Response)
+		if err != nil {
+			return nil, at, fmt.Errorf("encode idempotent response: %w", err)
+		}
+		item := keyMap(pk, idempotencySK(key.Key))
+		item[attrBodyHash] = str(key.BodyHash)
+		item[attrResponse] = str(string(response))
+		item[attrExpiresAt] = unix(key.Expires)
+		at.idempotency = len(items)
+		items = append(items, types.TransactWriteItem{Put: &types.Put{
+			TableName:                           s.table,
+			Item:                                item,
+			ConditionExpression:                 aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
+			ExpressionAttributeValues:           map[string]types.AttributeValue{":now": nowValue},
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		}})
+	}
+
+	// 2. One more open request for the phone, unless it has the most.
+	at.counter = len(items)
+	items = append(items, types.TransactWriteItem{Update: &types.Update{
+		TableName:           s.table,
+		Key:                 keyMap(pk, phoneSK(r.Contact.Phone)),
+		UpdateExpression:    aws.String("SET open_count = if_not_exists(open_count, :zero) + :one"),
+		ConditionExpression: aws.String("attribute_not_exists(open_count) OR open_count < :max"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":zero": num(0),
+			":one":  num(1),
+			":max":  num(booking.MaxOpenPerPhone),
+		},
+	}})
+
+	// 3. The window hold, unless a live one is there.
+	hold := keyMap(pk, holdSK(r.Window.Start))
+	hold[attrRequestCode] = str(r.Code)
+	hold[attrExpiresAt] = unix(r.HoldUntil())
+	at.hold = len(items)
+	items = append(items, types.TransactWriteItem{Put: &types.Put{
+		TableName:                 s.table,
+		Item:                      hold,
+		ConditionExpression:       aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":now": nowValue},
+	}})
+
+	// 4. The request, unless its code is taken.
+	request, err := attributevalue.MarshalMapWithOptions(r, jsonNamesEncoding)
+	if err != nil {
+		return nil, at, fmt.Errorf("encode request %s: %w", r.Code, err)
+	}
+	if r.HoldExpires.IsZero() {
+		delete(request, attrHoldExpires) // omitzero in JSON; the encoder only knows omitempty
+	}
+	request[attrPK] = str(requestPK(r.Code))
+	request[attrSK] = str(skRequest)
+	at.request = len(items)
+	items = append(items, types.TransactWriteItem{Put: &types.Put{
+		TableName:           s.table,
+		Item:                request,
+		ConditionExpression: aws.String("attribute_not_exists(pk)"),
+	}})
+
+	return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at, nil
+}
+
+// usedKey decodes the idempotency record that made the transaction fail,
+// from the old item DynamoDB returned or, from engines that return none, by
+// reading it. It returns nil when no live record is there (any more).
+func (s *Store) usedKey(ctx context.Context, old map[string]types.AttributeValue, slug, key string, now time.Time) (*booking.IdempotencyRecord, error) {
+	if len(old) == 0 {
+		return s.IdempotencyRecord(ctx, slug, key, now)
+	}
+	return decodeIdempotency(old, key, now)
+}
+
+// decodeIdempotency decodes an idempotency item; nil when item is nil or
+// lapsed at now.
+func decodeIdempotency(item map[string]types.AttributeValue, key string, now time.Time) (*booking.IdempotencyRecord, error) {
+	if item == nil {
+		return nil, nil
+	}
+	expires, err := unixAttr(item, attrExpiresAt)
+	if err != nil {
+		return nil, fmt.Errorf("idempotency record %q: %w", key, err)
+	}
+	if expires <= now.Unix() {
+		return nil, nil
+	}
+	hash, _ := item[attrBodyHash].(*types.AttributeValueMemberS)
+	response, _ := item[attrResponse].(*types.AttributeValueMemberS)
+	if hash == nil || response == nil {
+		return nil, fmt.Errorf("idempotency record %q: missing %s or %s", key, attrBodyHash, attrResponse)
+	}
+	rec := &booking.IdempotencyRecord{Key: key, BodyHash: hash.Value, Expires: time.Unix(expires, 0).UTC()}
+	if err := json.Unmarshal([]byte(response.Value), &rec.Response); err != nil {
+		return nil, fmt.Errorf("idempotency record %q: %s: %w", key, attrResponse, err)
+	}
+	return rec, nil
+}
+
+func unixAttr(item map[string]types.AttributeValue, name string) (int64, error) {
+	n, ok := item[name].(*types.AttributeValueMemberN)
+	if !ok {
+		return 0, fmt.Errorf("no number %s", name)
+	}
+	v, err := strconv.ParseInt(n.Value, 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", name, err)
+	}
+	return v, nil
+}
+
+// get reads one item, strongly consistent; nil when there is none.
+func (s *Store) get(ctx context.Context, pk, sk string) (map[string]types.AttributeValue, error) {
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      s.table,
+		Key:            keyMap(pk, sk),
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(out.Item) == 0 {
+		return nil, nil
+	}
+	return out.Item, nil
+}
+
+// The request item's attributes are named as booking.Request's JSON fields.
+func jsonNamesEncoding(o *attributevalue.EncoderOptions) { o.TagKey = "json" }
+func jsonNamesDecoding(o *attributevalue.DecoderOptions) { o.TagKey = "json" }
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
