@@ -1,0 +1,20 @@
+package main
+
+import (
+	"context"
+	"testing"
+
+	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
+)
+
+func TestEvents(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	h, err := newHandler(context.Background(), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lambdatest.RunHTTP(t, h, []lambdatest.Case{
+		{Name: "found", Event: lambdatest.Event(t, "get-business.json"), WantStatus: 200, WantBody: `"slug":"desert-cool-hvac"`},
+		{Name: "not found", Event: lambdatest.Event(t, "get-business-not-found.json"), WantStatus: 404, WantBody: `"code":"NOT_FOUND"`},
+	})
+}

@@ -1,0 +1,27 @@
+// Command get-service-request is the Lambda function behind
+// GET /api/v1/requests/{code} (getServiceRequest).
+//
+// Environment: TABLE_NAME, SITE_URL, and optionally DYNAMODB_ENDPOINT.
+package main
+
+import (
+	"context"
+	"log"
+	"os"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/doorstep/doorstep/pkg/lambdaenv"
+)
+
+func main() {
+	h, err := newHandler(context.Background(), os.Getenv)
+	if err != nil {
+		log.Fatalf("get-service-request: %v", err)
+	}
+	lambda.Start(h)
+}
+
+func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.APIHandler, error) {
+	return lambdaenv.NewAPIHandler(ctx, getenv)
+}

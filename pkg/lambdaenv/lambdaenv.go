@@ -1,0 +1,79 @@
+// Package lambdaenv builds what a Lambda function needs from its
+// environment: configuration, the DynamoDB store and the domain desk. Bad
+// configuration fails here, at start, never on the first request.
+package lambdaenv
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/httpapi"
+)
+
+// Config is what every function reads from its environment.
+type Config struct {
+	TableName string // TABLE_NAME, required
+	SiteURL   string // SITE_URL, required: absolute http(s) URL without trailing slash
+	// DynamoDBEndpoint (DYNAMODB_ENDPOINT, optional) points the store at
+	// another engine, such as DynamoDB Local under sam local invoke.
+	DynamoDBEndpoint string
+}
+
+// ConfigFrom reads and checks the configuration.
+func ConfigFrom(getenv func(string) string) (Config, error) {
+	c := Config{
+		TableName:        strings.TrimSpace(getenv("TABLE_NAME")),
+		SiteURL:          strings.TrimSpace(getenv("SITE_URL")),
+		DynamoDBEndpoint: strings.TrimSpace(getenv("DYNAMODB_ENDPOINT")),
+	}
+	var errs []error
+	if c.TableName == "" {
+		errs = append(errs, errors.New("TABLE_NAME is not set"))
+	}
+	if u, err := url.Parse(c.SiteURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.HasSuffix(c.SiteURL, "/") {
+		errs = append(errs, fmt.Errorf("SITE_URL must be an absolute http(s) URL without a trailing slash, got %q", c.SiteURL))
+	}
+	return c, errors.Join(errs...)
+}
+
+// Desk builds the domain desk over the DynamoDB store the configuration names.
+func Desk(ctx context.Context, c Config) (*booking.Desk, error) {
+	client, err := dynamo.NewClient(ctx, c.DynamoDBEndpoint)
+	if err != nil {
+		return nil, err
+	}
+	return booking.NewDesk(dynamo.New(client, c.TableName), c.SiteURL, time.Now), nil
+}
+
+// APIHandler is the Lambda handler of the JSON API functions: API Gateway
+// HTTP API (payload 2.0) events through the shared HTTP handler.
+type APIHandler = func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error)
+
+// NewAPIHandler builds the JSON API's Lambda handler from the environment.
+func NewAPIHandler(ctx context.Context, getenv func(string) string) (APIHandler, error) {
+	c, err := ConfigFrom(getenv)
+	if err != nil {
+		return nil, err
+	}
+	desk, err := Desk(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return httpadapter.NewV2(httpapi.New(desk, Logger())).ProxyWithContext, nil
+}
+
+// Logger is the JSON logger every function writes to CloudWatch with.
+func Logger() *slog.Logger {
+	return slog.New(slog.NewJSONHandler(os.Stderr, nil))
+}

@@ -1,0 +1,44 @@
+package lambdaenv
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+func TestConfigFrom(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string // "" when valid
+	}{
+		{"valid", map[string]string{"TABLE_NAME": "doorstep", "SITE_URL": "https://book.example.com"}, ""},
+		{"valid with an endpoint", map[string]string{"TABLE_NAME": "t", "SITE_URL": "http://127.0.0.1:8080", "DYNAMODB_ENDPOINT": "http://127.0.0.1:8000"}, ""},
+		{"nothing set", map[string]string{}, "TABLE_NAME"},
+		{"no table", map[string]string{"SITE_URL": "https://book.example.com"}, "TABLE_NAME"},
+		{"no site", map[string]string{"TABLE_NAME": "t"}, "SITE_URL"},
+		{"site with a trailing slash", map[string]string{"TABLE_NAME": "t", "SITE_URL": "https://book.example.com/"}, "SITE_URL"},
+		{"site without scheme", map[string]string{"TABLE_NAME": "t", "SITE_URL": "book.example.com"}, "SITE_URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ConfigFrom(func(k string) string { return tt.env[k] })
+			if tt.wantErr == "" {
+				if err != nil {
+					t.Fatalf("got %v, want no error", err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("got %v, want an error naming %s", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+func TestNewAPIHandlerFailsAtStartOnBadConfig(t *testing.T) {
+	h, err := NewAPIHandler(context.Background(), func(string) string { return "" })
+	if err == nil || h != nil {
+		t.Fatalf("got a handler and %v, want no handler and an error", err)
+	}
+}

@@ -1,0 +1,202 @@
+// Package lambdatest feeds the sample events of events/ to a function's
+// Lambda handler in process, through lambda.NewHandler(h).Invoke: the same
+// JSON path lambda.Start takes. So the samples for sam local invoke cannot rot.
+package lambdatest
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+)
+
+// SiteURL is the SITE_URL the environment gives functions under test.
+const SiteURL = "https://book.example.com"
+
+// SampleRequestCode is the code events/get-service-request.json asks for;
+// NewEnv stores a request under it.
+const SampleRequestCode = "DEM0-REQ0-0001"
+
+// Env is a function's environment over an embedded DynamoDB that holds the
+// demo businesses and the sample request.
+type Env struct {
+	Vars  map[string]string
+	Store *dynamo.Store
+	Desk  *booking.Desk
+}
+
+// Getenv reads the environment's variables, as os.Getenv would.
+func (e *Env) Getenv(key string) string { return e.Vars[key] }
+
+// NewEnv starts an embedded DynamoDB, loads the demo businesses
+// (infra/local/businesses.json) and stores the sample request on the first
+// open window of the first business that takes no deposit.
+func NewEnv(t testing.TB) *Env {
+	t.Helper()
+	ctx := context.Background()
+	client, table := dynamotest.Minidyn(t)
+	store := dynamo.New(client, table)
+	f, err := os.Open(filepath.Join(RepoRoot(t), "infra", "local", "businesses.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	businesses, err := booking.LoadBusinesses(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range businesses {
+		if err := store.PutBusiness(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := &Env{
+		Vars: map[string]string{
+			"TABLE_NAME":            table,
+			"SITE_URL":              SiteURL,
+			"DYNAMODB_ENDPOINT":     aws.ToString(client.Options().BaseEndpoint),
+			"AWS_REGION":            "us-east-1",
+			"AWS_ACCESS_KEY_ID":     "doorstep",
+			"AWS_SECRET_ACCESS_KEY": "doorstep",
+		},
+		Store: store,
+		Desk:  booking.NewDesk(store, SiteURL, time.Now),
+	}
+	for _, b := range businesses {
+		if b.BookingDeposit != nil || !b.AcceptingRequests {
+			continue
+		}
+		w := env.FirstOpenWindow(t, b.Slug)
+		r := booking.Request{
+			Code: SampleRequestCode, BusinessSlug: b.Slug, Status: booking.StatusNew,
+			ServiceID: b.Services[0].ID, ServiceName: b.Services[0].Name, Window: w,
+			Address: booking.Address{Street: "1 Sample St", ZIP: b.ServiceArea.ZIPCodes[0]},
+			Contact: booking.Contact{Name: "Sample Person", Phone: "2125550100"},
+			Urgency: "soon", Language: "en", Created: time.Now().UTC().Truncate(time.Second),
+		}
+		if err := store.CreateRequest(ctx, r, nil, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+		return env
+	}
+	t.Fatal("no demo business takes requests without a deposit")
+	return nil
+}
+
+// FirstOpenWindow returns the first window of a business open now.
+func (e *Env) FirstOpenWindow(t testing.TB, slug string) booking.Window {
+	t.Helper()
+	a, err := e.Desk.ArrivalWindows(context.Background(), slug, "", "14")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Windows) == 0 {
+		t.Fatalf("%s has no open window in 14 days", slug)
+	}
+	return a.Windows[0]
+}
+
+// RepoRoot is the folder that holds go.mod.
+func RepoRoot(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// Event reads events/<name>.
+func Event(t testing.TB, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(RepoRoot(t), "events", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// InvokeHTTP passes an API Gateway HTTP API event through handler as the
+// Lambda runtime would, and decodes the response.
+func InvokeHTTP(t testing.TB, handler any, event []byte) events.APIGatewayV2HTTPResponse {
+	t.Helper()
+	out, err := lambda.NewHandler(handler).Invoke(context.Background(), event)
+	if err != nil {
+		t.Fatalf("invoke: %v", err)
+	}
+	var res events.APIGatewayV2HTTPResponse
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("response is not an API Gateway HTTP API response: %v: %s", err, out)
+	}
+	return res
+}
+
+// WithBody returns an HTTP API event with its body's JSON fields replaced.
+func WithBody(t testing.TB, event []byte, fields map[string]any) []byte {
+	t.Helper()
+	var e events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(event, &e); err != nil {
+		t.Fatal(err)
+	}
+	var body map[string]any
+	if err := json.Unmarshal([]byte(e.Body), &body); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range fields {
+		body[k] = v
+	}
+	data, err := json.Marshal(body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Body = string(data)
+	out, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// Case is one event and what the function must answer to it.
+type Case struct {
+	Name       string
+	Event      []byte
+	WantStatus int
+	WantBody   string // a piece of the body
+}
+
+// RunHTTP invokes handler with each case's event and checks the answer.
+func RunHTTP(t *testing.T, handler any, cases []Case) {
+	t.Helper()
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			res := InvokeHTTP(t, handler, c.Event)
+			if res.StatusCode != c.WantStatus || !strings.Contains(res.Body, c.WantBody) {
+				t.Fatalf("got %d %s, want %d with %s", res.StatusCode, res.Body, c.WantStatus, c.WantBody)
+			}
+			if got := res.Headers["Content-Type"]; got != "application/json" {
+				t.Errorf("got Content-Type %q, want application/json", got)
+			}
+		})
+	}
+}
