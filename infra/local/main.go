@@ -1,0 +1,168 @@
+// Command local runs the whole service on one machine: every function's
+// route on one net/http server, over an embedded DynamoDB engine (minidyn)
+// in this process. No AWS account, no Docker.
+//
+//	go run ./infra/local [--addr 127.0.0.1:8080] [--businesses file.json] [--site-url URL]
+package main
+
+import (
+	"context"
+	_ "embed"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/truora/minidyn/server"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/httpapi"
+)
+
+//go:embed businesses.json
+var demoBusinesses []byte
+
+const tableName = "doorstep"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "local:", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	addr       string
+	businesses string
+	siteURL    string
+}
+
+func parseFlags(args []string) (options, error) {
+	var o options
+	fs := flag.NewFlagSet("local", flag.ContinueOnError)
+	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on")
+	fs.StringVar(&o.businesses, "businesses", "", "JSON file of business records (default: the demo businesses)")
+	fs.StringVar(&o.siteURL, "site-url", "", "public address the URLs in responses start with (default: http:// + addr)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	o.siteURL = strings.TrimSuffix(o.siteURL, "/")
+	return o, nil
+}
+
+// run serves until ctx ends. It reports the address it listens on to out.
+func run(ctx context.Context, args []string, out io.Writer) error {
+	o, err := parseFlags(args)
+	if err != nil {
+		return err
+	}
+	businesses, err := loadBusinesses(o.businesses)
+	if err != nil {
+		return err
+	}
+	ln, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return err
+	}
+	if o.siteURL == "" {
+		o.siteURL = "http://" + ln.Addr().String()
+	}
+	handler, closeStore, err := newHandler(ctx, businesses, o.siteURL)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer closeStore()
+
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 5 * time.Second,
+		ReadTimeout:       15 * time.Second,
+		WriteTimeout:      30 * time.Second,
+		IdleTimeout:       60 * time.Second,
+		MaxHeaderBytes:    16 << 10,
+	}
+	fmt.Fprintf(out, "Doorstep is listening on http://%s (public URLs start with %s)\n", ln.Addr(), o.siteURL)
+	fmt.Fprintf(out, "Demo businesses:")
+	for _, b := range businesses {
+		fmt.Fprintf(out, " %s", b.Slug)
+	}
+	fmt.Fprintf(out, "\nTry: curl %s/api/v1/businesses/%s\n", o.siteURL, businesses[0].Slug)
+
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(shutdown); err != nil {
+		return err
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+func loadBusinesses(path string) ([]*booking.Business, error) {
+	if path == "" {
+		return booking.LoadBusinesses(strings.NewReader(string(demoBusinesses)))
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	bs, err := booking.LoadBusinesses(f)
+	if err == nil && len(bs) == 0 {
+		err = fmt.Errorf("%s holds no business", path)
+	}
+	return bs, err
+}
+
+// newHandler starts the embedded DynamoDB engine on a loopback port, loads
+// the businesses into it and returns the service's handler. close stops the
+// engine.
+func newHandler(ctx context.Context, businesses []*booking.Business, siteURL string) (http.Handler, func(), error) {
+	engineLn, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, nil, err
+	}
+	engine := &http.Server{Handler: server.NewServer(), ReadHeaderTimeout: 5 * time.Second}
+	go engine.Serve(engineLn)
+	closeEngine := func() { engine.Close() }
+
+	client, err := dynamo.NewClient(ctx, "http://"+engineLn.Addr().String())
+	if err == nil {
+		err = dynamo.CreateTable(ctx, client, tableName)
+	}
+	store := dynamo.New(client, tableName)
+	for _, b := range businesses {
+		if err != nil {
+			break
+		}
+		err = store.PutBusiness(ctx, b)
+	}
+	if err != nil {
+		closeEngine()
+		return nil, nil, fmt.Errorf("embedded DynamoDB: %w", err)
+	}
+
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	desk := booking.NewDesk(store, siteURL, time.Now)
+	return httpapi.New(desk, log), closeEngine, nil
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The local server answers every operation of the JSON API on the demo
+// businesses, as the README's curl walk does.
+func TestLocalServer(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, pw) }()
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	base := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(line)
+	if base == "" {
+		t.Fatalf("got %q, want the address it listens on", line)
+	}
+
+	get := func(path string, v any) int {
+		t.Helper()
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		if err := json.NewDecoder(res.Body).Decode(v); err != nil {
+			t.Fatal(err)
+		}
+		return res.StatusCode
+	}
+	var business struct{ Slug string }
+	if status := get("/api/v1/businesses/desert-cool-hvac", &business); status != 200 || business.Slug != "desert-cool-hvac" {
+		t.Fatalf("getBusiness: got %d %+v", status, business)
+	}
+	var availability struct{ Windows []struct{ Start string } }
+	if status := get("/api/v1/businesses/desert-cool-hvac/availability?days=2", &availability); status != 200 || len(availability.Windows) == 0 {
+		t.Fatalf("listArrivalWindows: got %d %+v", status, availability)
+	}
+	body := `{"window_start":"` + availability.Windows[0].Start + `","address":{"street":"1 A St","zip":"85004"},"contact":{"name":"Jo","phone":"602-555-0100"}}`
+	res, err := http.Post(base+"/api/v1/businesses/desert-cool-hvac/requests", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var created struct {
+		Code   string `json:"code"`
+		APIURL string `json:"api_url"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&created)
+	res.Body.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.StatusCode != 201 || created.APIURL != base+"/api/v1/requests/"+created.Code {
+		t.Fatalf("createServiceRequest: got %d %+v, want 201 with an api_url on this server", res.StatusCode, created)
+	}
+	var status struct{ Status string }
+	if code := get("/api/v1/requests/"+created.Code, &status); code != 200 || status.Status != "new" {
+		t.Fatalf("getServiceRequest: got %d %+v", code, status)
+	}
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("got %v on shutdown, want nil", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server did not stop")
+	}
+}
+
+func TestBadBusinessesFileFailsAtStart(t *testing.T) {
+	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--businesses", "main_test.go"}, io.Discard)
+	if err == nil {
+		t.Fatal("got no error for a businesses file that is not JSON")
+	}
+}
