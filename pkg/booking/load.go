@@ -24,7 +24,9 @@ func DecodeBusiness(data []byte) (*Business, error) {
 }
 
 // LoadBusinesses reads a JSON array of business records and validates each.
-// Slugs must be unique. An error names the business and the field.
+// Slugs must be unique, and so must sites: two businesses cannot have the
+// same site (host and path, as ParseSiteLink reads their url and
+// booking_url). An error names the business and the field.
 func LoadBusinesses(r io.Reader) ([]*Business, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -35,6 +37,7 @@ func LoadBusinesses(r io.Reader) ([]*Business, error) {
 		return nil, fmt.Errorf("businesses file: want a JSON array of business records: %w", err)
 	}
 	seen := make(map[string]bool, len(raw))
+	siteOwner := make(map[SiteLink]string, 2*len(raw))
 	bs := make([]*Business, 0, len(raw))
 	for i, rec := range raw {
 		b, err := DecodeBusiness(bytes.TrimSpace(rec))
@@ -45,6 +48,14 @@ func LoadBusinesses(r io.Reader) ([]*Business, error) {
 			return nil, fmt.Errorf("businesses[%d]: business %q: slug: used twice", i, b.Slug)
 		}
 		seen[b.Slug] = true
+		for _, f := range [...]struct{ field, url string }{{"url", b.URL}, {"booking_url", b.BookingURL}} {
+			site, _ := ParseSiteLink(f.url) // Validate checked it
+			if other, ok := siteOwner[site]; ok && other != b.Slug {
+				return nil, fmt.Errorf("businesses[%d]: business %q: %s: the site %s is a site of business %q too; a link to it must name one business",
+					i, b.Slug, f.field, site, other)
+			}
+			siteOwner[site] = b.Slug
+		}
 		bs = append(bs, b)
 	}
 	return bs, nil
@@ -76,10 +87,10 @@ func (b *Business) validate() error {
 		return fieldErr("name", "is empty")
 	case b.Trade == "":
 		return fieldErr("trade", "is empty")
-	case !isWebURL(b.URL):
-		return fieldErr("url", "want an absolute https URL, got %q", b.URL)
-	case !isWebURL(b.BookingURL):
-		return fieldErr("booking_url", "want an absolute https URL, got %q", b.BookingURL)
+	case !isSiteURL(b.URL):
+		return fieldErr("url", "want an absolute https URL of a site (a host name with a dot, no user name), got %q", b.URL)
+	case !isSiteURL(b.BookingURL):
+		return fieldErr("booking_url", "want an absolute https URL of a site (a host name with a dot, no user name), got %q", b.BookingURL)
 	case !phonePattern.MatchString(b.Phone):
 		return fieldErr("phone", "want international format with a leading +, got %q", b.Phone)
 	case b.City == "":
@@ -225,6 +236,13 @@ func clockMinutes(s string) (int, bool) {
 func isWebURL(s string) bool {
 	u, err := url.Parse(s)
 	return err == nil && u.Scheme == "https" && u.Host != ""
+}
+
+// isSiteURL reports whether s is an https URL that ParseSiteLink reads, so
+// that links to the page can name the business.
+func isSiteURL(s string) bool {
+	_, ok := ParseSiteLink(s)
+	return isWebURL(s) && ok
 }
 
 func isLanguage(s string) bool { return s == "en" || s == "es" }

@@ -65,6 +65,9 @@ func TestLoadBusinessesRejects(t *testing.T) {
 			delete(deposit(m)["rules"].(map[string]any), "job_done")
 		}, `booking_deposit.rules`},
 		{"deposit terms not a URL", func(m map[string]any) { deposit(m)["terms_url"] = "terms" }, `booking_deposit.terms_url`},
+		{"url with a user name", func(m map[string]any) { m["url"] = "https://owner@split-day-plumbing.example.com" }, `"split-day-plumbing": url`},
+		{"url on a host without a dot", func(m map[string]any) { m["url"] = "https://localhost" }, `"split-day-plumbing": url`},
+		{"booking_url with a bad escape", func(m map[string]any) { m["booking_url"] = "https://split-day-plumbing.example.com/100%" }, `booking_url`},
 		{"bad slug", func(m map[string]any) { m["slug"] = "Split Day" }, `slug`},
 		{"phone without +", func(m map[string]any) { m["phone"] = "3235550100" }, `phone`},
 		{"zip of 4 digits", func(m map[string]any) { m["service_area"].(map[string]any)["zip_codes"] = []any{"9001"} }, `service_area.zip_codes[0]`},

@@ -13,6 +13,11 @@ type Store interface {
 	// *Error with code NOT_FOUND.
 	Business(ctx context.Context, slug string) (*Business, error)
 
+	// BusinessesAtHost returns the businesses, validated, that have a site
+	// (url or booking_url, as ParseSiteLink reads it) on host: a SiteLink's
+	// Host, such as "acme.example.com". It is empty when there are none.
+	BusinessesAtHost(ctx context.Context, host string) ([]*Business, error)
+
 	// HeldWindows returns the start instants of the windows of a business, in
 	// [from, to), that a request holds at now. Lapsed holds are not returned.
 	HeldWindows(ctx context.Context, slug string, from, to, now time.Time) ([]time.Time, error)

@@ -8,7 +8,8 @@
 // seconds), the table's TTL attribute.
 //
 //	item            pk                 sk                    attributes
-//	business        BUSINESS#<slug>    PROFILE               doc (S): the business record as JSON
+//	business        BUSINESS#<slug>    PROFILE               doc (S): the business record as JSON; sites (L of S)
+//	site            SITE#<host>        PATH#<path>           slug (S): the business that has the site
 //	window hold     BUSINESS#<slug>    HOLD#<start>          request_code (S), expires_at (N)
 //	phone counter   BUSINESS#<slug>    PHONE#<10 digits>     open_count (N)
 //	idempotency     BUSINESS#<slug>    IDEMPOTENCY#<key>     body_hash (S), response (S), expires_at (N)
@@ -26,6 +27,30 @@
 // JSON fields (status, business_slug, window, contact, ...), with maps for
 // nested objects and RFC 3339 strings for instants; status is a top-level S
 // attribute that conditional updates can test.
+//
+// # Sites
+//
+// A business is also named by a link to any page of its site
+// (booking.Desk.ResolveBusiness). Each of its sites, its url and its
+// booking_url as booking.ParseSiteLink reads them, has a site item: <host>
+// is lower case, without www. and without the default port
+// (acme.example.com, book.example.net:8443), <path> is the cleaned path
+// without a trailing slash, empty for the root (PATH# is the root's sort
+// key, PATH#/book a booking page). The site items of a host are one Query on
+// SITE#<host>; BusinessesAtHost reads the business item of each slug they
+// name, and the domain picks the business whose site holds the page.
+//
+// A site item belongs to one business: it is put on the condition
+// attribute_not_exists(pk) OR slug = :slug, so a second business cannot take
+// a site the first still has. The business item's sites attribute lists the
+// sites it has items for, as host then path (acme.example.com/book), so
+// that storing the business again knows which ones to delete.
+//
+// PutBusiness is one TransactWriteItems: put the business item (on the
+// condition that it is as read just before, or absent), put each site item,
+// delete each site item of a site the business no longer has (both on the
+// slug condition above). Its read of the business item is no booking
+// decision: businesses are stored by an operator.
 //
 // # Expiry
 //

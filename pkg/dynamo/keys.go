@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doorstep/doorstep/pkg/booking"
 )
 
 // Attribute names (the expressions in store.go spell them out too). The
@@ -21,6 +23,8 @@ const (
 	attrResponse    = "response"
 	attrStatus      = "status"
 	attrHoldExpires = "hold_expires"
+	attrSites       = "sites" // on the business item: the sites it has site items for
+	attrSlug        = "slug"  // on a site item: the business that has the site
 )
 
 // Key prefixes and fixed sort keys.
@@ -30,6 +34,8 @@ const (
 	prefixHold        = "HOLD#"
 	prefixPhone       = "PHONE#"
 	prefixIdempotency = "IDEMPOTENCY#"
+	prefixSite        = "SITE#"
+	prefixPath        = "PATH#"
 	skProfile         = "PROFILE"
 	skRequest         = "REQUEST"
 )
@@ -39,6 +45,23 @@ func requestPK(code string) string  { return prefixRequest + code }
 func phoneSK(phone string) string   { return prefixPhone + phone }
 func idempotencySK(key string) string {
 	return prefixIdempotency + key
+}
+
+// sitePK and siteSK are the key of the site item of a business's site: the
+// host, and the path ("" for the root, so the sort key is never empty).
+func sitePK(host string) string { return prefixSite + host }
+func siteSK(path string) string { return prefixPath + path }
+
+// siteName is how the business item's sites attribute names a site: host
+// then path, "acme.example.com/book". A host has no "/" and a path starts
+// with one, so parseSiteName reads it back unchanged.
+func siteName(l booking.SiteLink) string { return l.Host + l.Path }
+
+func parseSiteName(s string) booking.SiteLink {
+	if i := strings.IndexByte(s, '/'); i >= 0 {
+		return booking.SiteLink{Host: s[:i], Path: s[i:]}
+	}
+	return booking.SiteLink{Host: s}
 }
 
 // holdSK is the sort key of the hold on the window starting at start: the
