@@ -14,7 +14,8 @@ SAM_FUNCTIONS := \
     GetBusinessFunction=get-business \
     ListArrivalWindowsFunction=list-arrival-windows \
     CreateServiceRequestFunction=create-service-request \
-    GetServiceRequestFunction=get-service-request
+    GetServiceRequestFunction=get-service-request \
+    McpFunction=mcp
 
 # DynamoDB Local, the official engine, for the tests that run against it.
 # The tests find the jar themselves; make only installs it.

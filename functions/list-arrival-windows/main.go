@@ -22,6 +22,6 @@ func main() {
 	lambda.Start(h)
 }
 
-func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.APIHandler, error) {
+func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
 	return lambdaenv.NewAPIHandler(ctx, getenv)
 }

@@ -26,6 +26,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/httpapi"
+	"github.com/doorstep/doorstep/pkg/mcptools"
 )
 
 //go:embed businesses.json
@@ -164,5 +165,8 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	desk := booking.NewDesk(store, siteURL, time.Now)
-	return httpapi.New(desk, log), closeEngine, nil
+	mux := http.NewServeMux()
+	mux.Handle(mcptools.Path, mcptools.New(desk, log))
+	mux.Handle("/", httpapi.New(desk, log))
+	return mux, closeEngine, nil
 }

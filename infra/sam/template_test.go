@@ -25,8 +25,9 @@ var wantFunctions = map[string]struct {
 }{
 	"get-business":           {"GET", "/api/v1/businesses/{slug}", []string{"dynamodb:GetItem"}},
 	"list-arrival-windows":   {"GET", "/api/v1/businesses/{slug}/availability", []string{"dynamodb:GetItem", "dynamodb:Query"}},
-	"create-service-request": {"POST", "/api/v1/businesses/{slug}/requests", []string{"dynamodb:ConditionCheckItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"}},
+	"create-service-request": {"POST", "/api/v1/businesses/{slug}/requests", []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"}},
 	"get-service-request":    {"GET", "/api/v1/requests/{code}", []string{"dynamodb:GetItem"}},
+	"mcp":                    {"ANY", "/mcp", []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"}},
 }
 
 // TestFunctions checks that sam build and sam deploy turn every
@@ -197,7 +198,7 @@ func TestCORS(t *testing.T) {
 	}{
 		{"AllowOrigins", sorted(field(cors, "AllowOrigins")), "*"},
 		{"AllowMethods", sorted(field(cors, "AllowMethods")), "GET OPTIONS POST"},
-		{"AllowHeaders", sorted(field(cors, "AllowHeaders")), "Content-Type Idempotency-Key"},
+		{"AllowHeaders", sorted(field(cors, "AllowHeaders")), "Content-Type Idempotency-Key Mcp-Protocol-Version"},
 		{"ExposeHeaders", sorted(field(cors, "ExposeHeaders")), "Idempotent-Replayed"},
 	}
 	for _, tt := range tests {

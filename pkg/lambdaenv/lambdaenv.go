@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"net/url"
 	"os"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/httpapi"
+	"github.com/doorstep/doorstep/pkg/mcptools"
 )
 
 // Config is what every function reads from its environment.
@@ -56,12 +58,21 @@ func Desk(ctx context.Context, c Config) (*booking.Desk, error) {
 	return booking.NewDesk(dynamo.New(client, c.TableName), c.SiteURL, time.Now), nil
 }
 
-// APIHandler is the Lambda handler of the JSON API functions: API Gateway
-// HTTP API (payload 2.0) events through the shared HTTP handler.
-type APIHandler = func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error)
+// HTTPHandler is the Lambda handler of the functions behind the HTTP API:
+// API Gateway HTTP API (payload 2.0) events through a net/http handler.
+type HTTPHandler = func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error)
 
 // NewAPIHandler builds the JSON API's Lambda handler from the environment.
-func NewAPIHandler(ctx context.Context, getenv func(string) string) (APIHandler, error) {
+func NewAPIHandler(ctx context.Context, getenv func(string) string) (HTTPHandler, error) {
+	return newHTTPHandler(ctx, getenv, httpapi.New)
+}
+
+// NewMCPHandler builds the tool server's Lambda handler from the environment.
+func NewMCPHandler(ctx context.Context, getenv func(string) string) (HTTPHandler, error) {
+	return newHTTPHandler(ctx, getenv, mcptools.New)
+}
+
+func newHTTPHandler(ctx context.Context, getenv func(string) string, build func(*booking.Desk, *slog.Logger) http.Handler) (HTTPHandler, error) {
 	c, err := ConfigFrom(getenv)
 	if err != nil {
 		return nil, err
@@ -70,7 +81,7 @@ func NewAPIHandler(ctx context.Context, getenv func(string) string) (APIHandler,
 	if err != nil {
 		return nil, err
 	}
-	return httpadapter.NewV2(httpapi.New(desk, Logger())).ProxyWithContext, nil
+	return httpadapter.NewV2(build(desk, Logger())).ProxyWithContext, nil
 }
 
 // Logger is the JSON logger every function writes to CloudWatch with.

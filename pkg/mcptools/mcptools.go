@@ -1,0 +1,278 @@
+// Package mcptools serves the four operations as MCP tools for AI assistants:
+// Streamable HTTP answering plain JSON, one JSON-RPC message per POST, no
+// session. It calls the same booking.Desk as the JSON API, and is the only
+// place where domain error codes become tool results.
+package mcptools
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// Path is where the tool server is mounted.
+const Path = "/mcp"
+
+// Instructions are the spec's rules for agents, handed to the assistant with
+// the tools (initialize and server/discover results).
+const Instructions = `Doorstep sends service requests to home-service businesses (plumbing, electrical, HVAC, cleaning) for a person. Call get_business first, then list_arrival_windows, then request_service; check on a request with get_request_status. Rules:
+1. Say that a request is not a confirmed appointment until the business accepts it.
+2. Never book a business with example: true for a real person.
+3. For gas smells, sparking, flooding or other danger, tell the person to leave, call 911 or the utility, then call the business; do not send a request instead.
+4. Send only details the person gave for this request, and only the person's own email.
+5. sms_consent and deposit_accepted are the person's own choices: ask, never assume yes.
+6. If a deposit is due, the person pays at payment_url; never ask for card details.
+7. When booking_deposit is not null, tell the person the amount and its rules before sending a request.
+Prices are agreed with the business directly; nothing returned is a quote.`
+
+// New returns the tool server's HTTP handler.
+func New(desk *booking.Desk, log *slog.Logger) http.Handler {
+	server := NewServer(desk, log)
+	return acceptJSON(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
+		Stateless:    true,
+		JSONResponse: true,
+		Logger:       log,
+	}))
+}
+
+// acceptJSON lets clients that accept only application/json (or say
+// nothing) be answered: the transport wants both JSON and event streams
+// accepted, but this server answers every POST with plain JSON anyway.
+func acceptJSON(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && !strings.Contains(r.Header.Get("Accept"), "text/event-stream") {
+			r = r.Clone(r.Context())
+			r.Header.Set("Accept", "application/json, text/event-stream")
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// NewServer returns the MCP server with the four tools. Its capabilities
+// announce tools without list changes and no logging: a client that saw
+// either would hold a stream open, which a Lambda cannot serve.
+func NewServer(desk *booking.Desk, log *slog.Logger) *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "doorstep", Title: "Doorstep", Version: "1.0.0"}, &mcp.ServerOptions{
+		Instructions: Instructions,
+		Logger:       log,
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}},
+	})
+	t := &tools{desk: desk, log: log}
+	add(s, t, getBusinessTool, t.getBusiness)
+	add(s, t, listArrivalWindowsTool, t.listArrivalWindows)
+	add(s, t, requestServiceTool, t.requestService)
+	add(s, t, getRequestStatusTool, t.getRequestStatus)
+	return s
+}
+
+type tools struct {
+	desk *booking.Desk
+	log  *slog.Logger
+}
+
+// result is what a tool hands back: the structured value (the JSON API's
+// body) and the reminders the assistant needs at that moment.
+type result struct {
+	value     any
+	reminders []string
+}
+
+func (t *tools) getBusiness(ctx context.Context, args getBusinessArgs, _ json.RawMessage) (result, error) {
+	b, err := t.desk.ResolveBusiness(ctx, args.Business)
+	if err != nil {
+		return result{}, err
+	}
+	return result{value: b, reminders: businessReminders(b)}, nil
+}
+
+func (t *tools) listArrivalWindows(ctx context.Context, args listArrivalWindowsArgs, _ json.RawMessage) (result, error) {
+	b, err := t.desk.ResolveBusiness(ctx, args.Business)
+	if err != nil {
+		return result{}, err
+	}
+	days := ""
+	if args.Days != 0 {
+		days = strconv.Itoa(args.Days)
+	}
+	a, err := t.desk.ArrivalWindows(ctx, b.Slug, args.From, days)
+	if err != nil {
+		return result{}, err
+	}
+	// The same instants as the JSON API, written in the business's own offset.
+	for i, w := range a.Windows {
+		a.Windows[i].Start, a.Windows[i].End = w.Start.In(b.Location()), w.End.In(b.Location())
+	}
+	reminders := []string{"Send one window's start as window_start to request_service, unchanged."}
+	if !a.AcceptingRequests {
+		reminders = []string{fmt.Sprintf("%s has paused online requests: the person should call %s.", b.Name, b.Phone)}
+	}
+	return result{value: a, reminders: append(reminders, businessReminders(b)...)}, nil
+}
+
+func (t *tools) requestService(ctx context.Context, args requestServiceArgs, raw json.RawMessage) (result, error) {
+	b, err := t.desk.ResolveBusiness(ctx, args.Business)
+	if err != nil {
+		return result{}, err
+	}
+	// The arguments are createServiceRequest's body plus business, which the
+	// body decoder ignores: one set of rules for both interfaces.
+	c, _, err := t.desk.CreateRequest(ctx, b.Slug, raw, "")
+	if err != nil {
+		return result{}, err
+	}
+	reminders := []string{"Tell the person this is a request, not a confirmed appointment: " + b.Name + " has not accepted it yet. " +
+		"They can follow it at " + c.StatusURL + " (code " + c.Code + ")."}
+	if c.PaymentURL != nil && b.BookingDeposit != nil {
+		reminders = append(reminders, fmt.Sprintf("A deposit is due: the person pays it themselves at %s within %d minutes, or the request expires and the window is released. Never ask for card details.",
+			*c.PaymentURL, b.BookingDeposit.PayWithinMinutes))
+	}
+	if b.Example {
+		reminders = append(reminders, exampleReminder(b))
+	}
+	return result{value: c, reminders: reminders}, nil
+}
+
+func (t *tools) getRequestStatus(ctx context.Context, args getRequestStatusArgs, _ json.RawMessage) (result, error) {
+	st, err := t.desk.Request(ctx, args.Code)
+	if err != nil {
+		return result{}, err
+	}
+	var reminders []string
+	switch st.Status {
+	case booking.StatusNew:
+		reminders = append(reminders, "Not confirmed yet: the business has not accepted this request.")
+	case booking.StatusPendingPayment:
+		reminders = append(reminders, "Waiting for the deposit: the person pays at the payment_url they were given; the business sees the request once it is paid.")
+	}
+	if st.ArrivalWindow.ChangedByBusiness {
+		reminders = append(reminders, "The business moved the arrival window: tell the person the new time.")
+	}
+	return result{value: st, reminders: reminders}, nil
+}
+
+func businessReminders(b *booking.Business) []string {
+	var r []string
+	if b.Example {
+		r = append(r, exampleReminder(b))
+	}
+	if d := b.BookingDeposit; d != nil {
+		r = append(r, fmt.Sprintf("%s takes a booking deposit of %d.%02d %s. Before sending a request, tell the person the amount and its rules (booking_deposit.rules, terms at %s) and ask whether they agree; only then send deposit_accepted: true.",
+			b.Name, d.AmountCents/100, d.AmountCents%100, d.Currency, d.TermsURL))
+	}
+	if b.Preview {
+		r = append(r, "This site is a preview: requests reach a preview inbox and any deposit is simulated.")
+	}
+	return r
+}
+
+func exampleReminder(b *booking.Business) string {
+	return b.Name + " is an example business (example: true), made up to show the product: no request may be sent to it for a real person."
+}
+
+// toolResult turns a tool's outcome into an MCP result. A domain error is a
+// normal result with isError true and the JSON API's error body; an error
+// without a code is logged and answered as SERVER_ERROR, its text kept inside.
+func (t *tools) toolResult(ctx context.Context, r result, err error) *mcp.CallToolResult {
+	if err != nil {
+		code := booking.ErrorCode(err)
+		if code == booking.ServerError {
+			t.log.ErrorContext(ctx, "tool call failed", "error", err.Error())
+		}
+		body := errorBody{Error: errorDetail{Code: code, Message: booking.ErrorMessage(err)}}
+		return &mcp.CallToolResult{
+			IsError:           true,
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(code) + ": " + body.Error.Message}},
+			StructuredContent: body,
+		}
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(r.value) // domain values always marshal
+	data := bytes.TrimSpace(buf.Bytes())
+	var content []mcp.Content
+	for _, text := range r.reminders {
+		content = append(content, &mcp.TextContent{Text: text})
+	}
+	content = append(content, &mcp.TextContent{Text: string(data)})
+	return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(data)}
+}
+
+type errorBody struct {
+	Error errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Code    booking.Code `json:"code"`
+	Message string       `json:"message"`
+}
+
+// toolSpec is a tool's published definition.
+type toolSpec struct {
+	name, title, description string
+	readOnly                 bool
+	output                   *jsonschema.Schema
+}
+
+// add registers a tool whose arguments decode into In. Arguments that do not
+// match the published input schema (a wrong type, a missing required
+// argument) are a JSON-RPC invalid-params error, as unknown tools are;
+// anything the domain refuses is a tool result with isError. handle gets the
+// decoded arguments and the raw JSON they came from.
+func add[In any](s *mcp.Server, t *tools, spec toolSpec, handle func(context.Context, In, json.RawMessage) (result, error)) {
+	input := schemaFor[In]()
+	resolved, err := input.Resolve(nil)
+	if err != nil {
+		panic(fmt.Sprintf("tool %s: input schema: %v", spec.name, err))
+	}
+	tool := &mcp.Tool{
+		Name:         spec.name,
+		Title:        spec.title,
+		Description:  spec.description,
+		InputSchema:  input,
+		OutputSchema: spec.output,
+		Annotations:  annotations(spec),
+	}
+	s.AddTool(tool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		raw := req.Params.Arguments
+		if len(raw) == 0 || string(raw) == "null" {
+			raw = json.RawMessage("{}")
+		}
+		var instance any
+		if err := json.Unmarshal(raw, &instance); err != nil {
+			return nil, invalidParams(spec.name, err)
+		}
+		if err := resolved.Validate(instance); err != nil {
+			return nil, invalidParams(spec.name, err)
+		}
+		var in In
+		if err := json.Unmarshal(raw, &in); err != nil {
+			return nil, invalidParams(spec.name, err)
+		}
+		r, err := handle(ctx, in, raw)
+		return t.toolResult(ctx, r, err), nil
+	})
+}
+
+func invalidParams(tool string, err error) error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: invalid arguments: %v", tool, err)}
+}
+
+func annotations(spec toolSpec) *mcp.ToolAnnotations {
+	no, yes := false, true
+	if spec.readOnly {
+		return &mcp.ToolAnnotations{Title: spec.title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}
+	}
+	return &mcp.ToolAnnotations{Title: spec.title, ReadOnlyHint: false, DestructiveHint: &no, IdempotentHint: false, OpenWorldHint: &yes}
+}
