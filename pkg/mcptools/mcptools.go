@@ -231,8 +231,11 @@ type toolSpec struct {
 // anything the domain refuses is a tool result with isError. handle gets the
 // decoded arguments and the raw JSON they came from.
 func add[In any](s *mcp.Server, t *tools, spec toolSpec, handle func(context.Context, In, json.RawMessage) (result, error)) {
+	// The published schema states the spec's limits for the assistant; the
+	// protocol enforces only its shape (types, required arguments), so that a
+	// value out of bounds gets the same error code as from the JSON API.
 	input := schemaFor[In]()
-	resolved, err := input.Resolve(nil)
+	resolved, err := shapeOf[In]().Resolve(nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", spec.name, err))
 	}

@@ -91,15 +91,10 @@ var (
 	}
 )
 
-// schemaFor infers the JSON schema of T, with the limits the spec states.
-// Objects accept properties they do not name, as the JSON API ignores
-// unknown fields.
+// schemaFor is the published schema of T: its shape with the limits the
+// spec states.
 func schemaFor[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](nil)
-	if err != nil {
-		panic(fmt.Sprintf("schema of %T: %v", *new(T), err))
-	}
-	openObjects(s)
+	s := shapeOf[T]()
 	limit(s, "days", func(p *jsonschema.Schema) { p.Minimum, p.Maximum = ptr(1.0), ptr(float64(booking.MaxDays)) })
 	limit(s, "urgency", func(p *jsonschema.Schema) { p.Enum = []any{"emergency", "soon", "flexible"} })
 	limit(s, "language", func(p *jsonschema.Schema) { p.Enum = []any{"en", "es"} })
@@ -108,6 +103,18 @@ func schemaFor[T any]() *jsonschema.Schema {
 	limit(s, "idempotency_key", func(p *jsonschema.Schema) {
 		p.MinLength, p.MaxLength = ptr(booking.MinIdempotencyKey), ptr(booking.MaxIdempotencyKey)
 	})
+	return s
+}
+
+// shapeOf infers the JSON schema of T: its types and required properties.
+// Objects accept properties they do not name, as the JSON API ignores
+// unknown fields.
+func shapeOf[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](nil)
+	if err != nil {
+		panic(fmt.Sprintf("schema of %T: %v", *new(T), err))
+	}
+	openObjects(s)
 	return s
 }
 
