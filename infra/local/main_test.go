@@ -71,6 +71,16 @@ func TestLocalServer(t *testing.T) {
 		t.Fatalf("getServiceRequest: got %d %+v", code, status)
 	}
 
+	res, err = http.Post(base+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tools, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	if res.StatusCode != 200 || !strings.Contains(string(tools), `"name":"request_service"`) {
+		t.Fatalf("/mcp tools/list: got %d %s", res.StatusCode, tools)
+	}
+
 	cancel()
 	select {
 	case err := <-done:
