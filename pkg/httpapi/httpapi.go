@@ -35,7 +35,7 @@ func New(desk *booking.Desk, log *slog.Logger) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such route: %s %s", r.Method, r.URL.Path))
 	})
-	return cors(mux)
+	return accessLog(log, cors(mux))
 }
 
 func (a *api) getBusiness(w http.ResponseWriter, r *http.Request) {
@@ -90,6 +90,7 @@ type errorDetail struct {
 // is logged and answered as SERVER_ERROR; its text never reaches the client.
 func (a *api) writeError(ctx context.Context, w http.ResponseWriter, err error) {
 	code := booking.ErrorCode(err)
+	noteErrorCode(w, code)
 	if code == booking.ServerError {
 		a.log.ErrorContext(ctx, "request failed", "error", err.Error())
 	}
@@ -150,6 +151,7 @@ func (m methods) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
+	noteErrorCode(w, MethodNotAllowed)
 	writeJSON(w, http.StatusMethodNotAllowed, errorBody{errorDetail{
 		Code:    MethodNotAllowed,
 		Message: r.Method + " is not allowed here; use " + strings.Join(allowed, " or "),

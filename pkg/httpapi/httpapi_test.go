@@ -39,6 +39,14 @@ var start = time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
 // businesses, and its clock.
 func newAPI(t *testing.T) (http.Handler, *clock) {
 	t.Helper()
+	desk, c := newDesk(t)
+	return httpapi.New(desk, slog.New(slog.NewTextHandler(io.Discard, nil))), c
+}
+
+// newDesk returns a desk over a fresh embedded store holding the test
+// businesses, and its clock.
+func newDesk(t *testing.T) (*booking.Desk, *clock) {
+	t.Helper()
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
 	f, err := os.Open("../booking/testdata/businesses.json")
@@ -56,8 +64,7 @@ func newAPI(t *testing.T) (http.Handler, *clock) {
 		}
 	}
 	c := &clock{now: start}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	return httpapi.New(booking.NewDesk(store, siteURL, c.Now), log), c
+	return booking.NewDesk(store, siteURL, c.Now), c
 }
 
 type response struct {

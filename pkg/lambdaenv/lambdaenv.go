@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambdacontext"
 	"github.com/awslabs/aws-lambda-go-api-proxy/httpadapter"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -81,7 +82,18 @@ func newHTTPHandler(ctx context.Context, getenv func(string) string, build func(
 	if err != nil {
 		return nil, err
 	}
-	return httpadapter.NewV2(build(desk, Logger())).ProxyWithContext, nil
+	return httpadapter.NewV2(withLambdaRequestID(build(desk, Logger()))).ProxyWithContext, nil
+}
+
+// withLambdaRequestID hands the Lambda request id to the access log, so that
+// a log line and the invocation's CloudWatch entries can be matched.
+func withLambdaRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if lc, ok := lambdacontext.FromContext(r.Context()); ok && lc.AwsRequestID != "" {
+			r = r.WithContext(httpapi.WithRequestID(r.Context(), lc.AwsRequestID))
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // Logger is the JSON logger every function writes to CloudWatch with.

@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -209,6 +210,19 @@ func (t *tools) toolResult(ctx context.Context, r result, err error) *mcp.CallTo
 	return &mcp.CallToolResult{Content: content, StructuredContent: json.RawMessage(data)}
 }
 
+// logCall logs one line per tool call: tool, duration and error code; never
+// the arguments, which hold the person's details.
+func (t *tools) logCall(ctx context.Context, tool string, start time.Time, err error) {
+	attrs := []slog.Attr{
+		slog.String("tool", tool),
+		slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000),
+	}
+	if err != nil {
+		attrs = append(attrs, slog.String("error_code", string(booking.ErrorCode(err))))
+	}
+	t.log.LogAttrs(ctx, slog.LevelInfo, "tool call", attrs...)
+}
+
 type errorBody struct {
 	Error errorDetail `json:"error"`
 }
@@ -263,7 +277,9 @@ func add[In any](s *mcp.Server, t *tools, spec toolSpec, handle func(context.Con
 		if err := json.Unmarshal(raw, &in); err != nil {
 			return nil, invalidParams(spec.name, err)
 		}
+		start := time.Now()
 		r, err := handle(ctx, in, raw)
+		t.logCall(ctx, spec.name, start, err)
 		return t.toolResult(ctx, r, err), nil
 	})
 }

@@ -42,6 +42,24 @@ type toolsFixture struct {
 
 func newToolsFixture(t *testing.T) *toolsFixture {
 	t.Helper()
+	desk := newToolsDesk(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv := httptest.NewServer(mcptools.New(desk, log))
+	t.Cleanup(srv.Close)
+
+	c := mcp.NewClient(&mcp.Implementation{Name: "doorstep-test", Version: "1.0.0"}, nil)
+	session, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { session.Close() })
+	return &toolsFixture{api: httpapi.New(desk, log), session: session}
+}
+
+// newToolsDesk returns a desk over a fresh embedded store holding the test
+// businesses, at toolsStart.
+func newToolsDesk(t *testing.T) *booking.Desk {
+	t.Helper()
 	ctx := context.Background()
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
@@ -60,18 +78,7 @@ func newToolsFixture(t *testing.T) *toolsFixture {
 		}
 	}
 	clock := &toolsClock{now: toolsStart}
-	desk := booking.NewDesk(store, "https://book.example.com", clock.Now)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := httptest.NewServer(mcptools.New(desk, log))
-	t.Cleanup(srv.Close)
-
-	c := mcp.NewClient(&mcp.Implementation{Name: "doorstep-test", Version: "1.0.0"}, nil)
-	session, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { session.Close() })
-	return &toolsFixture{api: httpapi.New(desk, log), session: session}
+	return booking.NewDesk(store, "https://book.example.com", clock.Now)
 }
 
 // call calls a tool and returns its structured content as a JSON object,
@@ -336,5 +343,41 @@ func TestToolIdempotencyKey(t *testing.T) {
 	changed, _, isErr := f.call(t, "request_service", with(args, "description", "Another problem"))
 	if !isErr || errorCode(changed) != "IDEMPOTENCY_KEY_REUSED" {
 		t.Fatalf("got %v, want IDEMPOTENCY_KEY_REUSED for another body under the key", changed)
+	}
+}
+
+// Each tool call is logged as one line, without the person's details.
+func TestToolCallLog(t *testing.T) {
+	ctx := context.Background()
+	var buf strings.Builder
+	server := mcptools.NewServer(newToolsDesk(t), slog.New(slog.NewJSONHandler(&buf, nil)))
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, serverSide, nil); err != nil {
+		t.Fatal(err)
+	}
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "t", Version: "1"}, nil).Connect(ctx, clientSide, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer session.Close()
+	args := with(with(requestArgs("2026-11-23T16:00:00Z", "(323) 555-0177"), "business", "split-day-plumbing"), "service_id", "roofing")
+	if _, err := session.CallTool(ctx, &mcp.CallToolParams{Name: "request_service", Arguments: args}); err != nil {
+		t.Fatal(err)
+	}
+	var line map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(buf.String()), "\n") {
+		if strings.Contains(l, `"tool call"`) {
+			if err := json.Unmarshal([]byte(l), &line); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if line["tool"] != "request_service" || line["error_code"] != "SERVICE_UNAVAILABLE" {
+		t.Fatalf("got %v, want the tool and its error code", line)
+	}
+	for _, private := range []string{"555", "Ana", "Main St", "Slow drain"} {
+		if strings.Contains(buf.String(), private) {
+			t.Errorf("got %q in the log: %s", private, buf.String())
+		}
 	}
 }

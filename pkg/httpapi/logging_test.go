@@ -1,0 +1,75 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/doorstep/doorstep/pkg/httpapi"
+)
+
+// The access log says what happened to each request, as one JSON object,
+// and never what the person sent.
+func TestAccessLog(t *testing.T) {
+	desk, _ := newDesk(t)
+	var buf bytes.Buffer
+	logged := httpapi.New(desk, slog.New(slog.NewJSONHandler(&buf, nil)))
+	if res := call(t, logged, "POST", "/api/v1/businesses/split-day-plumbing/requests", requestBody(firstWindow, "3235550142")); res.status != 201 {
+		t.Fatalf("setup: got %d", res.status)
+	}
+
+	tests := []struct {
+		name, method, path, body string
+		want                     map[string]any
+	}{
+		{"created then taken", "POST", "/api/v1/businesses/split-day-plumbing/requests", requestBody(firstWindow, "(323) 555-0177"),
+			map[string]any{"method": "POST", "route": "/api/v1/businesses/{slug}/requests", "status": 409.0, "error_code": "WINDOW_TAKEN"}},
+		{"unknown code", "GET", "/api/v1/requests/0000-0000-0000", "",
+			map[string]any{"method": "GET", "route": "/api/v1/requests/{code}", "status": 404.0, "error_code": "NOT_FOUND"}},
+		{"business", "GET", "/api/v1/businesses/split-day-plumbing", "",
+			map[string]any{"method": "GET", "route": "/api/v1/businesses/{slug}", "status": 200.0}},
+		{"no route", "GET", "/nowhere/secret-path", "",
+			map[string]any{"method": "GET", "route": "unmatched", "status": 404.0, "error_code": "NOT_FOUND"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			buf.Reset()
+			logged.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(tt.method, tt.path, strings.NewReader(tt.body)))
+			var line map[string]any
+			if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
+				t.Fatalf("got %q, want one JSON line", buf.String())
+			}
+			for k, want := range tt.want {
+				if got := line[k]; got != want {
+					t.Errorf("got %s %v, want %v", k, got, want)
+				}
+			}
+			if _, ok := line["error_code"]; ok != (tt.want["error_code"] != nil) {
+				t.Errorf("got error_code %v, want it only on errors", line["error_code"])
+			}
+			if id, _ := line["request_id"].(string); id == "" {
+				t.Errorf("got no request_id in %v", line)
+			}
+			if _, ok := line["duration_ms"].(float64); !ok {
+				t.Errorf("got no duration_ms in %v", line)
+			}
+			for _, private := range []string{"555", "0177", "Ana", "ana@example.com", "Main St", "split-day-plumbing", "0000-0000", "secret-path"} {
+				if strings.Contains(buf.String(), private) {
+					t.Errorf("got %q in the log line %s", private, buf.String())
+				}
+			}
+		})
+	}
+	t.Run("request id from the context", func(t *testing.T) {
+		buf.Reset()
+		req := httptest.NewRequest("GET", "/api/v1/businesses/split-day-plumbing", nil)
+		req = req.WithContext(httpapi.WithRequestID(req.Context(), "lambda-req-42"))
+		logged.ServeHTTP(httptest.NewRecorder(), req)
+		if !strings.Contains(buf.String(), `"request_id":"lambda-req-42"`) {
+			t.Fatalf("got %s, want the context's request id", buf.String())
+		}
+	})
+}
