@@ -32,7 +32,7 @@ func (d *Desk) Business(ctx context.Context, slug string) (*Business, error) {
 // around it). A string that cannot be a slug is NOT_FOUND without a lookup.
 func (d *Desk) business(ctx context.Context, slug string) (*Business, error) {
 	slug = strings.ToLower(strings.TrimSpace(slug))
-	if !slugPattern.MatchString(slug) {
+	if !IsSlug(slug) {
 		return nil, Errorf(NotFound, "no business has the slug %q", slug)
 	}
 	return d.store.Business(ctx, slug)

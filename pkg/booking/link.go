@@ -237,7 +237,10 @@ func (s SiteLink) owns(l SiteLink) bool {
 // IsSlug reports whether s has the form of a business slug: lowercase
 // letters, digits and single dashes. A slug has no dot, so no string is both
 // a slug and a site link.
-func IsSlug(s string) bool { return slugPattern.MatchString(s) }
+func IsSlug(s string) bool { return len(s) <= MaxSlug && slugPattern.MatchString(s) }
+
+// MaxSlug is the longest slug, so that no lookup carries an unbounded key.
+const MaxSlug = 100
 
 // ResolveBusiness returns the business that ref names: its slug (in any
 // case) or a link to any page of its url or booking_url, as ParseSiteLink

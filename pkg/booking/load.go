@@ -81,7 +81,7 @@ func (b *Business) Validate() error {
 
 func (b *Business) validate() error {
 	switch {
-	case !slugPattern.MatchString(b.Slug):
+	case !IsSlug(b.Slug):
 		return fieldErr("slug", "want lowercase letters, digits and single dashes, got %q", b.Slug)
 	case b.Name == "":
 		return fieldErr("name", "is empty")

@@ -150,3 +150,19 @@ func TestDemoBusinessesLoad(t *testing.T) {
 		t.Errorf("got time zones %v, want at least 3", zones)
 	}
 }
+
+func TestIsSlugBoundsLength(t *testing.T) {
+	tests := []struct {
+		slug string
+		want bool
+	}{
+		{strings.Repeat("a", MaxSlug), true},
+		{strings.Repeat("a", MaxSlug+1), false},
+		{strings.Repeat("ab-", 1000) + "c", false},
+	}
+	for _, tt := range tests {
+		if got := IsSlug(tt.slug); got != tt.want {
+			t.Errorf("IsSlug(%d characters) = %v, want %v", len(tt.slug), got, tt.want)
+		}
+	}
+}

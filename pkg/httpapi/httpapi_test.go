@@ -159,6 +159,7 @@ func TestGetBusiness(t *testing.T) {
 	for _, tt := range []struct{ name, path string }{
 		{"unknown slug", "/api/v1/businesses/nobody"},
 		{"not a slug", "/api/v1/businesses/%2E%2E"},
+		{"a slug too long to be one", "/api/v1/businesses/" + strings.Repeat("a", 101)},
 		{"unknown route", "/api/v1/nothing"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
