@@ -97,14 +97,19 @@ func (t *tools) getBusiness(ctx context.Context, args getBusinessArgs, _ json.Ra
 	return result{value: b, reminders: businessReminders(b)}, nil
 }
 
-func (t *tools) listArrivalWindows(ctx context.Context, args listArrivalWindowsArgs, _ json.RawMessage) (result, error) {
+func (t *tools) listArrivalWindows(ctx context.Context, args listArrivalWindowsArgs, raw json.RawMessage) (result, error) {
 	b, err := t.desk.ResolveBusiness(ctx, args.Business)
 	if err != nil {
 		return result{}, err
 	}
+	// days: 0 is out of bounds, as ?days=0 is; only a missing days is the default.
+	var given struct {
+		Days *int `json:"days"`
+	}
+	_ = json.Unmarshal(raw, &given) // raw already decoded into args
 	days := ""
-	if args.Days != 0 {
-		days = strconv.Itoa(args.Days)
+	if given.Days != nil {
+		days = strconv.Itoa(*given.Days)
 	}
 	a, err := t.desk.ArrivalWindows(ctx, b.Slug, args.From, days)
 	if err != nil {
