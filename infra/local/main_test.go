@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 )
 
 // The local server answers every operation of the JSON API on the demo
@@ -29,17 +31,35 @@ func TestLocalServer(t *testing.T) {
 		t.Fatalf("got %q, want the address it listens on", line)
 	}
 
-	get := func(path string, v any) int {
+	// do sends a JSON API request, checks the exchange against the OpenAPI
+	// document and decodes the answer into v.
+	do := func(method, path, body string, v any) int {
 		t.Helper()
-		res, err := http.Get(base + path)
+		req, err := http.NewRequest(method, base+path, strings.NewReader(body))
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer res.Body.Close()
-		if err := json.NewDecoder(res.Body).Decode(v); err != nil {
+		if body != "" {
+			req.Header.Set("Content-Type", "application/json")
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
 			t.Fatal(err)
 		}
+		data, err := io.ReadAll(res.Body)
+		res.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		openapitest.Check(t, req, []byte(body), res.StatusCode, res.Header, data)
+		if err := json.Unmarshal(data, v); err != nil {
+			t.Fatalf("%s %s: %v: %s", method, path, err, data)
+		}
 		return res.StatusCode
+	}
+	get := func(path string, v any) int {
+		t.Helper()
+		return do("GET", path, "", v)
 	}
 	var business struct{ Slug string }
 	if status := get("/api/v1/businesses/desert-cool-hvac", &business); status != 200 || business.Slug != "desert-cool-hvac" {
@@ -50,28 +70,24 @@ func TestLocalServer(t *testing.T) {
 		t.Fatalf("listArrivalWindows: got %d %+v", status, availability)
 	}
 	body := `{"window_start":"` + availability.Windows[0].Start + `","address":{"street":"1 A St","zip":"85004"},"contact":{"name":"Jo","phone":"602-555-0100"}}`
-	res, err := http.Post(base+"/api/v1/businesses/desert-cool-hvac/requests", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var created struct {
 		Code   string `json:"code"`
 		APIURL string `json:"api_url"`
 	}
-	err = json.NewDecoder(res.Body).Decode(&created)
-	res.Body.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if res.StatusCode != 201 || created.APIURL != base+"/api/v1/requests/"+created.Code {
-		t.Fatalf("createServiceRequest: got %d %+v, want 201 with an api_url on this server", res.StatusCode, created)
+	if status := do("POST", "/api/v1/businesses/desert-cool-hvac/requests", body, &created); status != 201 || created.APIURL != base+"/api/v1/requests/"+created.Code {
+		t.Fatalf("createServiceRequest: got %d %+v, want 201 with an api_url on this server", status, created)
 	}
 	var status struct{ Status string }
 	if code := get("/api/v1/requests/"+created.Code, &status); code != 200 || status.Status != "new" {
 		t.Fatalf("getServiceRequest: got %d %+v", code, status)
 	}
 
-	res, err = http.Post(base+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	var doc struct{ OpenAPI string }
+	if status := get("/api/v1/openapi.json", &doc); status != 200 || doc.OpenAPI != "3.1.0" {
+		t.Fatalf("openapi.json: got %d %+v", status, doc)
+	}
+
+	res, err := http.Post(base+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

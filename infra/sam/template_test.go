@@ -17,23 +17,26 @@ import (
 const root = "../.."
 
 // wantFunctions says, for each folder functions/<folder>/ with a main.go, the
-// HTTP API route its function serves and the only DynamoDB actions (sorted)
-// it may use on the table.
+// HTTP API routes its function serves ("METHOD path", sorted) and the only
+// DynamoDB actions (sorted) it may use on the table: none for a function
+// that reads nothing from it.
 var wantFunctions = map[string]struct {
-	method, path string
-	actions      []string
+	routes  []string
+	actions []string
 }{
-	"get-business":           {"GET", "/api/v1/businesses/{slug}", []string{"dynamodb:GetItem"}},
-	"list-arrival-windows":   {"GET", "/api/v1/businesses/{slug}/availability", []string{"dynamodb:GetItem", "dynamodb:Query"}},
-	"create-service-request": {"POST", "/api/v1/businesses/{slug}/requests", []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"}},
-	"get-service-request":    {"GET", "/api/v1/requests/{code}", []string{"dynamodb:GetItem"}},
-	"mcp":                    {"ANY", "/mcp", []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"}},
+	"get-business":           {[]string{"GET /api/v1/businesses/{slug}"}, []string{"dynamodb:GetItem"}},
+	"list-arrival-windows":   {[]string{"GET /api/v1/businesses/{slug}/availability"}, []string{"dynamodb:GetItem", "dynamodb:Query"}},
+	"create-service-request": {[]string{"POST /api/v1/businesses/{slug}/requests"}, []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"}},
+	"get-service-request":    {[]string{"GET /api/v1/requests/{code}"}, []string{"dynamodb:GetItem"}},
+	"get-openapi":            {[]string{"GET /api/v1/openapi.json", "GET /api/v1/openapi.yaml"}, nil},
+	"mcp":                    {[]string{"ANY /mcp"}, []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"}},
 }
 
 // TestFunctions checks that sam build and sam deploy turn every
 // functions/<folder>/ into exactly one Lambda function, built by the
-// Makefile's build-<LogicalId> target, on the right route and runtime, with
-// an inline policy on the table alone.
+// Makefile's build-<LogicalId> target, on the right routes and runtime, with
+// inline policies on the table alone (or none, for a function that reads
+// nothing from it).
 func TestFunctions(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make is not installed, so the Makefile's build targets cannot be checked")
@@ -113,9 +116,9 @@ func TestFunctions(t *testing.T) {
 			}
 			fn := tp.resources[ids[0]]
 
-			gotRoute, err := httpAPIRoute(fn, apiID)
+			gotRoutes, err := httpAPIRoutes(fn, apiID)
 			if err != nil {
-				gotRoute = err.Error()
+				gotRoutes = []string{err.Error()}
 			}
 			gotActions, err := tableActions(fn, tableID)
 			if err != nil {
@@ -125,7 +128,7 @@ func TestFunctions(t *testing.T) {
 			checks := []struct {
 				name, got, want string
 			}{
-				{"route", gotRoute, want.method + " " + want.path},
+				{"routes", strings.Join(gotRoutes, ", "), strings.Join(want.routes, ", ")},
 				{"DynamoDB actions on the table", strings.Join(gotActions, " "), strings.Join(want.actions, " ")},
 				{"CodeUri", plain(field(fn, "Properties", "CodeUri")), "."},
 				{"Metadata.BuildMethod", plain(field(fn, "Metadata", "BuildMethod")), "makefile"},
@@ -282,32 +285,41 @@ func (tp template) envVar(fn *yaml.Node, name string) *yaml.Node {
 	return field(tp.globals, "Environment", "Variables", name)
 }
 
-// httpAPIRoute returns "METHOD path" of a function's one event, which must be
-// an HttpApi event on the template's HTTP API.
-func httpAPIRoute(fn *yaml.Node, apiID string) (string, error) {
+// httpAPIRoutes returns the sorted "METHOD path" of a function's events,
+// which must all be HttpApi events on the template's HTTP API.
+func httpAPIRoutes(fn *yaml.Node, apiID string) ([]string, error) {
 	events := field(fn, "Properties", "Events")
-	if events == nil || events.Kind != yaml.MappingNode || len(events.Content) != 2 {
-		return "", errors.New("want exactly one event")
+	if events == nil || events.Kind != yaml.MappingNode || len(events.Content) == 0 {
+		return nil, errors.New("want at least one event")
 	}
-	ev := events.Content[1]
-	if typ := plain(field(ev, "Type")); typ != "HttpApi" {
-		return "", fmt.Errorf("event is of Type %q, want HttpApi", typ)
+	var routes []string
+	for i := 0; i+1 < len(events.Content); i += 2 {
+		name, ev := events.Content[i].Value, events.Content[i+1]
+		if typ := plain(field(ev, "Type")); typ != "HttpApi" {
+			return nil, fmt.Errorf("event %s is of Type %q, want HttpApi", name, typ)
+		}
+		if got := ref(field(ev, "Properties", "ApiId")); got != apiID {
+			return nil, fmt.Errorf("event %s's ApiId is not !Ref %s", name, apiID)
+		}
+		routes = append(routes, strings.ToUpper(plain(field(ev, "Properties", "Method")))+" "+plain(field(ev, "Properties", "Path")))
 	}
-	if got := ref(field(ev, "Properties", "ApiId")); got != apiID {
-		return "", fmt.Errorf("event's ApiId is not !Ref %s", apiID)
-	}
-	return strings.ToUpper(plain(field(ev, "Properties", "Method"))) + " " + plain(field(ev, "Properties", "Path")), nil
+	slices.Sort(routes)
+	return routes, nil
 }
 
 // tableActions returns the sorted actions a function's policies allow. Every
 // policy must be an inline document whose statements allow actions on the
-// table's ARN and nothing else.
+// table's ARN and nothing else. A function without Policies gets SAM's
+// default role, which allows writing logs only: no action.
 func tableActions(fn *yaml.Node, tableID string) ([]string, error) {
 	if field(fn, "Properties", "Role") != nil {
 		return nil, errors.New("sets Role; want Policies only")
 	}
 	policies := field(fn, "Properties", "Policies")
-	if policies == nil || policies.Kind != yaml.SequenceNode {
+	if policies == nil {
+		return nil, nil
+	}
+	if policies.Kind != yaml.SequenceNode {
 		return nil, errors.New("want Policies, a list of inline policy documents")
 	}
 	var actions []string

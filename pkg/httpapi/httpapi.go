@@ -1,6 +1,7 @@
 // Package httpapi serves the public JSON API under /api/v1: getBusiness,
-// listArrivalWindows, createServiceRequest and getServiceRequest. It is the
-// only place where domain error codes become HTTP statuses.
+// listArrivalWindows, createServiceRequest and getServiceRequest, and the
+// OpenAPI document that describes them (openapi.yaml). It is the only place
+// where domain error codes become HTTP statuses.
 package httpapi
 
 import (
@@ -32,6 +33,9 @@ func New(desk *booking.Desk, log *slog.Logger) http.Handler {
 	mux.Handle(Prefix+"/businesses/{slug}/availability", methods{http.MethodGet: a.listArrivalWindows})
 	mux.Handle(Prefix+"/businesses/{slug}/requests", methods{http.MethodPost: a.createServiceRequest})
 	mux.Handle(Prefix+"/requests/{code}", methods{http.MethodGet: a.getServiceRequest})
+	jsonDoc, yamlDoc := openapiRoutes()
+	mux.Handle(Prefix+"/openapi.json", methods{http.MethodGet: jsonDoc})
+	mux.Handle(Prefix+"/openapi.yaml", methods{http.MethodGet: yamlDoc})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such route: %s %s", r.Method, r.URL.Path))
 	})

@@ -19,6 +19,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/httpapi"
+	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 )
 
 const siteURL = "https://book.example.com"
@@ -84,8 +85,7 @@ func call(t *testing.T, h http.Handler, method, path, body string, header ...str
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
+	rec := openapitest.Serve(t, h, req)
 	res := response{status: rec.Code, header: rec.Header(), raw: rec.Body.String()}
 	if rec.Body.Len() > 0 {
 		if err := json.Unmarshal(rec.Body.Bytes(), &res.body); err != nil {
@@ -459,8 +459,7 @@ func TestConcurrentRetriesReplay(t *testing.T) {
 			defer wg.Done()
 			req := httptest.NewRequest("POST", "/api/v1/businesses/split-day-plumbing/requests", strings.NewReader(body))
 			req.Header.Set("Idempotency-Key", "concurrent-key")
-			rec := httptest.NewRecorder()
-			h.ServeHTTP(rec, req)
+			rec := openapitest.Serve(t, h, req)
 			statuses[i] = rec.Code
 			var c booking.Created
 			_ = json.Unmarshal(rec.Body.Bytes(), &c)

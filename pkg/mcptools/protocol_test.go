@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/doorstep/doorstep/pkg/httpapi"
+	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 	"github.com/doorstep/doorstep/pkg/mcptools"
@@ -508,8 +509,7 @@ func TestProtoDaysOutOfBoundsMatchTheJSONAPI(t *testing.T) {
 		t.Run(tr.name, func(t *testing.T) {
 			for _, days := range []string{"0", "-1", "15"} {
 				t.Run(days, func(t *testing.T) {
-					rec := httptest.NewRecorder()
-					api.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/api/v1/businesses/desert-cool-hvac/availability?days="+days, nil))
+					rec := openapitest.Serve(t, api, httptest.NewRequest(http.MethodGet, "/api/v1/businesses/desert-cool-hvac/availability?days="+days, nil))
 					var apiBody struct{ Error struct{ Code string } }
 					if err := json.Unmarshal(rec.Body.Bytes(), &apiBody); err != nil || rec.Code != http.StatusBadRequest {
 						t.Fatalf("JSON API: got %d %s, want 400 with an error", rec.Code, rec.Body)

@@ -20,6 +20,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/httpapi"
+	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 	"github.com/doorstep/doorstep/pkg/mcptools"
 )
 
@@ -110,8 +111,7 @@ func (f *toolsFixture) call(t *testing.T, name string, args map[string]any) (map
 func (f *toolsFixture) post(t *testing.T, path string, body any) (int, map[string]any) {
 	t.Helper()
 	data, _ := json.Marshal(body)
-	rec := httptest.NewRecorder()
-	f.api.ServeHTTP(rec, httptest.NewRequest("POST", path, strings.NewReader(string(data))))
+	rec := openapitest.Serve(t, f.api, httptest.NewRequest("POST", path, strings.NewReader(string(data))))
 	var out map[string]any
 	if err := json.Unmarshal(rec.Body.Bytes(), &out); err != nil {
 		t.Fatalf("POST %s: %v: %s", path, err, rec.Body)
@@ -207,8 +207,7 @@ func TestToolsEndToEnd(t *testing.T) {
 	}
 
 	// The JSON API lists the same instants, written in UTC; the taken one is gone.
-	rec := httptest.NewRecorder()
-	f.api.ServeHTTP(rec, httptest.NewRequest("GET", "/api/v1/businesses/split-day-plumbing/availability?from=2026-11-23&days=1", nil))
+	rec := openapitest.Serve(t, f.api, httptest.NewRequest("GET", "/api/v1/businesses/split-day-plumbing/availability?from=2026-11-23&days=1", nil))
 	var api booking.Availability
 	if err := json.Unmarshal(rec.Body.Bytes(), &api); err != nil {
 		t.Fatal(err)

@@ -5,7 +5,10 @@ package lambdatest
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,10 +18,13 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
+	"github.com/doorstep/doorstep/pkg/mcptools"
 )
 
 // SiteURL is the SITE_URL the environment gives functions under test.
@@ -137,7 +143,8 @@ func Event(t testing.TB, name string) []byte {
 }
 
 // InvokeHTTP passes an API Gateway HTTP API event through handler as the
-// Lambda runtime would, and decodes the response.
+// Lambda runtime would, and decodes the response. An exchange with the JSON
+// API is checked against its OpenAPI document (openapitest).
 func InvokeHTTP(t testing.TB, handler any, event []byte) events.APIGatewayV2HTTPResponse {
 	t.Helper()
 	out, err := lambda.NewHandler(handler).Invoke(context.Background(), event)
@@ -148,7 +155,47 @@ func InvokeHTTP(t testing.TB, handler any, event []byte) events.APIGatewayV2HTTP
 	if err := json.Unmarshal(out, &res); err != nil {
 		t.Fatalf("response is not an API Gateway HTTP API response: %v: %s", err, out)
 	}
+	checkAPI(t, event, res)
 	return res
+}
+
+// checkAPI checks an event and the response to it against the JSON API's
+// OpenAPI document, as the HTTP request and response they stand for: the
+// request as the functions' adapter builds it from the event. The tool
+// server's exchanges (/mcp) are not the JSON API's and are left out.
+func checkAPI(t testing.TB, event []byte, res events.APIGatewayV2HTTPResponse) {
+	t.Helper()
+	var e events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(event, &e); err != nil {
+		t.Fatalf("event is not an API Gateway HTTP API event: %v", err)
+	}
+	req, err := new(core.RequestAccessorV2).EventToRequest(e)
+	if err != nil {
+		t.Fatalf("event to HTTP request: %v", err)
+	}
+	if req.URL.Path == mcptools.Path {
+		return
+	}
+	reqBody, err := io.ReadAll(req.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := make(http.Header, len(res.Headers))
+	for k, v := range res.Headers {
+		header.Set(k, v)
+	}
+	for k, vs := range res.MultiValueHeaders {
+		for _, v := range vs {
+			header.Add(k, v)
+		}
+	}
+	body := []byte(res.Body)
+	if res.IsBase64Encoded {
+		if body, err = base64.StdEncoding.DecodeString(res.Body); err != nil {
+			t.Fatalf("response body: %v", err)
+		}
+	}
+	openapitest.Check(t, req, reqBody, res.StatusCode, header, body)
 }
 
 // WithBody returns an HTTP API event with its body's JSON fields replaced.

@@ -1,0 +1,190 @@
+// Package openapitest checks exchanges with the JSON API against its OpenAPI
+// document, pkg/httpapi/openapi.yaml, with kin-openapi's openapi3filter.
+//
+// For a request that matches an operation of the document:
+//   - the response must match the operation's response for its status
+//     (status, headers, Content-Type and body; an undocumented status fails);
+//   - a request the document refuses must be refused with a 4xx: the API may
+//     accept more than the document promises, never what it rules out.
+//
+// A request that matches no operation gets the document's answers that
+// belong to no operation: a known path with another method is 405
+// (components/responses/MethodNotAllowed), any other path 404
+// (components/responses/NotFound). OPTIONS (the CORS preflight) is not in
+// the document and is not checked. Callers leave out the MCP tool server's
+// exchanges (/mcp), which the document does not describe.
+package openapitest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sync"
+	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/doorstep/doorstep/pkg/httpapi"
+)
+
+// checker is the loaded document and its router, built once per test binary.
+type checker struct {
+	doc    *openapi3.T
+	router routers.Router
+	opts   *openapi3filter.Options
+}
+
+var load = sync.OnceValues(func() (*checker, error) {
+	doc, err := Load()
+	if err != nil {
+		return nil, err
+	}
+	// The paths are written in full (/api/v1/...); without servers the
+	// router matches them against the request's path on any host.
+	doc.Servers = nil
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		return nil, fmt.Errorf("openapi.yaml: router: %w", err)
+	}
+	return &checker{
+		doc:    doc,
+		router: router,
+		opts: &openapi3filter.Options{
+			IncludeResponseStatus: true,
+			SkipSettingDefaults:   true, // validate the request as sent
+			SchemaValidationOptions: []openapi3.SchemaValidationOption{
+				// kin-openapi checks date and date-time itself; these two
+				// formats are annotations unless given a validator.
+				openapi3.WithStringFormatValidator("email", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForEmail)),
+				openapi3.WithStringFormatValidator("uri", openapi3.NewCallbackValidator(func(s string) error {
+					if u, err := url.Parse(s); err != nil || !u.IsAbs() || u.Host == "" {
+						return fmt.Errorf("%q is not an absolute URL", s)
+					}
+					return nil
+				})),
+			},
+		},
+	}, nil
+})
+
+// Load parses and validates the API's OpenAPI document (a fresh copy each
+// call).
+func Load() (*openapi3.T, error) {
+	loader := openapi3.NewLoader()
+	doc, err := loader.LoadFromData(httpapi.OpenAPIYAML())
+	if err != nil {
+		return nil, fmt.Errorf("openapi.yaml: load: %w", err)
+	}
+	if err := doc.Validate(loader.Context); err != nil {
+		return nil, fmt.Errorf("openapi.yaml: invalid: %w", err)
+	}
+	return doc, nil
+}
+
+// Serve serves req with h, checks the exchange with Check and returns the
+// recorded response.
+func Serve(t testing.TB, h http.Handler, req *http.Request) *httptest.ResponseRecorder {
+	t.Helper()
+	var body []byte
+	if req.Body != nil {
+		var err error
+		if body, err = io.ReadAll(req.Body); err != nil {
+			t.Fatalf("openapitest: reading the request body: %v", err)
+		}
+	}
+	sent := req.Clone(req.Context())
+	req.Body = io.NopCloser(bytes.NewReader(body))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	res := rec.Result()
+	Check(t, sent, body, res.StatusCode, res.Header, rec.Body.Bytes())
+	return rec
+}
+
+// Check checks one exchange with the JSON API against the document: req as
+// sent, with body reqBody (req.Body is not read), and the response's status,
+// header and body. Failures are reported with t.Errorf, so Check may be
+// called from several goroutines.
+func Check(t testing.TB, req *http.Request, reqBody []byte, status int, header http.Header, respBody []byte) {
+	t.Helper()
+	c, err := load()
+	if err != nil {
+		t.Errorf("openapitest: %v", err)
+		return
+	}
+	if req.Method == http.MethodOptions {
+		return // the CORS preflight is no operation of the document
+	}
+	where := req.Method + " " + req.URL.RequestURI()
+	ctx := context.Background()
+	r := req.Clone(ctx)
+	r.Body = io.NopCloser(bytes.NewReader(reqBody))
+	r.ContentLength = int64(len(reqBody))
+	if len(reqBody) > 0 && r.Header.Get("Content-Type") == "" {
+		// The API reads every body as JSON, whatever its Content-Type.
+		r.Header.Set("Content-Type", "application/json")
+	}
+
+	route, pathParams, err := c.router.FindRoute(r)
+	if err != nil {
+		c.checkNoRoute(t, where, r, err, status, header, respBody)
+		return
+	}
+	in := &openapi3filter.RequestValidationInput{Request: r, PathParams: pathParams, Route: route, Options: c.opts}
+	if err := openapi3filter.ValidateRequest(ctx, in); err != nil && (status < 400 || status > 499) {
+		t.Errorf("%s: the document refuses this request, yet the API answered %d, not a 4xx: %v", where, status, err)
+	}
+	c.checkResponse(t, where, in, status, header, respBody)
+}
+
+// checkNoRoute checks the answer to a request that matches no operation.
+func (c *checker) checkNoRoute(t testing.TB, where string, r *http.Request, routeErr error, status int, header http.Header, body []byte) {
+	t.Helper()
+	var want int
+	var name string
+	switch {
+	case errors.Is(routeErr, routers.ErrMethodNotAllowed):
+		want, name = http.StatusMethodNotAllowed, "MethodNotAllowed"
+	case errors.Is(routeErr, routers.ErrPathNotFound):
+		want, name = http.StatusNotFound, "NotFound"
+	default:
+		t.Errorf("%s: finding the document's operation: %v", where, routeErr)
+		return
+	}
+	if status != want {
+		t.Errorf("%s: no operation of the document matches (%v), so want %d, got %d: %s", where, routeErr, want, status, body)
+		return
+	}
+	ref := c.doc.Components.Responses[name]
+	if ref == nil || ref.Value == nil {
+		t.Errorf("openapitest: the document has no components/responses/%s", name)
+		return
+	}
+	// An operation of one response: the document's answer to any request
+	// outside its operations.
+	route := &routers.Route{
+		Spec:      c.doc,
+		Path:      r.URL.Path,
+		Method:    r.Method,
+		Operation: &openapi3.Operation{Responses: openapi3.NewResponses(openapi3.WithStatus(want, ref))},
+	}
+	in := &openapi3filter.RequestValidationInput{Request: r, Route: route, Options: c.opts}
+	c.checkResponse(t, where, in, status, header, body)
+}
+
+func (c *checker) checkResponse(t testing.TB, where string, in *openapi3filter.RequestValidationInput, status int, header http.Header, body []byte) {
+	t.Helper()
+	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: status, Header: header, Options: c.opts}
+	out.SetBodyBytes(body)
+	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
+		t.Errorf("%s: the %d response does not match the document: %v\nbody: %s", where, status, err, body)
+	}
+}

@@ -1,0 +1,132 @@
+package openapitest_test
+
+import (
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
+)
+
+// recordingTB records what Check reports instead of failing the test.
+type recordingTB struct {
+	testing.TB
+	errors []string
+}
+
+func (r *recordingTB) Helper() {}
+func (r *recordingTB) Errorf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+func (r *recordingTB) Fatalf(format string, args ...any) {
+	r.errors = append(r.errors, fmt.Sprintf(format, args...))
+}
+
+const (
+	created     = `{"code":"7K3M-Q9TD-2HXA","status":"new","status_url":"https://book.example.com/r/7K3M-Q9TD-2HXA","api_url":"https://book.example.com/api/v1/requests/7K3M-Q9TD-2HXA","payment_url":null}`
+	validBody   = `{"window_start":"2026-11-23T16:00:00Z","address":{"street":"12 Main St","zip":"90012"},"contact":{"name":"Ana Ruiz","phone":"(323) 555-0142"}}`
+	requestPath = "/api/v1/businesses/split-day-plumbing/requests"
+)
+
+func errorBody(code string) string {
+	return `{"error":{"code":"` + code + `","message":"text"}}`
+}
+
+var jsonHeader = http.Header{"Content-Type": {"application/json"}}
+
+// Check accepts what the document says and reports what it does not.
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name      string
+		method    string
+		path      string
+		reqBody   string
+		reqHeader http.Header
+		status    int
+		header    http.Header
+		respBody  string
+		wantError string // a piece of the one error Check reports; "" for none
+	}{
+		{"created", "POST", requestPath, validBody, nil, 201, jsonHeader, created, ""},
+		{"replayed", "POST", requestPath, validBody, http.Header{"Idempotency-Key": {"retry-key-1"}}, 201,
+			http.Header{"Content-Type": {"application/json"}, "Idempotent-Replayed": {"true"}}, created, ""},
+		{"Idempotent-Replayed other than true", "POST", requestPath, validBody, nil, 201,
+			http.Header{"Content-Type": {"application/json"}, "Idempotent-Replayed": {"yes"}}, created, `response header "Idempotent-Replayed" doesn't match`},
+		{"a field missing from the response", "POST", requestPath, validBody, nil, 201, jsonHeader,
+			strings.Replace(created, `,"payment_url":null`, "", 1), "does not match the document"},
+		{"a code outside the status's list", "POST", requestPath, validBody, nil, 409, jsonHeader, errorBody("TOO_LATE"), "does not match the document"},
+		{"an undocumented status", "POST", requestPath, validBody, nil, 402, jsonHeader, errorBody("INVALID_REQUEST"), "status is not supported"},
+		{"another Content-Type", "POST", requestPath, validBody, nil, 201, http.Header{"Content-Type": {"text/plain"}}, created, "does not match the document"},
+		{"a refused request refused", "POST", requestPath, `{"window_start":"Monday 8am"}`, nil, 400, jsonHeader, errorBody("INVALID_REQUEST"), ""},
+		{"a refused request accepted", "POST", requestPath, `{"window_start":"Monday 8am"}`, nil, 201, jsonHeader, created, "the document refuses this request"},
+		{"a short Idempotency-Key accepted", "POST", requestPath, validBody, http.Header{"Idempotency-Key": {"short"}}, 201, jsonHeader, created, "the document refuses this request"},
+		{"days out of range accepted", "GET", "/api/v1/businesses/x/availability?days=15", "", nil, 200, jsonHeader,
+			`{"timezone":"America/Chicago","accepting_requests":true,"windows":[]}`, "the document refuses this request"},
+		{"a window in local time", "GET", "/api/v1/businesses/x/availability", "", nil, 200, jsonHeader,
+			`{"timezone":"America/Chicago","accepting_requests":true,"windows":[{"date":"2026-11-23","start":"2026-11-23T08:00:00-08:00","end":"2026-11-23T18:00:00Z"}]}`, "does not match the document"},
+		{"unknown route", "GET", "/api/v1/nothing", "", nil, 404, jsonHeader, errorBody("NOT_FOUND"), ""},
+		{"unknown route answered 200", "GET", "/api/v1/nothing", "", nil, 200, jsonHeader, `{}`, "want 404, got 200"},
+		{"unknown route with another code", "GET", "/api/v1/nothing", "", nil, 404, jsonHeader, errorBody("SERVER_ERROR"), "does not match the document"},
+		{"wrong method", "DELETE", "/api/v1/requests/7K3M-Q9TD-2HXA", "", nil, 405,
+			http.Header{"Content-Type": {"application/json"}, "Allow": {"GET, OPTIONS"}}, errorBody("METHOD_NOT_ALLOWED"), ""},
+		{"wrong method without Allow", "DELETE", "/api/v1/requests/7K3M-Q9TD-2HXA", "", nil, 405, jsonHeader, errorBody("METHOD_NOT_ALLOWED"), `"Allow" missing`},
+		{"wrong method answered 404", "DELETE", "/api/v1/requests/7K3M-Q9TD-2HXA", "", nil, 404, jsonHeader, errorBody("NOT_FOUND"), "want 405, got 404"},
+		{"CORS preflight", "OPTIONS", requestPath, "", nil, 204, http.Header{}, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest(tt.method, tt.path, nil)
+			for k, v := range tt.reqHeader {
+				req.Header[k] = v
+			}
+			rec := &recordingTB{TB: t}
+			openapitest.Check(rec, req, []byte(tt.reqBody), tt.status, tt.header, []byte(tt.respBody))
+			switch {
+			case tt.wantError == "" && len(rec.errors) != 0:
+				t.Errorf("got errors %q, want none", rec.errors)
+			case tt.wantError != "" && (len(rec.errors) != 1 || !strings.Contains(rec.errors[0], tt.wantError)):
+				t.Errorf("got errors %q, want one with %q", rec.errors, tt.wantError)
+			}
+		})
+	}
+}
+
+// Serve hands the handler the request as sent, body included, and checks
+// what it answers.
+func TestServe(t *testing.T) {
+	tests := []struct {
+		name       string
+		status     int
+		body       string
+		wantErrors int
+	}{
+		{"documented", 201, created, 0},
+		{"not documented", 200, created, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got string
+			h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				data, _ := io.ReadAll(r.Body)
+				got = string(data)
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(tt.status)
+				fmt.Fprint(w, tt.body)
+			})
+			rec := &recordingTB{TB: t}
+			res := openapitest.Serve(rec, h, httptest.NewRequest("POST", requestPath, strings.NewReader(validBody)))
+			if got != validBody {
+				t.Errorf("the handler got body %q, want %q", got, validBody)
+			}
+			if res.Code != tt.status || res.Body.String() != tt.body {
+				t.Errorf("got %d %s, want %d %s", res.Code, res.Body, tt.status, tt.body)
+			}
+			if len(rec.errors) != tt.wantErrors {
+				t.Errorf("got errors %q, want %d", rec.errors, tt.wantErrors)
+			}
+		})
+	}
+}
