@@ -213,6 +213,35 @@ func TestCORS(t *testing.T) {
 	}
 }
 
+// TestLimits checks that the public, unauthenticated API is throttled at the
+// stage (the write routes harder) and that every function's concurrency can
+// be capped by a parameter.
+func TestLimits(t *testing.T) {
+	tp := loadTemplate(t)
+	api := field(tp.resources[tp.only(t, "AWS::Serverless::HttpApi")], "Properties")
+	reserved := "" // condition and value of Globals.Function.ReservedConcurrentExecutions' !If
+	if a := intrinsic(field(tp.globals, "ReservedConcurrentExecutions"), "Fn::If"); a != nil && len(a.Content) == 3 {
+		reserved = a.Content[0].Value + " " + ref(a.Content[1])
+	}
+	tests := []struct {
+		name, got, want string
+	}{
+		{"default rate", ref(field(api, "DefaultRouteSettings", "ThrottlingRateLimit")), "ApiRateLimit"},
+		{"default burst", ref(field(api, "DefaultRouteSettings", "ThrottlingBurstLimit")), "ApiBurstLimit"},
+		{"create rate", ref(field(api, "RouteSettings", "POST /api/v1/businesses/{slug}/requests", "ThrottlingRateLimit")), "CreateRateLimit"},
+		{"create burst", ref(field(api, "RouteSettings", "POST /api/v1/businesses/{slug}/requests", "ThrottlingBurstLimit")), "CreateBurstLimit"},
+		{"mcp rate", ref(field(api, "RouteSettings", "ANY /mcp", "ThrottlingRateLimit")), "CreateRateLimit"},
+		{"reserved concurrency", reserved, "HasReservedConcurrency ReservedConcurrency"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if tt.got != tt.want {
+				t.Errorf("got %q, want %q", tt.got, tt.want)
+			}
+		})
+	}
+}
+
 // template is template.yaml's Resources and Globals.Function.
 type template struct {
 	globals   *yaml.Node // Globals.Function, or nil
