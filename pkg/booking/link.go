@@ -73,7 +73,7 @@ func ParseSiteLink(s string) (SiteLink, bool) {
 	}
 	host, port, hasPort := strings.Cut(authority, ":")
 	host = strings.TrimSuffix(host, ".") // the fully qualified spelling
-	if bare, ok := strings.CutPrefix(host, "www."); ok && strings.Contains(bare, ".") {
+	for bare, ok := strings.CutPrefix(host, "www."); ok && strings.Contains(bare, "."); bare, ok = strings.CutPrefix(host, "www.") {
 		host = bare
 	}
 	if !isHostName(host) {
