@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
+	"github.com/doorstep/doorstep/pkg/mcptools"
 )
 
 func main() {
@@ -23,5 +24,5 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return lambdaenv.NewMCPHandler(ctx, getenv)
+	return lambdaenv.NewHTTPHandler(ctx, getenv, mcptools.New)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -19,25 +18,39 @@ import (
 // DefaultRegion is the region used when the environment configures none.
 const DefaultRegion = "us-east-1"
 
-// NewClient returns a DynamoDB client configured from the environment (the
-// SDK's default chain; nothing is fetched until the first call). The region
-// defaults to DefaultRegion.
+// NewClient returns a DynamoDB client configured from the environment as
+// Lambda sets it: AWS_REGION (or AWS_DEFAULT_REGION, else DefaultRegion) and
+// the function's role credentials in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
+// and AWS_SESSION_TOKEN. That is what the SDK's default chain resolves to in
+// Lambda; building it directly keeps the config package, and the STS and SSO
+// clients it links, out of every function binary (about 1 MB each) and off
+// the cold start. Tools that want profiles build their own aws.Config and
+// call NewClientFromConfig.
 //
 // A non-empty endpoint points the client at another engine, such as DynamoDB
 // Local or minidyn: when AWS_ACCESS_KEY_ID is not set, the client signs with
-// fixed fake credentials, the SDK's client-side retry quota is turned off
-// (a local engine has no fleet to protect, and the quota would turn a burst
-// of concurrent retries into failures), and so is the response checksum
-// check, which local engines do not support.
+// fixed fake credentials. Without an endpoint, missing credentials are an
+// error here, at start.
 func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
-	var opts []func(*config.LoadOptions) error
-	if endpoint != "" && os.Getenv("AWS_ACCESS_KEY_ID") == "" {
-		opts = append(opts, config.WithCredentialsProvider(LocalCredentials()))
+	cfg := aws.Config{Region: firstSet(os.Getenv("AWS_REGION"), os.Getenv("AWS_DEFAULT_REGION"), DefaultRegion)}
+	switch id, secret := os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY"); {
+	case id != "" && secret != "":
+		cfg.Credentials = credentials.NewStaticCredentialsProvider(id, secret, os.Getenv("AWS_SESSION_TOKEN"))
+	case endpoint != "":
+		cfg.Credentials = LocalCredentials()
+	default:
+		return nil, errors.New("dynamodb client: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set (Lambda sets them; elsewhere set them or DYNAMODB_ENDPOINT)")
 	}
-	cfg, err := config.LoadDefaultConfig(ctx, opts...)
-	if err != nil {
-		return nil, fmt.Errorf("dynamodb client: %w", err)
-	}
+	return NewClientFromConfig(cfg, endpoint), nil
+}
+
+// NewClientFromConfig returns a DynamoDB client of cfg, pointed at endpoint
+// when it is not empty. A client of a local engine has the SDK's
+// client-side retry quota turned off (a local engine has no fleet to
+// protect, and the quota would turn a burst of concurrent retries into
+// failures), and so is the response checksum check, which local engines do
+// not support.
+func NewClientFromConfig(cfg aws.Config, endpoint string) *dynamodb.Client {
 	if cfg.Region == "" {
 		cfg.Region = DefaultRegion
 	}
@@ -50,7 +63,16 @@ func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
 			// warning for every such response (aws/aws-sdk-go-v2#3545).
 			o.DisableValidateResponseChecksum = true
 		}
-	}), nil
+	})
+}
+
+func firstSet(values ...string) string {
+	for _, v := range values {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
 }
 
 // LocalCredentials are the fake credentials used with a local engine. They

@@ -30,9 +30,16 @@ func TestNewClient(t *testing.T) {
 		wantRegion   string
 		wantEndpoint string
 		wantKey      string // "" when the credentials are not looked at
+		wantErr      bool
 	}{
-		{name: "AWS", wantRegion: "us-east-1"},
-		{name: "AWS, region set", env: map[string]string{"AWS_REGION": "eu-west-1"}, wantRegion: "eu-west-1"},
+		{name: "AWS, as Lambda sets it", env: map[string]string{"AWS_REGION": "eu-west-1",
+			"AWS_ACCESS_KEY_ID": "ASIAROLE", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_SESSION_TOKEN": "token"},
+			wantRegion: "eu-west-1", wantKey: "ASIAROLE"},
+		{name: "AWS, default region", env: map[string]string{"AWS_ACCESS_KEY_ID": "ASIAROLE", "AWS_SECRET_ACCESS_KEY": "secret"},
+			wantRegion: "us-east-1", wantKey: "ASIAROLE"},
+		{name: "AWS, AWS_DEFAULT_REGION", env: map[string]string{"AWS_DEFAULT_REGION": "ap-south-1",
+			"AWS_ACCESS_KEY_ID": "ASIAROLE", "AWS_SECRET_ACCESS_KEY": "secret"}, wantRegion: "ap-south-1", wantKey: "ASIAROLE"},
+		{name: "AWS without credentials fails at start", wantErr: true},
 		{name: "local engine", endpoint: "http://127.0.0.1:8000",
 			wantRegion: "us-east-1", wantEndpoint: "http://127.0.0.1:8000", wantKey: "doorstep"},
 		{name: "local engine, keys set", endpoint: "http://127.0.0.1:8000",
@@ -46,6 +53,12 @@ func TestNewClient(t *testing.T) {
 				t.Setenv(k, v)
 			}
 			client, err := dynamo.NewClient(context.Background(), tt.endpoint)
+			if tt.wantErr {
+				if err == nil {
+					t.Fatal("NewClient() = nil error, want one")
+				}
+				return
+			}
 			if err != nil {
 				t.Fatalf("NewClient() = %v", err)
 			}

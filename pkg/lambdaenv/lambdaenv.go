@@ -21,7 +21,6 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/httpapi"
-	"github.com/doorstep/doorstep/pkg/mcptools"
 )
 
 // Config is what every function reads from its environment.
@@ -56,7 +55,8 @@ func Desk(ctx context.Context, c Config) (*booking.Desk, error) {
 	if err != nil {
 		return nil, err
 	}
-	return booking.NewDesk(dynamo.New(client, c.TableName), c.SiteURL, time.Now), nil
+	store := dynamo.New(client, c.TableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now))
+	return booking.NewDesk(store, c.SiteURL, time.Now), nil
 }
 
 // HTTPHandler is the Lambda handler of the functions behind the HTTP API:
@@ -65,15 +65,14 @@ type HTTPHandler = func(context.Context, events.APIGatewayV2HTTPRequest) (events
 
 // NewAPIHandler builds the JSON API's Lambda handler from the environment.
 func NewAPIHandler(ctx context.Context, getenv func(string) string) (HTTPHandler, error) {
-	return newHTTPHandler(ctx, getenv, httpapi.New)
+	return NewHTTPHandler(ctx, getenv, httpapi.New)
 }
 
-// NewMCPHandler builds the tool server's Lambda handler from the environment.
-func NewMCPHandler(ctx context.Context, getenv func(string) string) (HTTPHandler, error) {
-	return newHTTPHandler(ctx, getenv, mcptools.New)
-}
-
-func newHTTPHandler(ctx context.Context, getenv func(string) string, build func(*booking.Desk, *slog.Logger) http.Handler) (HTTPHandler, error) {
+// NewHTTPHandler builds the Lambda handler of the net/http handler that build
+// makes over the desk. The tool server's function passes mcptools.New: this
+// package does not import it, so that the JSON API's binaries do not carry
+// the MCP SDK.
+func NewHTTPHandler(ctx context.Context, getenv func(string) string, build func(*booking.Desk, *slog.Logger) http.Handler) (HTTPHandler, error) {
 	c, err := ConfigFrom(getenv)
 	if err != nil {
 		return nil, err

@@ -76,7 +76,7 @@ func protoTransports(t *testing.T) []protoTransport {
 	env := lambdatest.NewEnv(t)
 	srv := httptest.NewServer(mcptools.New(env.Desk, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
-	h, err := lambdaenv.NewMCPHandler(context.Background(), env.Getenv)
+	h, err := lambdaenv.NewHTTPHandler(context.Background(), env.Getenv, mcptools.New)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -612,7 +612,7 @@ func TestProtoAccept(t *testing.T) {
 // lambda.Start.
 func TestProtoLambdaSampleEvent(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	h, err := lambdaenv.NewMCPHandler(context.Background(), env.Getenv)
+	h, err := lambdaenv.NewHTTPHandler(context.Background(), env.Getenv, mcptools.New)
 	if err != nil {
 		t.Fatal(err)
 	}
