@@ -21,10 +21,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/truora/minidyn/server"
-
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/embedded"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/mcptools"
 )
@@ -135,33 +134,21 @@ func loadBusinesses(path string) ([]*booking.Business, error) {
 	return bs, err
 }
 
-// newHandler starts the embedded DynamoDB engine on a loopback port, loads
-// the businesses into it and returns the service's handler. close stops the
-// engine.
+// newHandler makes the table on an embedded DynamoDB engine (minidyn, in
+// this process, no network), loads the businesses into it and returns the
+// service's handler. close releases the engine.
 func newHandler(ctx context.Context, businesses []*booking.Business, siteURL string) (http.Handler, func(), error) {
-	engineLn, err := net.Listen("tcp", "127.0.0.1:0")
+	client, err := embedded.NewTable(ctx, tableName)
 	if err != nil {
-		return nil, nil, err
-	}
-	engine := &http.Server{Handler: server.NewServer(), ReadHeaderTimeout: 5 * time.Second}
-	go engine.Serve(engineLn)
-	closeEngine := func() { engine.Close() }
-
-	client, err := dynamo.NewClient(ctx, "http://"+engineLn.Addr().String())
-	if err == nil {
-		err = dynamo.CreateTable(ctx, client, tableName)
-	}
-	store := dynamo.New(client, tableName)
-	for _, b := range businesses {
-		if err != nil {
-			break
-		}
-		err = store.PutBusiness(ctx, b)
-	}
-	if err != nil {
-		closeEngine()
 		return nil, nil, fmt.Errorf("embedded DynamoDB: %w", err)
 	}
+	store := dynamo.New(client, tableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now))
+	for _, b := range businesses {
+		if err := store.PutBusiness(ctx, b); err != nil {
+			return nil, nil, fmt.Errorf("embedded DynamoDB: %w", err)
+		}
+	}
+	closeEngine := func() {}
 
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	desk := booking.NewDesk(store, siteURL, time.Now)
