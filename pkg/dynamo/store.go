@@ -27,13 +27,29 @@ type Store struct {
 	// pageSize limits the items a Query reads per page; 0 leaves it to
 	// DynamoDB (1 MB). Tests lower it to cover pagination.
 	pageSize int32
+
+	businesses *businessCache // nil: every Business call reads the table
 }
 
 var _ booking.Store = (*Store)(nil)
 
+// Option configures a Store.
+type Option func(*Store)
+
+// WithBusinessCache keeps each business record read for ttl (see
+// BusinessCacheTTL), measured on now, so that a warm function does not read
+// the same record on every call.
+func WithBusinessCache(ttl time.Duration, now func() time.Time) Option {
+	return func(s *Store) { s.businesses = newBusinessCache(ttl, now) }
+}
+
 // New returns the store over the given table.
-func New(client *dynamodb.Client, table string) *Store {
-	return &Store{client: client, table: aws.String(table)}
+func New(client *dynamodb.Client, table string, opts ...Option) *Store {
+	s := &Store{client: client, table: aws.String(table)}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // Transaction retries: a transaction cancelled because another one was
@@ -86,6 +102,7 @@ func (s *Store) PutBusiness(ctx context.Context, b *booking.Business) error {
 	}
 	in, at := s.putBusinessTransaction(b.Slug, doc, valid.Sites(), old, oldSites)
 	_, err = s.client.TransactWriteItems(ctx, in)
+	s.businesses.forget(b.Slug)
 	if err == nil {
 		return nil
 	}
@@ -256,8 +273,12 @@ func (s *Store) BusinessesAtHost(ctx context.Context, host string) ([]*booking.B
 	return bs, nil
 }
 
-// Business returns the business with the given slug.
+// Business returns the business with the given slug. The record is shared
+// with the cache, when there is one: callers do not change it.
 func (s *Store) Business(ctx context.Context, slug string) (*booking.Business, error) {
+	if b, ok := s.businesses.get(slug); ok {
+		return b, nil
+	}
 	item, err := s.get(ctx, businessPK(slug), skProfile)
 	if err != nil {
 		return nil, fmt.Errorf("get business %q: %w", slug, err)
@@ -273,6 +294,7 @@ func (s *Store) Business(ctx context.Context, slug string) (*booking.Business, e
 	if err != nil {
 		return nil, fmt.Errorf("stored business %q: %w", slug, err)
 	}
+	s.businesses.put(b)
 	return b, nil
 }
 

@@ -1,0 +1,70 @@
+package dynamo_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+)
+
+// TestBusinessCache reads a business through a caching store while another
+// store (an operator's) pauses it: the cached record is served until the TTL
+// has passed on the injected clock, a put through the caching store is seen
+// at once, and unknown slugs are never remembered.
+func TestBusinessCache(t *testing.T) {
+	ctx := context.Background()
+	client, table := dynamotest.Minidyn(t)
+	clock := now
+	cached := dynamo.New(client, table, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, func() time.Time { return clock }))
+	operator := dynamo.New(client, table)
+
+	if _, err := cached.Business(ctx, slug); booking.ErrorCode(err) != booking.NotFound {
+		t.Fatalf("Business(before any put) = %v, want NOT_FOUND", err)
+	}
+	b := loadBusiness(t)
+	if err := operator.PutBusiness(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	accepting := func() bool {
+		t.Helper()
+		got, err := cached.Business(ctx, slug)
+		if err != nil {
+			t.Fatalf("Business() = %v", err)
+		}
+		return got.AcceptingRequests
+	}
+	if !accepting() {
+		t.Fatal("the NOT_FOUND was remembered: the new business is not seen")
+	}
+
+	paused := *b
+	paused.AcceptingRequests = false
+	if err := operator.PutBusiness(ctx, &paused); err != nil {
+		t.Fatal(err)
+	}
+	steps := []struct {
+		name    string
+		advance time.Duration
+		want    bool
+	}{
+		{"just after the read: cached", time.Second, true},
+		{"one second before the TTL: cached", dynamo.BusinessCacheTTL - 2*time.Second, true},
+		{"at the TTL: read again", time.Second, false},
+	}
+	for _, s := range steps {
+		clock = clock.Add(s.advance)
+		if got := accepting(); got != s.want {
+			t.Errorf("%s: accepting_requests = %v, want %v", s.name, got, s.want)
+		}
+	}
+
+	if err := cached.PutBusiness(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	if !accepting() {
+		t.Error("a put through the caching store was not seen at once")
+	}
+}
