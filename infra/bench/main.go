@@ -1,0 +1,163 @@
+// Command bench measures Doorstep on this machine and prints one table:
+//
+//   - the Go benchmarks of pkg/booking (go test -bench -benchmem),
+//   - HTTP throughput with wrk on loopback: the local server (infra/local,
+//     embedded minidyn) next to a bare net/http handler answering a fixed
+//     1 KiB JSON body, the ceiling of this machine,
+//   - the size of each Lambda bootstrap binary (arm64 and amd64, built as
+//     the Makefile's build target does), and
+//   - the cold start of get-business (amd64): process start to the first
+//     answered invocation, against a Lambda Runtime API stand-in and an
+//     in-process minidyn holding the demo businesses.
+//
+// make bench runs it; from the repository root:
+//
+//	go run ./infra/bench [--duration 5s] [--threads 2] [--connections 32] [--runs 20] [--skip gobench,http,lambda]
+//
+// Everything listens on 127.0.0.1 only, and every child process is ended
+// when its part is done.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+)
+
+type options struct {
+	duration    time.Duration
+	threads     int
+	connections int
+	runs        int
+	skip        map[string]bool
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:]); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func parseFlags(args []string) (options, error) {
+	var o options
+	var skip string
+	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs.DurationVar(&o.duration, "duration", 5*time.Second, "length of each wrk run")
+	fs.IntVar(&o.threads, "threads", 2, "wrk threads")
+	fs.IntVar(&o.connections, "connections", 32, "wrk connections")
+	fs.IntVar(&o.runs, "runs", 20, "cold starts to time")
+	fs.StringVar(&skip, "skip", "", "parts to leave out, comma-separated: gobench, http, lambda")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	o.skip = map[string]bool{}
+	for _, s := range strings.Split(skip, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			if s != "gobench" && s != "http" && s != "lambda" {
+				return o, fmt.Errorf("--skip: unknown part %q (gobench, http, lambda)", s)
+			}
+			o.skip[s] = true
+		}
+	}
+	switch {
+	case o.duration < time.Second || o.duration > time.Minute:
+		return o, errors.New("--duration: want 1s to 1m")
+	case o.threads < 1 || o.connections < o.threads:
+		return o, errors.New("--threads and --connections: want 1 thread or more and at least one connection per thread")
+	case o.runs < 1 || o.runs > 200:
+		return o, errors.New("--runs: want 1 to 200")
+	}
+	return o, nil
+}
+
+func run(ctx context.Context, args []string) error {
+	o, err := parseFlags(args)
+	if err != nil {
+		return err
+	}
+	root, err := repoRoot()
+	if err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp("", "doorstep-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	started, loadBefore := time.Now(), loadAverage()
+	var rows []row
+	if !o.skip["gobench"] {
+		progress("Go benchmarks (pkg/booking)")
+		r, err := goBenchmarks(ctx, root)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r...)
+	}
+	if !o.skip["http"] {
+		r, err := httpBenchmarks(ctx, root, tmp, o)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r...)
+	}
+	if !o.skip["lambda"] {
+		r, err := lambdaBenchmarks(ctx, root, tmp, o)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r...)
+	}
+
+	fmt.Printf("\nDoorstep benchmarks: %s/%s, %d CPUs, %s, %s, took %s; 1-minute load average %s before, %s after\n\n",
+		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), time.Now().Format("2006-01-02"),
+		time.Since(started).Round(time.Second), loadBefore, loadAverage())
+	printTable(os.Stdout, rows)
+	return nil
+}
+
+// progress notes on stderr what runs now; the table goes to stdout.
+func progress(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "bench: "+format+"\n", args...)
+}
+
+// repoRoot is the folder above the working directory that holds go.mod.
+func repoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the working directory; run from the repository")
+		}
+		dir = parent
+	}
+}
+
+// loadAverage is the 1-minute load average (Linux), "?" elsewhere: other
+// work on the machine shows in every figure, so the table says how busy it
+// was.
+func loadAverage() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(data)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
+}

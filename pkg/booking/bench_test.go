@@ -1,0 +1,269 @@
+package booking
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// The benchmarks of the domain's hot paths. make bench runs them with
+// -benchmem; the README's Performance section holds the figures and targets.
+// Every result goes to a package-level sink so the compiler cannot drop the
+// work.
+
+var (
+	benchWindowsSink []Window
+	benchAvailSink   Availability
+	benchDraftSink   draft
+	benchErrSink     error
+	benchLinkSink    int
+	benchStringSink  string
+)
+
+// benchNow is local midnight (America/Los_Angeles) of Friday 2026-11-20, so
+// that every window of the first day is still open.
+var benchNow = time.Date(2026, 11, 20, 8, 0, 0, 0, time.UTC)
+
+// benchSplitDay is the availability target's business: 08:00-12:00 and
+// 13:00-17:00 every day of the week, 60-minute windows (8 a day), a horizon
+// of 30 days, in America/Los_Angeles.
+func benchSplitDay(tb testing.TB) *Business {
+	tb.Helper()
+	b := *testBusinesses(tb)["split-day-plumbing"]
+	day := []Interval{{Open: "08:00", Close: "12:00"}, {Open: "13:00", Close: "17:00"}}
+	b.Hours = Hours{Mon: day, Tue: day, Wed: day, Thu: day, Fri: day, Sat: day, Sun: day}
+	b.ArrivalWindowMinutes = 60
+	b.BooksUpToDaysAhead = 30
+	if err := b.Validate(); err != nil {
+		tb.Fatal(err)
+	}
+	return &b
+}
+
+// benchHeld is a few held windows in the 14 days from benchNow: the first
+// of the first day, two in the middle and the last of the last day.
+var benchHeld = []time.Time{
+	time.Date(2026, 11, 20, 16, 0, 0, 0, time.UTC), // 08:00 local on day 1
+	time.Date(2026, 11, 24, 21, 0, 0, 0, time.UTC), // 13:00 local on day 5
+	time.Date(2026, 11, 28, 18, 0, 0, 0, time.UTC), // 10:00 local on day 9
+	time.Date(2026, 12, 4, 0, 0, 0, 0, time.UTC),   // 16:00 local on day 14
+}
+
+// BenchmarkWindows is Business.Windows over 14 days with a few held
+// windows, the held check being the map lookup Desk.ArrivalWindows passes.
+func BenchmarkWindows(b *testing.B) {
+	biz := benchSplitDay(b)
+	from, err := ParseDate("", benchNow, biz.Location())
+	if err != nil {
+		b.Fatal(err)
+	}
+	heldSet := make(map[int64]bool, len(benchHeld))
+	for _, t := range benchHeld {
+		heldSet[t.Unix()] = true
+	}
+	held := func(t time.Time) bool { return heldSet[t.Unix()] }
+	if n := len(biz.Windows(benchNow, from, MaxDays, held)); n != 14*8-len(benchHeld) {
+		b.Fatalf("got %d windows, want %d", n, 14*8-len(benchHeld))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		benchWindowsSink = biz.Windows(benchNow, from, MaxDays, held)
+	}
+}
+
+// benchStore answers Desk's reads from memory, so that BenchmarkArrivalWindows
+// measures the domain's work alone.
+type benchStore struct {
+	Store // the other methods are not called
+	biz   *Business
+	held  []time.Time
+}
+
+func (s *benchStore) Business(context.Context, string) (*Business, error) { return s.biz, nil }
+
+func (s *benchStore) HeldWindows(_ context.Context, _ string, from, to, _ time.Time) ([]time.Time, error) {
+	var out []time.Time
+	for _, t := range s.held {
+		if !t.Before(from) && t.Before(to) {
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}
+
+// BenchmarkArrivalWindows is listArrivalWindows for 14 days in the domain:
+// Desk.ArrivalWindows over an in-memory store (slug, parameters, the held
+// set and the windows; no DynamoDB, no JSON).
+func BenchmarkArrivalWindows(b *testing.B) {
+	biz := benchSplitDay(b)
+	desk := NewDesk(&benchStore{biz: biz, held: benchHeld}, "https://book.example.com", func() time.Time { return benchNow })
+	ctx := context.Background()
+	a, err := desk.ArrivalWindows(ctx, biz.Slug, "", "14")
+	if err != nil || len(a.Windows) != 14*8-len(benchHeld) {
+		b.Fatalf("got %d windows and %v, want %d", len(a.Windows), err, 14*8-len(benchHeld))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		benchAvailSink, benchErrSink = desk.ArrivalWindows(ctx, biz.Slug, "", "14")
+	}
+}
+
+// benchCreateBody is a valid createServiceRequest body for split-day-plumbing
+// at benchCreateNow, with every optional field set.
+var benchCreateBody = []byte(`{
+	"window_start": "2026-11-23T16:00:00Z",
+	"address": {"street": "12 Main St", "unit": "4B", "city": "Los Angeles", "zip": "90012"},
+	"contact": {"name": "Ana Ruiz", "phone": "(323) 555-0142", "email": "ana@example.com", "sms_consent": true},
+	"service_id": "drain-cleaning",
+	"urgency": "soon",
+	"description": "Kitchen sink drains slowly.",
+	"language": "es",
+	"idempotency_key": "3f9c1e2a-first-try",
+	"assistant_name": "Helper"
+}`)
+
+var benchCreateNow = time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
+
+// BenchmarkCreateValidation is what createServiceRequest checks before the
+// store, on a valid body: decode, field checks and business rules ("all"),
+// and each step alone. "body_hash" is the idempotency hash Desk computes too.
+func BenchmarkCreateValidation(b *testing.B) {
+	biz := testBusinesses(b)["split-day-plumbing"]
+	const headerKey = "3f9c1e2a-first-try"
+	in, err := DecodeCreateInput(benchCreateBody)
+	if err != nil {
+		b.Fatal(err)
+	}
+	d, err := in.checkFields(biz, headerKey)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := d.checkBusinessRules(biz, benchCreateNow); err != nil {
+		b.Fatal(err)
+	}
+
+	b.Run("all", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			in, err := DecodeCreateInput(benchCreateBody)
+			if err != nil {
+				b.Fatal(err)
+			}
+			d, err := in.checkFields(biz, headerKey)
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchErrSink = d.checkBusinessRules(biz, benchCreateNow)
+			benchDraftSink = d
+		}
+	})
+	b.Run("decode", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			in, benchErrSink = DecodeCreateInput(benchCreateBody)
+		}
+	})
+	b.Run("fields", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			benchDraftSink, benchErrSink = in.checkFields(biz, headerKey)
+		}
+	})
+	b.Run("rules", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			dd := d
+			benchErrSink = dd.checkBusinessRules(biz, benchCreateNow)
+			benchDraftSink = dd
+		}
+	})
+	b.Run("body_hash", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			benchStringSink = in.BodyHash()
+		}
+	})
+}
+
+// benchLinks are links as people paste them: each names a page of one of
+// benchLinkBusinesses' sites, or none (the last two).
+var benchLinks = []string{
+	"https://www.acme.example.com/",
+	"acme.example.com/book/confirm?utm_source=mail",
+	"HTTPS://Book.Example.NET/Bolt-Electric/#top",
+	"http://sites.example.org/bolt/about/../contact",
+	"book.example.net/help/faq",
+	"https://ridge.example.com:443/services/%7Edrains",
+	"https://cold.example.com/hvac",
+	"https://unknown.example.com/",
+	"https://book.example.net.evil.example/bolt-electric",
+}
+
+// benchLinkBusinesses are a handful of businesses whose sites share hosts,
+// as ResolveBusiness sees them.
+func benchLinkBusinesses(tb testing.TB) []*Business {
+	tb.Helper()
+	tmpl := testBusinesses(tb)["split-day-plumbing"]
+	business := func(slug, url, bookingURL string) *Business {
+		b := *tmpl
+		b.Slug, b.URL, b.BookingURL = slug, url, bookingURL
+		if err := b.Validate(); err != nil {
+			tb.Fatal(err)
+		}
+		return &b
+	}
+	return []*Business{
+		business("acme-plumbing", "https://www.acme.example.com/", "https://acme.example.com/book"),
+		business("bolt-electric", "https://sites.example.org/bolt", "https://book.example.net/bolt-electric/"),
+		business("book-platform-help", "https://book.example.net", "https://book.example.net/help"),
+		business("ridge-drains", "https://ridge.example.com", "https://ridge.example.com/services"),
+		business("cold-hvac", "https://cold.example.com", "https://book.example.net/cold-hvac"),
+	}
+}
+
+// BenchmarkLinkResolution is resolving one pasted link against a handful of
+// businesses, as ResolveBusiness does once the store has answered:
+// ParseSiteLink, then OwnsLink of each business. An op is one link; the
+// loop goes round benchLinks.
+func BenchmarkLinkResolution(b *testing.B) {
+	bs := benchLinkBusinesses(b)
+	owners := 0
+	for _, s := range benchLinks {
+		if l, ok := ParseSiteLink(s); ok {
+			for _, biz := range bs {
+				if biz.OwnsLink(l) {
+					owners++
+				}
+			}
+		}
+	}
+	if owners < len(benchLinks)-2 {
+		b.Fatalf("only %d owners for %d links", owners, len(benchLinks))
+	}
+
+	b.Run("parse_and_own", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			l, ok := ParseSiteLink(benchLinks[i%len(benchLinks)])
+			i++
+			if !ok {
+				continue
+			}
+			for _, biz := range bs {
+				if biz.OwnsLink(l) {
+					benchLinkSink++
+				}
+			}
+		}
+	})
+	b.Run("parse", func(b *testing.B) {
+		b.ReportAllocs()
+		i := 0
+		for b.Loop() {
+			l, _ := ParseSiteLink(benchLinks[i%len(benchLinks)])
+			i++
+			benchLinkSink += len(l.Path)
+		}
+	})
+}
