@@ -30,6 +30,8 @@ type Business struct {
 	Hours                Hours       `json:"hours"`
 	Services             []Service   `json:"services"`
 
+	Private `json:"-"` // never in getBusiness; see EncodeBusinessRecord
+
 	loc *time.Location // set by Validate
 }
 

@@ -115,6 +115,7 @@ func (d *Desk) CreateRequest(ctx context.Context, slug string, body []byte, head
 		r.HoldExpires = r.Created.Add(time.Duration(dep.PayWithinMinutes) * time.Minute)
 		r.Deposit = &DepositRecord{AmountCents: dep.AmountCents, Currency: dep.Currency, Simulated: dep.Simulated, State: DepositDue}
 	}
+	r.History = []Event{{At: r.Created, By: ActorCustomer, Action: ActionCreate, To: r.Status, Window: r.Window}}
 	c = d.created(r)
 	var rec *IdempotencyRecord
 	if dr.key != "" {

@@ -14,9 +14,11 @@ import (
 // fields allowed) and validates it.
 func DecodeBusiness(data []byte) (*Business, error) {
 	var b Business
-	if err := json.Unmarshal(data, &b); err != nil {
+	rec := record{Business: &b}
+	if err := json.Unmarshal(data, &rec); err != nil {
 		return nil, fmt.Errorf("business record: %w", err)
 	}
+	b.Private = rec.Private
 	if err := b.Validate(); err != nil {
 		return nil, err
 	}
@@ -125,6 +127,9 @@ func (b *Business) validate() error {
 		}
 	}
 	if err := b.validateDeposit(); err != nil {
+		return err
+	}
+	if err := b.Private.validate(); err != nil {
 		return err
 	}
 	if err := b.Hours.validate(); err != nil {

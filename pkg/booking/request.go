@@ -44,6 +44,25 @@ type Request struct {
 	Deposit           *DepositRecord `json:"deposit,omitempty"`
 	HoldExpires       time.Time      `json:"hold_expires,omitzero"` // set while pending_payment
 	Created           time.Time      `json:"created"`
+	History           []Event        `json:"history,omitempty"` // oldest first; the first is the create
+}
+
+// SeenByBusiness reports whether the business has this request in its inbox:
+// from when it is new (created without a deposit, or its deposit paid) on.
+// One cancelled or expired before it was paid never reached the business.
+func (r Request) SeenByBusiness() bool {
+	switch r.Status {
+	case StatusPendingPayment, StatusExpired:
+		return false
+	case StatusCancelled:
+		for _, e := range r.History {
+			if e.To == StatusNew {
+				return true
+			}
+		}
+		return len(r.History) == 0 // stored before history was kept
+	}
+	return true
 }
 
 // Address is where the work is.

@@ -37,7 +37,45 @@ type Store interface {
 	// Request returns the stored request with the given code, or an *Error
 	// with code NOT_FOUND.
 	Request(ctx context.Context, code string) (*Request, error)
+
+	// MoveRequest stores the move of a request from before (as read) to
+	// after by transition t, in one atomic write with t.Effects() and the
+	// last event of after.History appended to the stored history. The write
+	// happens only if the stored request is still in state t.From with
+	// before's window, and, from pending_payment, only if the payment hold
+	// has lapsed at now for ActionExpire and has not for any other action;
+	// otherwise it fails with INVALID_TRANSITION. A window move fails with
+	// WINDOW_TAKEN when a live hold is on after's window.
+	MoveRequest(ctx context.Context, before, after Request, t Transition, now time.Time) error
+
+	// BusinessRequests returns a page of the requests a business sees
+	// (SeenByBusiness), newest first.
+	BusinessRequests(ctx context.Context, q RequestQuery) (RequestPage, error)
+
+	// LapsedPayments calls fn with the code of each pending_payment request
+	// whose payment hold has lapsed at now, a page of codes at a time, until
+	// there are no more or fn fails.
+	LapsedPayments(ctx context.Context, now time.Time, fn func(codes []string) error) error
 }
+
+// RequestQuery selects a business's requests.
+type RequestQuery struct {
+	Slug     string
+	Statuses []Status // none: every state
+	// Created bounds when the requests were sent: [From, To).
+	From, To time.Time
+	Limit    int    // 1 to MaxPageSize
+	Cursor   string // from RequestPage.Next; "" for the first page
+}
+
+// RequestPage is one page of requests; Next is "" on the last.
+type RequestPage struct {
+	Requests []Request
+	Next     string
+}
+
+// MaxPageSize is the most requests one page lists.
+const MaxPageSize = 100
 
 // KeyUsedError reports that an idempotency key already has a record: the
 // caller replays it, or refuses a different body under the same key.

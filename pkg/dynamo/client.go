@@ -91,8 +91,8 @@ func LocalRetryer() aws.Retryer {
 	})
 }
 
-// CreateTable creates the store's table (pk and sk, both strings; billed per
-// request) for local runs and tests, waits until it can be used and turns on
+// CreateTable creates the store's table (pk and sk, both strings, and the
+// inbox and sweep indexes; billed per request) for local runs and tests, waits until it can be used and turns on
 // the TTL on expires_at. An existing table is fine. Engines without TTL
 // support (minidyn) are fine too: expiry is checked on every read anyway.
 func CreateTable(ctx context.Context, client *dynamodb.Client, table string) error {
@@ -101,10 +101,23 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, table string) err
 		AttributeDefinitions: []types.AttributeDefinition{
 			{AttributeName: aws.String(attrPK), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String(attrSK), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(attrInboxSlug), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(attrCreated), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(attrSweepShard), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(attrSweepAt), AttributeType: types.ScalarAttributeTypeN},
 		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String(attrPK), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String(attrSK), KeyType: types.KeyTypeRange},
+		KeySchema: keySchema(attrPK, attrSK),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{
+			{
+				IndexName:  aws.String(indexInbox),
+				KeySchema:  keySchema(attrInboxSlug, attrCreated),
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
+			},
+			{
+				IndexName:  aws.String(indexSweep),
+				KeySchema:  keySchema(attrSweepShard, attrSweepAt),
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+			},
 		},
 		BillingMode: types.BillingModePayPerRequest,
 	})
@@ -125,6 +138,13 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, table string) err
 		},
 	})
 	return nil
+}
+
+func keySchema(hash, rangeKey string) []types.KeySchemaElement {
+	return []types.KeySchemaElement{
+		{AttributeName: aws.String(hash), KeyType: types.KeyTypeHash},
+		{AttributeName: aws.String(rangeKey), KeyType: types.KeyTypeRange},
+	}
 }
 
 // waitUsable polls DescribeTable until the table is ACTIVE. minidyn reports

@@ -1,6 +1,7 @@
 package dynamo
 
 import (
+	"hash/fnv"
 	"strconv"
 	"strings"
 	"time"
@@ -25,7 +26,37 @@ const (
 	attrHoldExpires = "hold_expires"
 	attrSites       = "sites" // on the business item: the sites it has site items for
 	attrSlug        = "slug"  // on a site item: the business that has the site
+
+	// On the request item, besides booking.Request's fields:
+	attrInboxSlug  = "inbox_slug"  // the business, once it sees the request: the inbox index's key
+	attrCreated    = "created"     // the inbox index's sort key
+	attrSweepShard = "sweep_shard" // while pending_payment: the sweep index's key
+	attrSweepAt    = "sweep_at"    // while pending_payment: when the payment hold lapses (N, Unix seconds)
+	attrWindow     = "window"
 )
+
+// The table's global secondary indexes, both sparse: an item is in one only
+// while it has the index's key attributes.
+const (
+	// indexInbox holds the requests each business sees, by inbox_slug and
+	// created (RFC 3339, whole seconds, so it sorts by time); all attributes.
+	indexInbox = "inbox"
+	// indexSweep holds the pending_payment requests, by sweep_shard and
+	// sweep_at; keys only. The shard spreads them over sweepShards
+	// partitions, so the sweep never reads one hot partition.
+	indexSweep = "sweep"
+)
+
+// sweepShards is how many partitions the sweep index spreads pending
+// requests over.
+const sweepShards = 8
+
+// sweepShard is the sweep index partition of the request with the given code.
+func sweepShard(code string) string {
+	h := fnv.New32a()
+	h.Write([]byte(code))
+	return prefixSweep + strconv.Itoa(int(h.Sum32()%sweepShards))
+}
 
 // Key prefixes and fixed sort keys.
 const (
@@ -36,6 +67,7 @@ const (
 	prefixIdempotency = "IDEMPOTENCY#"
 	prefixSite        = "SITE#"
 	prefixPath        = "PATH#"
+	prefixSweep       = "SWEEP#"
 	skProfile         = "PROFILE"
 	skRequest         = "REQUEST"
 )

@@ -84,7 +84,7 @@ const (
 // still as read, so a concurrent put of the same business makes this one
 // fail (try again) rather than leave a site item behind.
 func (s *Store) PutBusiness(ctx context.Context, b *booking.Business) error {
-	doc, err := json.Marshal(b)
+	doc, err := booking.EncodeBusinessRecord(b)
 	if err != nil {
 		return fmt.Errorf("business %q: %w", b.Slug, err)
 	}
@@ -543,15 +543,10 @@ func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRec
 	}})
 
 	// 4. The request, unless its code is taken.
-	request, err := attributevalue.MarshalMapWithOptions(r, jsonNamesEncoding)
+	request, err := requestItem(r)
 	if err != nil {
-		return nil, at, fmt.Errorf("encode request %s: %w", r.Code, err)
+		return nil, at, err
 	}
-	if r.HoldExpires.IsZero() {
-		delete(request, attrHoldExpires) // omitzero in JSON; the encoder only knows omitempty
-	}
-	request[attrPK] = str(requestPK(r.Code))
-	request[attrSK] = str(skRequest)
 	at.request = len(items)
 	items = append(items, types.TransactWriteItem{Put: &types.Put{
 		TableName:           s.table,
@@ -560,6 +555,29 @@ func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRec
 	}})
 
 	return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at, nil
+}
+
+// requestItem is the item of request r: its JSON fields as attributes, and
+// the keys of the indexes it is in (the inbox once the business sees it,
+// the sweep while it waits for its deposit).
+func requestItem(r booking.Request) (map[string]types.AttributeValue, error) {
+	item, err := attributevalue.MarshalMapWithOptions(r, jsonNamesEncoding)
+	if err != nil {
+		return nil, fmt.Errorf("encode request %s: %w", r.Code, err)
+	}
+	if r.HoldExpires.IsZero() {
+		delete(item, attrHoldExpires) // omitzero in JSON; the encoder only knows omitempty
+	}
+	item[attrPK] = str(requestPK(r.Code))
+	item[attrSK] = str(skRequest)
+	if r.SeenByBusiness() {
+		item[attrInboxSlug] = str(r.BusinessSlug)
+	}
+	if r.Status == booking.StatusPendingPayment {
+		item[attrSweepShard] = str(sweepShard(r.Code))
+		item[attrSweepAt] = unix(r.HoldExpires)
+	}
+	return item, nil
 }
 
 // usedKey decodes the idempotency record that made the transaction fail,

@@ -1,0 +1,90 @@
+package booking
+
+import (
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
+// Private is what a business record may carry besides the getBusiness
+// shape: read from the business file and kept in the table, never shown to
+// the public (Business marshals without it; EncodeBusinessRecord keeps it).
+type Private struct {
+	// InboxTokenSHA256 is the hex SHA-256 of the business's inbox token.
+	// The token itself is never stored: infra/ctl prints it once.
+	InboxTokenSHA256 string `json:"inbox_token_sha256,omitempty"`
+	// InboxEmail is where the business hears of new requests.
+	InboxEmail string `json:"inbox_email,omitempty"`
+}
+
+// record is a business record as the table and business files hold it.
+type record struct {
+	*Business
+	Private
+}
+
+// EncodeBusinessRecord encodes b with its private fields: the form
+// DecodeBusiness reads and the table stores.
+func EncodeBusinessRecord(b *Business) ([]byte, error) {
+	return json.Marshal(record{b, b.Private})
+}
+
+var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+func (p Private) validate() error {
+	if p.InboxTokenSHA256 != "" && !sha256Hex.MatchString(p.InboxTokenSHA256) {
+		return fieldErr("inbox_token_sha256", "want 64 lowercase hex digits (the SHA-256 of the token)")
+	}
+	if p.InboxEmail != "" {
+		if _, ok := NormalizeEmail(p.InboxEmail); !ok {
+			return fieldErr("inbox_email", "want an e-mail address, got %q", p.InboxEmail)
+		}
+	}
+	return nil
+}
+
+// An inbox token is "<slug>.<secret>": the slug says which business it
+// claims to be, and the secret, 32 bytes from a cryptographic source, proves
+// it. Only the SHA-256 of the whole token is stored.
+const inboxTokenSecretBytes = 32
+
+// NewInboxToken returns a new inbox token for the business and the hash to
+// store in its record.
+func NewInboxToken(slug string) (token, hash string) {
+	secret := make([]byte, inboxTokenSecretBytes)
+	_, _ = rand.Read(secret) // crypto/rand.Read never fails
+	token = slug + "." + base64.RawURLEncoding.EncodeToString(secret)
+	return token, HashInboxToken(token)
+}
+
+// HashInboxToken returns the hex SHA-256 of token.
+func HashInboxToken(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// InboxTokenSlug returns the slug a token claims, or false when the token
+// cannot be one.
+func InboxTokenSlug(token string) (string, bool) {
+	slug, secret, ok := strings.Cut(token, ".")
+	if !ok || !IsSlug(slug) || len(secret) < 16 || len(token) > 200 {
+		return "", false
+	}
+	return slug, true
+}
+
+// OpensInbox reports whether token is the inbox token of b, comparing the
+// hashes in constant time. A business without a stored hash has no inbox.
+func (b *Business) OpensInbox(token string) bool {
+	want := b.InboxTokenSHA256
+	if want == "" {
+		return false
+	}
+	got := HashInboxToken(token)
+	return subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}

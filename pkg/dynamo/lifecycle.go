@@ -1,0 +1,208 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// moveItems says where each item of a move transaction is; -1 for an item
+// it does not have.
+type moveItems struct{ request, counter, newHold, oldHold int }
+
+// MoveRequest stores a move of a request in one TransactWriteItems; see the
+// package documentation. It runs again, after a jittered pause, when
+// another transaction wrote the same items at the same moment, or when the
+// old hold changed between the read that found it and the write.
+func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, now time.Time) error {
+	backoff := firstBackoff
+	for attempt := 1; ; attempt++ {
+		in, at, err := s.moveTransaction(ctx, before, after, t, now)
+		if err != nil {
+			return err
+		}
+		_, err = s.client.TransactWriteItems(ctx, in)
+		if err == nil {
+			return nil
+		}
+		var canceled *types.TransactionCanceledException
+		if !errors.As(err, &canceled) || len(canceled.CancellationReasons) != len(in.TransactItems) {
+			return fmt.Errorf("move request %s: %w", before.Code, err)
+		}
+		again, err := movedWhy(before, t, at, canceled.CancellationReasons, err)
+		if !again {
+			return err
+		}
+		if attempt == maxAttempts {
+			return booking.Errorf(booking.InvalidTransition, "request %s is being moved by someone else right now; read it again", before.Code)
+		}
+		if err := sleep(ctx, backoff/2+rand.N(backoff/2+1)); err != nil {
+			return fmt.Errorf("move request %s: %w", before.Code, err)
+		}
+		backoff = min(2*backoff, maxBackoff)
+	}
+}
+
+// movedWhy explains a cancelled move: the first item that did not pass
+// decides. again is true when the move should run again.
+func movedWhy(r booking.Request, t booking.Transition, at moveItems, reasons []types.CancellationReason, err error) (again bool, _ error) {
+	for i, reason := range reasons {
+		code := aws.ToString(reason.Code)
+		switch {
+		case code == "" || code == reasonNone:
+			continue
+		case code == reasonTransactionConflict || code == reasonThrottling || code == reasonThroughputExceeded:
+			return true, err
+		case code != reasonConditionalCheckFailed:
+			return false, fmt.Errorf("move request %s: item %d: %s: %w", r.Code, i, code, err)
+		case i == at.request:
+			if t.From == booking.StatusPendingPayment && t.Action != booking.ActionExpire {
+				return false, booking.Errorf(booking.InvalidTransition,
+					"request %s is no longer %s (it was moved just now, or its payment hold lapsed); read it again", r.Code, t.From)
+			}
+			return false, booking.Errorf(booking.InvalidTransition,
+				"request %s is no longer %s with this window: it was moved just now; read it again", r.Code, t.From)
+		case i == at.counter:
+			return false, fmt.Errorf("move request %s: the phone's open count is already zero: %w", r.Code, err)
+		case i == at.newHold:
+			return false, booking.Errorf(booking.WindowTaken, "that arrival window was just taken; pick another one")
+		case i == at.oldHold:
+			return true, err // the hold changed since it was read: read it again
+		}
+	}
+	return false, fmt.Errorf("move request %s: %w", r.Code, err)
+}
+
+// moveTransaction builds the TransactWriteItems of a move. It reads the old
+// window's hold to learn whether this request still holds it: the read
+// decides only whether to include the hold's delete, whose condition
+// (the hold names this request) is checked in the transaction.
+func (s *Store) moveTransaction(ctx context.Context, before, after booking.Request, t booking.Transition, now time.Time) (*dynamodb.TransactWriteItemsInput, moveItems, error) {
+	at := moveItems{request: -1, counter: -1, newHold: -1, oldHold: -1}
+	e := t.Effects()
+	pk := businessPK(before.BusinessSlug)
+	var items []types.TransactWriteItem
+
+	// 1. The request: from the expected state and window, to the new ones.
+	put, err := s.requestMove(before, after, t, now)
+	if err != nil {
+		return nil, at, err
+	}
+	at.request = len(items)
+	items = append(items, types.TransactWriteItem{Put: put})
+
+	// 2. One open request fewer for the phone.
+	if e.DecrementPhone {
+		at.counter = len(items)
+		items = append(items, types.TransactWriteItem{Update: &types.Update{
+			TableName:                 s.table,
+			Key:                       keyMap(pk, phoneSK(before.Contact.Phone)),
+			UpdateExpression:          aws.String("SET open_count = open_count - :one"),
+			ConditionExpression:       aws.String("open_count >= :one"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1)},
+		}})
+	}
+
+	// 3. The new window's hold, as a create takes one.
+	if e.MoveWindow {
+		hold := keyMap(pk, holdSK(after.Window.Start))
+		hold[attrRequestCode] = str(after.Code)
+		hold[attrExpiresAt] = unix(after.HoldUntil())
+		at.newHold = len(items)
+		items = append(items, types.TransactWriteItem{Put: &types.Put{
+			TableName:                 s.table,
+			Item:                      hold,
+			ConditionExpression:       aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":now": unix(now)},
+		}})
+	}
+
+	// 4. The old window's hold: released, or kept to the window's end.
+	if e.ReleaseHold || e.MoveWindow || e.EndPaymentHold {
+		oldKey := keyMap(pk, holdSK(before.Window.Start))
+		ours, err := s.holds(ctx, oldKey, before.Code)
+		if err != nil {
+			return nil, at, err
+		}
+		switch {
+		case e.EndPaymentHold:
+			// The request's own condition says the hold has not lapsed, so
+			// it is still this request's.
+			at.oldHold = len(items)
+			items = append(items, types.TransactWriteItem{Update: &types.Update{
+				TableName:                 s.table,
+				Key:                       oldKey,
+				UpdateExpression:          aws.String("SET expires_at = :until"),
+				ConditionExpression:       aws.String("request_code = :code"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":code": str(before.Code), ":until": unix(after.HoldUntil())},
+			}})
+		case ours:
+			at.oldHold = len(items)
+			items = append(items, types.TransactWriteItem{Delete: &types.Delete{
+				TableName:                 s.table,
+				Key:                       oldKey,
+				ConditionExpression:       aws.String("request_code = :code"),
+				ExpressionAttributeValues: map[string]types.AttributeValue{":code": str(before.Code)},
+			}})
+		}
+	}
+	return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at, nil
+}
+
+// holds reports whether the hold item under key names the request code.
+func (s *Store) holds(ctx context.Context, key map[string]types.AttributeValue, code string) (bool, error) {
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: s.table, Key: key, ConsistentRead: aws.Bool(true),
+		ProjectionExpression: aws.String(attrRequestCode),
+	})
+	if err != nil {
+		return false, fmt.Errorf("read hold: %w", err)
+	}
+	held, _ := out.Item[attrRequestCode].(*types.AttributeValueMemberS)
+	return held != nil && held.Value == code, nil
+}
+
+// requestMove is the write of the request item in a move: the whole
+// request as it is after the move, put on the condition that the stored one
+// is still in the move's from state with before's window (and, from
+// pending_payment, that the payment hold has lapsed for an expiry and has
+// not for anything else). Every move changes the state or the window, so
+// two moves from the same request as read cannot both pass, and nothing
+// one of them wrote is lost. A put, not an update: the request leaves the
+// sweep index by leaving out its keys.
+func (s *Store) requestMove(before, after booking.Request, t booking.Transition, now time.Time) (*types.Put, error) {
+	item, err := requestItem(after)
+	if err != nil {
+		return nil, err
+	}
+	oldStart, err := attributevalue.Marshal(before.Window.Start)
+	if err != nil {
+		return nil, fmt.Errorf("encode window start: %w", err)
+	}
+	values := map[string]types.AttributeValue{":from": str(string(t.From)), ":start": oldStart}
+	cond := "#status = :from AND #window.#start = :start"
+	if t.From == booking.StatusPendingPayment {
+		values[":now"] = unix(now)
+		if t.Action == booking.ActionExpire {
+			cond += " AND " + attrSweepAt + " <= :now"
+		} else {
+			cond += " AND " + attrSweepAt + " > :now"
+		}
+	}
+	return &types.Put{
+		TableName:                 s.table,
+		Item:                      item,
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  map[string]string{"#status": attrStatus, "#window": attrWindow, "#start": "start"},
+		ExpressionAttributeValues: values,
+	}, nil
+}

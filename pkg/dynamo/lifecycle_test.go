@@ -1,0 +1,204 @@
+package dynamo_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+)
+
+// holdLapsed is when a pending request created at now has lost its hold.
+var holdLapsed = now.Add(31 * time.Minute)
+
+// lifecycleFixture is one request on a fresh table, and a mover over it
+// whose clock the test sets.
+type lifecycleFixture struct {
+	engine
+	clock time.Time
+	mover *booking.Mover
+}
+
+func newLifecycleFixture(t *testing.T, eng dynamotest.Engine) *lifecycleFixture {
+	t.Helper()
+	client, table := eng.Open(t)
+	f := &lifecycleFixture{engine: engine{store: dynamo.New(client, table), client: client, table: table}, clock: now}
+	f.mover = booking.NewMover(f.store, func() time.Time { return f.clock })
+	if err := f.store.PutBusiness(context.Background(), loadBusiness(t)); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// paths reach each state from a create: the first move from new (or
+// pending_payment) and the ones after it, by the actors that may make them.
+var paths = map[booking.Status][]booking.Action{
+	booking.StatusPendingPayment: nil,
+	booking.StatusNew:            nil,
+	booking.StatusAccepted:       {booking.ActionAccept},
+	booking.StatusDeclined:       {booking.ActionDecline},
+	booking.StatusCompleted:      {booking.ActionAccept, booking.ActionComplete},
+	booking.StatusCancelled:      {booking.ActionCancel},
+	booking.StatusNoShow:         {booking.ActionAccept, booking.ActionNoShow},
+	booking.StatusExpired:        {booking.ActionExpire},
+}
+
+// reach creates a request and moves it to state s.
+func (f *lifecycleFixture) reach(t *testing.T, s booking.Status) booking.Request {
+	t.Helper()
+	r := newRequest(slug, phone(1), monday)
+	if s == booking.StatusPendingPayment || s == booking.StatusExpired {
+		r = pending(r, now.Add(30*time.Minute))
+	}
+	r.History = []booking.Event{{At: now, By: booking.ActorCustomer, Action: booking.ActionCreate, To: r.Status, Window: r.Window}}
+	mustCreate(t, f.engine, r, nil, now)
+	for _, a := range paths[s] {
+		if a == booking.ActionExpire {
+			f.clock = holdLapsed
+		}
+		if _, err := f.mover.Move(context.Background(), booking.MoveInput{Code: r.Code, Action: a, Actor: actorFor(r.Status, a)}); err != nil {
+			t.Fatalf("reach %s: %s: %v", s, a, err)
+		}
+		got, err := f.store.Request(context.Background(), r.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = *got
+	}
+	f.clock = now
+	return r
+}
+
+// actorFor returns an actor the Lifecycle lets make the move, or the
+// business when none may.
+func actorFor(from booking.Status, a booking.Action) booking.Actor {
+	for _, tr := range booking.Lifecycle {
+		if tr.From == from && tr.Action == a {
+			return tr.By[0]
+		}
+	}
+	return booking.ActorBusiness
+}
+
+func transition(from booking.Status, a booking.Action) (booking.Transition, bool) {
+	i := slices.IndexFunc(booking.Lifecycle, func(tr booking.Transition) bool { return tr.From == from && tr.Action == a })
+	if i < 0 {
+		return booking.Transition{}, false
+	}
+	return booking.Lifecycle[i], true
+}
+
+// TestLifecycle makes every move of every state on both engines: each move
+// of the Lifecycle succeeds once, with its effects on the phone counter and
+// the window holds, and every other move is refused with nothing changed.
+func TestLifecycle(t *testing.T) {
+	ctx := context.Background()
+	newWindow := monday.Add(2 * time.Hour) // the next window of the same morning
+	for _, eng := range dynamotest.Engines() {
+		t.Run(eng.Name, func(t *testing.T) {
+			for _, from := range booking.Statuses {
+				for _, action := range booking.Actions {
+					t.Run(string(from)+"/"+string(action), func(t *testing.T) {
+						f := newLifecycleFixture(t, eng)
+						r := f.reach(t, from)
+						if action == booking.ActionExpire {
+							f.clock = holdLapsed
+						}
+						in := booking.MoveInput{Code: r.Code, Action: action, Actor: actorFor(from, action)}
+						if action == booking.ActionMove {
+							in.WindowStart = newWindow.Format(time.RFC3339)
+						}
+						_, err := f.mover.Move(ctx, in)
+						got, readErr := f.store.Request(ctx, r.Code)
+						if readErr != nil {
+							t.Fatal(readErr)
+						}
+
+						tr, allowed := transition(from, action)
+						if !allowed {
+							if code(err) != booking.InvalidTransition {
+								t.Fatalf("Move() = %v, want INVALID_TRANSITION", err)
+							}
+							if got.Status != r.Status || len(got.History) != len(r.History) {
+								t.Errorf("refused move changed the request: status %s, %d events; want %s, %d",
+									got.Status, len(got.History), r.Status, len(r.History))
+							}
+							return
+						}
+						if err != nil {
+							t.Fatalf("Move() = %v, want nil", err)
+						}
+						f.checkMoved(t, r, *got, tr, newWindow)
+
+						// The same move again is refused: the request has left
+						// the state (a window move: the window is its own now).
+						_, err = f.mover.Move(ctx, in)
+						if want := booking.InvalidTransition; action == booking.ActionMove {
+							want = booking.InvalidWindow
+							if code(err) != want {
+								t.Errorf("the same move again = %v, want %s", err, want)
+							}
+						} else if code(err) != want {
+							t.Errorf("the same move again = %v, want %s", err, want)
+						}
+					})
+				}
+			}
+		})
+	}
+}
+
+// checkMoved checks the stored request and its side items after tr.
+func (f *lifecycleFixture) checkMoved(t *testing.T, before, after booking.Request, tr booking.Transition, newWindow time.Time) {
+	t.Helper()
+	e := tr.Effects()
+	if after.Status != tr.To {
+		t.Errorf("status = %s, want %s", after.Status, tr.To)
+	}
+	if len(after.History) != len(before.History)+1 {
+		t.Fatalf("history has %d events, want %d", len(after.History), len(before.History)+1)
+	}
+	ev := after.History[len(after.History)-1]
+	if ev.Action != tr.Action || ev.From != tr.From || ev.To != tr.To || ev.By != actorFor(tr.From, tr.Action) || !ev.At.Equal(f.clock) {
+		t.Errorf("last event = %+v, want %s by %s from %s to %s at %s", ev, tr.Action, actorFor(tr.From, tr.Action), tr.From, tr.To, f.clock)
+	}
+
+	wantOpen := int64(1)
+	if !tr.To.Open() {
+		wantOpen = 0
+	}
+	if got := attrN(t, f.item(t, phoneKey(slug, phone(1))), "open_count"); got != wantOpen {
+		t.Errorf("open_count = %d, want %d", got, wantOpen)
+	}
+
+	oldHold := f.item(t, holdKey(slug, before.Window.Start))
+	switch {
+	case e.ReleaseHold || e.MoveWindow:
+		if oldHold != nil {
+			t.Errorf("the old window's hold is still there: %v", oldHold)
+		}
+	case attrS(oldHold, "request_code") != before.Code:
+		t.Errorf("the window's hold = %v, want one for %s", oldHold, before.Code)
+	case e.EndPaymentHold && attrN(t, oldHold, "expires_at") != before.Window.End.Unix():
+		t.Errorf("paid hold expires_at = %d, want the window's end %d", attrN(t, oldHold, "expires_at"), before.Window.End.Unix())
+	}
+	if e.MoveWindow {
+		if !after.Window.Start.Equal(newWindow) || !after.ChangedByBusiness {
+			t.Errorf("window = %v, changed_by_business %v; want %v, true", after.Window, after.ChangedByBusiness, newWindow)
+		}
+		if h := f.item(t, holdKey(slug, newWindow)); attrS(h, "request_code") != before.Code {
+			t.Errorf("the new window's hold = %v, want one for %s", h, before.Code)
+		}
+	}
+
+	item := f.item(t, requestKey(before.Code))
+	if tr.From == booking.StatusPendingPayment && (item["sweep_at"] != nil || item["sweep_shard"] != nil) {
+		t.Errorf("a request that left pending_payment is still in the sweep index: %v %v", item["sweep_at"], item["sweep_shard"])
+	}
+	if got, want := attrS(item, "inbox_slug") != "", after.SeenByBusiness(); got != want {
+		t.Errorf("in the inbox index = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,160 @@
+package dynamo
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// BusinessRequests queries the inbox index: the business's requests sent in
+// [q.From, q.To), newest first, filtered by state. It reads until it has a
+// full page or the range is done. The cursor is the key of the last request
+// of the page, as base64url JSON; a cursor of another business is refused.
+func (s *Store) BusinessRequests(ctx context.Context, q booking.RequestQuery) (booking.RequestPage, error) {
+	start, err := decodeCursor(q.Cursor, q.Slug)
+	if err != nil {
+		return booking.RequestPage{}, err
+	}
+	names := map[string]string{"#created": attrCreated}
+	values := map[string]types.AttributeValue{
+		":slug": str(q.Slug),
+		":from": str(q.From.UTC().Format(time.RFC3339)),
+		":last": str(ceilSecond(q.To).Add(-time.Second).UTC().Format(time.RFC3339)),
+	}
+	in := &dynamodb.QueryInput{
+		TableName:                 s.table,
+		IndexName:                 aws.String(indexInbox),
+		KeyConditionExpression:    aws.String("inbox_slug = :slug AND #created BETWEEN :from AND :last"),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+		ScanIndexForward:          aws.Bool(false),
+		ExclusiveStartKey:         start,
+		Limit:                     aws.Int32(int32(q.Limit)),
+	}
+	if len(q.Statuses) > 0 {
+		names["#status"] = attrStatus
+		placeholders := make([]string, len(q.Statuses))
+		for i, st := range q.Statuses {
+			placeholders[i] = ":s" + strconv.Itoa(i)
+			values[placeholders[i]] = str(string(st))
+		}
+		in.FilterExpression = aws.String("#status IN (" + strings.Join(placeholders, ", ") + ")")
+	}
+	if s.pageSize > 0 {
+		in.Limit = aws.Int32(min(s.pageSize, int32(q.Limit)))
+	}
+
+	var page booking.RequestPage
+	for {
+		out, err := s.client.Query(ctx, in)
+		if err != nil {
+			return booking.RequestPage{}, fmt.Errorf("query requests of %q: %w", q.Slug, err)
+		}
+		for i, item := range out.Items {
+			var r booking.Request
+			if err := attributevalue.UnmarshalMapWithOptions(item, &r, jsonNamesDecoding); err != nil {
+				return booking.RequestPage{}, fmt.Errorf("stored request: %w", err)
+			}
+			page.Requests = append(page.Requests, r)
+			if len(page.Requests) == q.Limit {
+				if i < len(out.Items)-1 || len(out.LastEvaluatedKey) > 0 {
+					page.Next = encodeCursor(r)
+				}
+				return page, nil
+			}
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			return page, nil
+		}
+		in.ExclusiveStartKey = out.LastEvaluatedKey
+	}
+}
+
+// cursor is the position after which the next page starts: the last
+// request's table key and its created, all the inbox index needs besides
+// the business, which the query names.
+type cursor struct {
+	Code    string `json:"c"`
+	Created string `json:"t"`
+	Slug    string `json:"b"`
+}
+
+func encodeCursor(r booking.Request) string {
+	data, _ := json.Marshal(cursor{Code: r.Code, Created: r.Created.UTC().Format(time.RFC3339), Slug: r.BusinessSlug})
+	return base64.RawURLEncoding.EncodeToString(data)
+}
+
+func decodeCursor(s, slug string) (map[string]types.AttributeValue, error) {
+	if s == "" {
+		return nil, nil
+	}
+	bad := booking.Errorf(booking.InvalidRequest, "cursor is not one this list gave; start again without it")
+	data, err := base64.RawURLEncoding.DecodeString(s)
+	if err != nil {
+		return nil, bad
+	}
+	var c cursor
+	if err := json.Unmarshal(data, &c); err != nil || c.Slug != slug {
+		return nil, bad
+	}
+	if _, ok := booking.CanonicalCode(c.Code); !ok {
+		return nil, bad
+	}
+	if _, err := time.Parse(time.RFC3339, c.Created); err != nil {
+		return nil, bad
+	}
+	key := keyMap(requestPK(c.Code), skRequest)
+	key[attrInboxSlug] = str(slug)
+	key[attrCreated] = str(c.Created)
+	return key, nil
+}
+
+// LapsedPayments queries each shard of the sweep index for requests whose
+// payment hold lapsed at or before now, a page at a time. The index is
+// eventually consistent: a request just paid may still be listed, and the
+// move's own condition turns it away.
+func (s *Store) LapsedPayments(ctx context.Context, now time.Time, fn func(codes []string) error) error {
+	for shard := range sweepShards {
+		p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+			TableName:              s.table,
+			IndexName:              aws.String(indexSweep),
+			KeyConditionExpression: aws.String("sweep_shard = :shard AND sweep_at <= :now"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":shard": str(prefixSweep + strconv.Itoa(shard)),
+				":now":   unix(now),
+			},
+			Limit: s.limit(),
+		})
+		for p.HasMorePages() {
+			page, err := p.NextPage(ctx)
+			if err != nil {
+				return fmt.Errorf("query lapsed payments: %w", err)
+			}
+			codes := make([]string, 0, len(page.Items))
+			for _, item := range page.Items {
+				pk, _ := item[attrPK].(*types.AttributeValueMemberS)
+				if pk == nil || !strings.HasPrefix(pk.Value, prefixRequest) {
+					return fmt.Errorf("sweep index item without a request key: %v", item[attrPK])
+				}
+				codes = append(codes, strings.TrimPrefix(pk.Value, prefixRequest))
+			}
+			if len(codes) > 0 {
+				if err := fn(codes); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
