@@ -32,6 +32,15 @@ const (
 	ServerError          Code = "SERVER_ERROR"
 )
 
+// The business side's codes.
+const (
+	// Unauthorized: no valid inbox token.
+	Unauthorized Code = "UNAUTHORIZED"
+	// InvalidTransition: the Lifecycle does not allow the move from the
+	// request's current state, including a move that lost a race to another.
+	InvalidTransition Code = "INVALID_TRANSITION"
+)
+
 // Error is a failure the caller can act on: a Code and a readable message.
 // Any other error is an internal failure and reaches clients only as
 // SERVER_ERROR with a generic message.

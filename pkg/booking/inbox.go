@@ -7,10 +7,6 @@ import (
 	"time"
 )
 
-// Unauthorized is the code of a business-side call without a valid inbox
-// token.
-const Unauthorized Code = "UNAUTHORIZED"
-
 // Inbox is the business side: a business, proven by its inbox token, lists
 // and reads its requests (with the person's contact details) and moves them
 // through the Lifecycle. Nothing here is public.

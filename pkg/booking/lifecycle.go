@@ -73,11 +73,6 @@ var Actions = []Action{
 	ActionComplete, ActionNoShow, ActionCancel,
 }
 
-// InvalidTransition is the code of a move the lifecycle does not allow from
-// the request's current state, including one that lost a race to another
-// move. It belongs with the business side's codes.
-const InvalidTransition Code = "INVALID_TRANSITION"
-
 // Allowed returns the transition that action by actor takes from state from,
 // or an INVALID_TRANSITION error naming what is allowed instead.
 func Allowed(from Status, action Action, actor Actor) (Transition, error) {

@@ -110,8 +110,10 @@ func Status(code booking.Code) int {
 		booking.InvalidPhone, booking.InvalidEmail, booking.InvalidAddress, booking.InvalidZIP,
 		booking.OutOfArea, booking.ServiceUnavailable, booking.DepositTerms, booking.TooLate:
 		return http.StatusBadRequest
-	case booking.WindowTaken:
+	case booking.WindowTaken, booking.InvalidTransition:
 		return http.StatusConflict
+	case booking.Unauthorized:
+		return http.StatusUnauthorized
 	case booking.IdempotencyKeyReused:
 		return http.StatusUnprocessableEntity
 	case booking.TooManyOpen:

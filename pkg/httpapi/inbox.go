@@ -1,0 +1,137 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// InboxPrefix is the path prefix of the business side: authenticated, never
+// public, and mounted only where the business inbox function runs.
+const InboxPrefix = Prefix + "/inbox"
+
+type inboxAPI struct {
+	api
+	inbox *booking.Inbox
+}
+
+// NewInbox returns the business inbox's handler: a business, proven by
+// Authorization: Bearer <inbox token>, lists and reads its requests and
+// moves them. A missing or wrong token is 401 UNAUTHORIZED; another
+// business's request is 404 NOT_FOUND, as an unknown code is, so that codes
+// cannot be probed.
+func NewInbox(inbox *booking.Inbox, log *slog.Logger) http.Handler {
+	a := &inboxAPI{api: api{log: log}, inbox: inbox}
+	mux := http.NewServeMux()
+	mux.Handle(InboxPrefix+"/requests", methods{http.MethodGet: a.authed(a.listRequests)})
+	mux.Handle(InboxPrefix+"/requests/{code}", methods{http.MethodGet: a.authed(a.getRequest)})
+	mux.Handle(InboxPrefix+"/requests/{code}/{action}", methods{http.MethodPost: a.authed(a.act)})
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such route: %s %s", r.Method, r.URL.Path))
+	})
+	return accessLog(log, inboxCORS(mux))
+}
+
+// inboxHandler is a handler of the business side, given the business its
+// token opened.
+type inboxHandler func(w http.ResponseWriter, r *http.Request, b *booking.Business)
+
+// authed opens the inbox with the request's bearer token before h runs.
+func (a *inboxAPI) authed(h inboxHandler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		b, err := a.inbox.Open(r.Context(), bearerToken(r))
+		if err != nil {
+			if booking.ErrorCode(err) == booking.Unauthorized {
+				w.Header().Set("WWW-Authenticate", `Bearer realm="doorstep-inbox"`)
+			}
+			a.writeError(r.Context(), w, err)
+			return
+		}
+		h(w, r, b)
+	}
+}
+
+// bearerToken returns the token of an Authorization: Bearer header; "" when
+// there is none. The scheme is case-insensitive (RFC 9110).
+func bearerToken(r *http.Request) string {
+	scheme, token, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(token)
+}
+
+func (a *inboxAPI) listRequests(w http.ResponseWriter, r *http.Request, b *booking.Business) {
+	q := r.URL.Query()
+	page, err := a.inbox.Requests(r.Context(), b, booking.RequestFilter{
+		Status: q.Get("status"), From: q.Get("from"), To: q.Get("to"), Limit: q.Get("limit"), Cursor: q.Get("cursor"),
+	})
+	a.respond(w, r, http.StatusOK, page, err)
+}
+
+func (a *inboxAPI) getRequest(w http.ResponseWriter, r *http.Request, b *booking.Business) {
+	req, err := a.inbox.Request(r.Context(), b, r.PathValue("code"))
+	a.respond(w, r, http.StatusOK, req, err)
+}
+
+// inboxActions are the moves the business makes, by their path segment.
+var inboxActions = map[string]booking.Action{
+	"accept":   booking.ActionAccept,
+	"decline":  booking.ActionDecline,
+	"move":     booking.ActionMove,
+	"complete": booking.ActionComplete,
+	"cancel":   booking.ActionCancel,
+	"no_show":  booking.ActionNoShow,
+}
+
+// moveBody is the body of POST .../move.
+type moveBody struct {
+	WindowStart *string `json:"window_start"`
+}
+
+func (a *inboxAPI) act(w http.ResponseWriter, r *http.Request, b *booking.Business) {
+	action, ok := inboxActions[r.PathValue("action")]
+	if !ok {
+		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such action %q: use accept, decline, move, complete, cancel or no_show", r.PathValue("action")))
+		return
+	}
+	var windowStart string
+	if action == booking.ActionMove {
+		body, err := io.ReadAll(io.LimitReader(r.Body, booking.MaxBodyBytes+1))
+		var in moveBody
+		switch {
+		case err != nil || len(body) > booking.MaxBodyBytes:
+			err = booking.Errorf(booking.InvalidRequest, "the body must be a JSON object of at most %d bytes", booking.MaxBodyBytes)
+		case json.Unmarshal(body, &in) != nil:
+			err = booking.Errorf(booking.InvalidRequest, `the body must be a JSON object: {"window_start": "..."}`)
+		case in.WindowStart == nil:
+			err = booking.Errorf(booking.InvalidRequest, "window_start is required: the start of an open window from listArrivalWindows")
+		}
+		if err != nil {
+			a.writeError(r.Context(), w, err)
+			return
+		}
+		windowStart = *in.WindowStart
+	}
+	req, err := a.inbox.Act(r.Context(), b, r.PathValue("code"), action, windowStart)
+	a.respond(w, r, http.StatusOK, req, err)
+}
+
+// inboxCORS lets a business's own web tools call the inbox from a browser:
+// the token travels in a header, never a cookie, so any origin may ask.
+func inboxCORS(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		if r.Method == http.MethodOptions {
+			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+			h.Set("Access-Control-Max-Age", "600")
+		}
+		next.ServeHTTP(w, r)
+	})
+}

@@ -1,0 +1,402 @@
+package httpapi_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/httpapi"
+)
+
+// inboxFixture is the public API and the business inbox on one store, as
+// the local server mounts them, with inbox tokens for two businesses.
+type inboxFixture struct {
+	h      http.Handler
+	clock  *clock
+	tokenA string // split-day-plumbing
+	tokenB string // all-day-plumbing
+	tokenD string // deposit-plumbing
+	mover  *booking.Mover
+}
+
+func newInboxFixture(t *testing.T) *inboxFixture {
+	t.Helper()
+	ctx := context.Background()
+	client, table := dynamotest.Minidyn(t)
+	store := dynamo.New(client, table)
+	f, err := os.Open("../booking/testdata/businesses.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	bs, err := booking.LoadBusinesses(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx := &inboxFixture{clock: &clock{now: start}}
+	for _, b := range bs {
+		switch b.Slug {
+		case "split-day-plumbing":
+			fx.tokenA, b.InboxTokenSHA256 = booking.NewInboxToken(b.Slug)
+		case "all-day-plumbing":
+			fx.tokenB, b.InboxTokenSHA256 = booking.NewInboxToken(b.Slug)
+		case "deposit-plumbing":
+			fx.tokenD, b.InboxTokenSHA256 = booking.NewInboxToken(b.Slug)
+		}
+		if err := store.PutBusiness(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	mux := http.NewServeMux()
+	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(booking.NewInbox(store, fx.clock.Now), log))
+	mux.Handle("/", httpapi.New(booking.NewDesk(store, siteURL, fx.clock.Now), log))
+	fx.h = mux
+	fx.mover = booking.NewMover(store, fx.clock.Now)
+	return fx
+}
+
+// create sends a request to the business for the window and phone and
+// returns its code.
+func (fx *inboxFixture) create(t *testing.T, slug, window, phone string) string {
+	t.Helper()
+	res := call(t, fx.h, "POST", "/api/v1/businesses/"+slug+"/requests", requestBody(window, phone))
+	if res.status != 201 {
+		t.Fatalf("create at %s %s: got %d %s, want 201", slug, window, res.status, res.raw)
+	}
+	return res.str("code")
+}
+
+func (fx *inboxFixture) inbox(t *testing.T, token, method, path, body string) response {
+	t.Helper()
+	return call(t, fx.h, method, httpapi.InboxPrefix+path, body, "Authorization", "Bearer "+token)
+}
+
+// Monday 2026-11-23 in Los Angeles (UTC-8): split-day-plumbing's windows
+// start at 08, 10, 13 and 15; all-day-plumbing's every hour.
+const (
+	mon08 = "2026-11-23T16:00:00Z"
+	mon10 = "2026-11-23T18:00:00Z"
+	mon13 = "2026-11-23T21:00:00Z"
+	mon15 = "2026-11-23T23:00:00Z"
+)
+
+func TestInboxAuthentication(t *testing.T) {
+	fx := newInboxFixture(t)
+	tests := []struct {
+		name   string
+		header []string
+	}{
+		{"no header", nil},
+		{"another scheme", []string{"Authorization", "Basic " + fx.tokenA}},
+		{"bearer, nothing after it", []string{"Authorization", "Bearer "}},
+		{"a token of A with one character changed", []string{"Authorization", "Bearer " + fx.tokenA[:len(fx.tokenA)-1] + "x"}},
+		{"the hash instead of the token", []string{"Authorization", "Bearer " + booking.HashInboxToken(fx.tokenA)}},
+		{"A's secret under B's slug", []string{"Authorization", "Bearer all-day-plumbing." + strings.SplitN(fx.tokenA, ".", 2)[1]}},
+		{"a business without an inbox token", []string{"Authorization", "Bearer late-night-plumbing.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}},
+		{"an unknown business", []string{"Authorization", "Bearer nobody-plumbing.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"}},
+	}
+	for _, tt := range tests {
+		for _, path := range []string{"/requests", "/requests/ABCD-EFGH-JKMN"} {
+			t.Run(tt.name+" "+path, func(t *testing.T) {
+				res := call(t, fx.h, "GET", httpapi.InboxPrefix+path, "", tt.header...)
+				if res.status != 401 || res.errorCode(t) != "UNAUTHORIZED" {
+					t.Fatalf("got %d %s, want 401 UNAUTHORIZED", res.status, res.raw)
+				}
+				if got := res.header.Get("WWW-Authenticate"); !strings.HasPrefix(got, "Bearer") {
+					t.Errorf("got WWW-Authenticate %q, want a Bearer challenge", got)
+				}
+			})
+		}
+	}
+	t.Run("lower-case scheme", func(t *testing.T) {
+		res := call(t, fx.h, "GET", httpapi.InboxPrefix+"/requests", "", "Authorization", "bearer "+fx.tokenA)
+		if res.status != 200 {
+			t.Fatalf("got %d %s, want 200", res.status, res.raw)
+		}
+	})
+}
+
+// A token for business A never reads or moves business B's requests, and
+// B's codes look exactly like unknown codes to A.
+func TestInboxKeepsBusinessesApart(t *testing.T) {
+	fx := newInboxFixture(t)
+	codeB := fx.create(t, "all-day-plumbing", mon08, "3235550101")
+	codeA := fx.create(t, "split-day-plumbing", mon08, "3235550102")
+
+	for _, action := range []string{"accept", "decline", "cancel"} {
+		res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+codeB+"/"+action, "")
+		if res.status != 404 || res.errorCode(t) != "NOT_FOUND" {
+			t.Errorf("A %s B's request: got %d %s, want 404 NOT_FOUND", action, res.status, res.raw)
+		}
+	}
+	if res := fx.inbox(t, fx.tokenA, "GET", "/requests/"+codeB, ""); res.status != 404 {
+		t.Errorf("A reads B's request: got %d %s, want 404", res.status, res.raw)
+	}
+	unknown := fx.inbox(t, fx.tokenA, "GET", "/requests/ZZZZ-ZZZZ-ZZZZ", "")
+	theirs := fx.inbox(t, fx.tokenA, "GET", "/requests/"+codeB, "")
+	if unknown.status != theirs.status || strings.Contains(theirs.raw, codeB) != strings.Contains(unknown.raw, "ZZZZ-ZZZZ-ZZZZ") {
+		t.Errorf("B's code and an unknown code answer differently: %d %s / %d %s", theirs.status, theirs.raw, unknown.status, unknown.raw)
+	}
+	if got := listCodes(t, fx, fx.tokenA, ""); !slices.Equal(got, []string{codeA}) {
+		t.Errorf("A's list: got %v, want only %s", got, codeA)
+	}
+	if got := call(t, fx.h, "GET", "/api/v1/requests/"+codeB, "").str("status"); got != "new" {
+		t.Errorf("B's request after A's attempts: got status %q, want new", got)
+	}
+	if res := fx.inbox(t, fx.tokenB, "POST", "/requests/"+codeB+"/accept", ""); res.status != 200 {
+		t.Errorf("B accepts its own request: got %d %s, want 200", res.status, res.raw)
+	}
+}
+
+// The walk of the README: create, accept, move, complete; each move shows
+// in the person's status and in the request's history.
+func TestInboxWalk(t *testing.T) {
+	fx := newInboxFixture(t)
+	code := fx.create(t, "split-day-plumbing", mon08, "3235550103")
+	steps := []struct {
+		action, body string
+		wantStatus   string
+		wantWindow   string
+		wantChanged  bool
+	}{
+		{"accept", "", "accepted", mon08, false},
+		{"move", `{"window_start": "2026-11-23T13:00:00-08:00"}`, "accepted", mon13, true},
+		{"complete", "", "completed", mon13, true},
+	}
+	for i, s := range steps {
+		res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+code+"/"+s.action, s.body)
+		if res.status != 200 || res.str("status") != s.wantStatus {
+			t.Fatalf("%s: got %d %s, want 200 %s", s.action, res.status, res.raw, s.wantStatus)
+		}
+		if h, _ := res.body["history"].([]any); len(h) != i+2 {
+			t.Errorf("%s: got %d history events, want %d", s.action, len(h), i+2)
+		}
+		contact, _ := res.body["contact"].(map[string]any)
+		if contact["phone"] != "3235550103" || contact["name"] != "Ana Ruiz" {
+			t.Errorf("%s: the inbox view lacks the contact: %v", s.action, contact)
+		}
+		public := call(t, fx.h, "GET", "/api/v1/requests/"+code, "")
+		w, _ := public.body["arrival_window"].(map[string]any)
+		if public.str("status") != s.wantStatus || w["start"] != s.wantWindow || w["changed_by_business"] != s.wantChanged {
+			t.Errorf("%s: public status %s, want status %s, window %s, changed %v", s.action, public.raw, s.wantStatus, s.wantWindow, s.wantChanged)
+		}
+		if strings.Contains(public.raw, "3235550103") || strings.Contains(public.raw, "history") {
+			t.Errorf("%s: the public status shows inbox-only details: %s", s.action, public.raw)
+		}
+	}
+	// The old window is open again; the new one stays held by the completed job.
+	avail := call(t, fx.h, "GET", "/api/v1/businesses/split-day-plumbing/availability?from=2026-11-23&days=1", "")
+	if !strings.Contains(avail.raw, mon08) || strings.Contains(avail.raw, mon13) {
+		t.Errorf("availability after the move: got %s, want %s open and %s held", avail.raw, mon08, mon13)
+	}
+}
+
+func TestInboxRefusals(t *testing.T) {
+	fx := newInboxFixture(t)
+	code := fx.create(t, "split-day-plumbing", mon08, "3235550104")
+	other := fx.create(t, "split-day-plumbing", mon10, "3235550105")
+	accepted := fx.create(t, "split-day-plumbing", mon15, "3235550106")
+	if res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+accepted+"/accept", ""); res.status != 200 {
+		t.Fatal(res.raw)
+	}
+	tests := []struct {
+		name, path, body string
+		wantStatus       int
+		wantCode         string
+	}{
+		{"complete a new request", "/requests/" + code + "/complete", "", 409, "INVALID_TRANSITION"},
+		{"no-show a new request", "/requests/" + code + "/no_show", "", 409, "INVALID_TRANSITION"},
+		{"decline an accepted request", "/requests/" + accepted + "/decline", "", 409, "INVALID_TRANSITION"},
+		{"accept an accepted request", "/requests/" + accepted + "/accept", "", 409, "INVALID_TRANSITION"},
+		{"an unknown action", "/requests/" + code + "/approve", "", 404, "NOT_FOUND"},
+		{"move without a body", "/requests/" + code + "/move", "", 400, "INVALID_REQUEST"},
+		{"move with a broken body", "/requests/" + code + "/move", `{"window_start":`, 400, "INVALID_REQUEST"},
+		{"move to a window another request holds", "/requests/" + code + "/move", `{"window_start":"` + mon10 + `"}`, 409, "WINDOW_TAKEN"},
+		{"move to its own window", "/requests/" + code + "/move", `{"window_start":"` + mon08 + `"}`, 400, "INVALID_WINDOW"},
+		{"move to no window start", "/requests/" + code + "/move", `{"window_start":"2026-11-23T16:30:00Z"}`, 400, "INVALID_WINDOW"},
+		{"move to a time that is not ISO", "/requests/" + code + "/move", `{"window_start":"Monday 1pm"}`, 400, "INVALID_WINDOW"},
+		{"move to a window that started", "/requests/" + code + "/move", `{"window_start":"2026-11-19T16:00:00Z"}`, 400, "TOO_LATE"},
+		{"move past the horizon", "/requests/" + code + "/move", `{"window_start":"2027-01-04T16:00:00Z"}`, 400, "INVALID_WINDOW"},
+		{"an unknown code", "/requests/ZZZZ-ZZZZ-ZZZZ/accept", "", 404, "NOT_FOUND"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := fx.inbox(t, fx.tokenA, "POST", tt.path, tt.body)
+			if res.status != tt.wantStatus || res.errorCode(t) != tt.wantCode {
+				t.Errorf("got %d %s, want %d %s", res.status, res.raw, tt.wantStatus, tt.wantCode)
+			}
+		})
+	}
+	// Nothing above moved anything.
+	for c, want := range map[string]string{code: "new", other: "new", accepted: "accepted"} {
+		if got := call(t, fx.h, "GET", "/api/v1/requests/"+c, "").str("status"); got != want {
+			t.Errorf("%s: got status %s, want %s", c, got, want)
+		}
+	}
+	if res := fx.inbox(t, fx.tokenA, "GET", "/requests/"+code, ""); res.status != 200 {
+		t.Errorf("read: got %d %s", res.status, res.raw)
+	}
+	if res := fx.inbox(t, fx.tokenA, "DELETE", "/requests/"+code, ""); res.status != 405 {
+		t.Errorf("DELETE: got %d %s, want 405", res.status, res.raw)
+	}
+}
+
+// Declining frees the window for others and the phone for a new request.
+func TestInboxDeclineFreesWindowAndPhone(t *testing.T) {
+	fx := newInboxFixture(t)
+	const phone = "3235550107"
+	codes := []string{
+		fx.create(t, "split-day-plumbing", mon08, phone),
+		fx.create(t, "split-day-plumbing", mon10, phone),
+		fx.create(t, "split-day-plumbing", mon13, phone),
+	}
+	if res := call(t, fx.h, "POST", "/api/v1/businesses/split-day-plumbing/requests", requestBody(mon15, phone)); res.status != 429 {
+		t.Fatalf("a 4th open request: got %d, want 429", res.status)
+	}
+	if res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+codes[0]+"/decline", ""); res.status != 200 {
+		t.Fatal(res.raw)
+	}
+	fx.create(t, "split-day-plumbing", mon15, phone)        // the phone has a free place again
+	fx.create(t, "split-day-plumbing", mon08, "3235550108") // and the window is open again
+}
+
+// A request waiting for its deposit is not the business's yet: it shows in
+// the inbox once paid.
+func TestInboxHidesUnpaidRequests(t *testing.T) {
+	fx := newInboxFixture(t)
+	body := strings.Replace(requestBody("2026-11-23T13:00:00Z", "3235550109"), `"zip":"90012"`, `"zip":"10001"`, 1)
+	body = strings.Replace(body, `"language":"es"`, `"language":"es","deposit_accepted":true`, 1)
+	res := call(t, fx.h, "POST", "/api/v1/businesses/deposit-plumbing/requests", body)
+	if res.status != 201 || res.str("status") != "pending_payment" {
+		t.Fatalf("create: got %d %s", res.status, res.raw)
+	}
+	code := res.str("code")
+	if got := listCodes(t, fx, fx.tokenD, ""); len(got) != 0 {
+		t.Errorf("unpaid: the list shows %v, want nothing", got)
+	}
+	for _, path := range []string{"/requests/" + code, "/requests/" + code + "/accept"} {
+		method := map[bool]string{true: "POST", false: "GET"}[strings.HasSuffix(path, "accept")]
+		if res := fx.inbox(t, fx.tokenD, method, path, ""); res.status != 404 {
+			t.Errorf("unpaid: %s %s: got %d %s, want 404", method, path, res.status, res.raw)
+		}
+	}
+	if _, err := fx.mover.Move(context.Background(), booking.MoveInput{Code: code, Action: booking.ActionPay, Actor: booking.ActorSystem}); err != nil {
+		t.Fatal(err)
+	}
+	if got := listCodes(t, fx, fx.tokenD, ""); !slices.Equal(got, []string{code}) {
+		t.Errorf("paid: the list shows %v, want %s", got, code)
+	}
+	if res := fx.inbox(t, fx.tokenD, "POST", "/requests/"+code+"/accept", ""); res.status != 200 || res.str("status") != "accepted" {
+		t.Errorf("paid: accept: got %d %s, want 200 accepted", res.status, res.raw)
+	}
+}
+
+func TestInboxList(t *testing.T) {
+	fx := newInboxFixture(t)
+	windows := []string{mon08, mon10, mon13, mon15, "2026-11-24T16:00:00Z"}
+	var codes []string // oldest first
+	for i, w := range windows {
+		fx.clock.Set(start.Add(time.Duration(i) * 26 * time.Hour)) // one a day, Thursday to Monday in Los Angeles
+		codes = append(codes, fx.create(t, "split-day-plumbing", w, fmt.Sprintf("32355502%02d", i)))
+	}
+	if res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+codes[1]+"/accept", ""); res.status != 200 {
+		t.Fatal(res.raw)
+	}
+	if res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+codes[2]+"/decline", ""); res.status != 200 {
+		t.Fatal(res.raw)
+	}
+	newestFirst := slices.Clone(codes)
+	slices.Reverse(newestFirst)
+
+	tests := []struct {
+		name, query string
+		want        []string
+	}{
+		{"all", "", newestFirst},
+		{"one page at a time", "limit=2", newestFirst},
+		{"new only", "status=new", []string{codes[4], codes[3], codes[0]}},
+		{"two states", "status=accepted,declined&limit=1", []string{codes[2], codes[1]}},
+		// start is Thursday 2026-11-19 16:00 in Los Angeles; a request a day.
+		{"from a day", "from=2026-11-21", []string{codes[4], codes[3], codes[2]}},
+		{"to a day", "to=2026-11-20", []string{codes[1], codes[0]}},
+		{"one day", "from=2026-11-21&to=2026-11-21", []string{codes[2]}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := listCodes(t, fx, fx.tokenA, tt.query); !slices.Equal(got, tt.want) {
+				t.Errorf("got %v, want %v", got, tt.want)
+			}
+		})
+	}
+
+	bad := []struct{ query, wantCode string }{
+		{"status=pending_payment", "INVALID_REQUEST"},
+		{"status=new,", "INVALID_REQUEST"},
+		{"limit=0", "INVALID_REQUEST"},
+		{"limit=101", "INVALID_REQUEST"},
+		{"limit=ten", "INVALID_REQUEST"},
+		{"cursor=not-a-cursor", "INVALID_REQUEST"},
+		{"from=21-11-2026", "INVALID_DATE"},
+		{"from=2026-11-22&to=2026-11-21", "INVALID_DATE"},
+	}
+	for _, b := range bad {
+		t.Run(b.query, func(t *testing.T) {
+			res := fx.inbox(t, fx.tokenA, "GET", "/requests?"+b.query, "")
+			if res.status != 400 || res.errorCode(t) != b.wantCode {
+				t.Errorf("got %d %s, want 400 %s", res.status, res.raw, b.wantCode)
+			}
+		})
+	}
+
+	t.Run("another business's cursor", func(t *testing.T) {
+		first := fx.inbox(t, fx.tokenA, "GET", "/requests?limit=1", "")
+		next, _ := first.body["next"].(string)
+		if next == "" {
+			t.Fatalf("no next cursor: %s", first.raw)
+		}
+		res := fx.inbox(t, fx.tokenB, "GET", "/requests?cursor="+url.QueryEscape(next), "")
+		if res.status != 400 || res.errorCode(t) != "INVALID_REQUEST" {
+			t.Errorf("got %d %s, want 400 INVALID_REQUEST", res.status, res.raw)
+		}
+	})
+}
+
+// listCodes follows the list's cursors to the end and returns the codes.
+func listCodes(t *testing.T, fx *inboxFixture, token, query string) []string {
+	t.Helper()
+	var codes []string
+	cursor := ""
+	for range 20 {
+		q := query
+		if cursor != "" {
+			q += "&cursor=" + url.QueryEscape(cursor)
+		}
+		res := fx.inbox(t, token, "GET", "/requests?"+strings.TrimPrefix(q, "&"), "")
+		if res.status != 200 {
+			t.Fatalf("list %q: got %d %s", q, res.status, res.raw)
+		}
+		reqs, _ := res.body["requests"].([]any)
+		for _, r := range reqs {
+			codes = append(codes, r.(map[string]any)["code"].(string))
+		}
+		next, _ := res.body["next"].(string)
+		if next == "" {
+			return codes
+		}
+		cursor = next
+	}
+	t.Fatal("the list did not end in 20 pages")
+	return nil
+}
