@@ -16,7 +16,8 @@ SAM_FUNCTIONS := \
     CreateServiceRequestFunction=create-service-request \
     GetServiceRequestFunction=get-service-request \
     GetOpenApiFunction=get-openapi \
-    McpFunction=mcp
+    McpFunction=mcp \
+    BusinessInboxFunction=business-inbox
 
 # DynamoDB Local, the official engine, for the tests that run against it.
 # The tests find the jar themselves; make only installs it.

@@ -33,6 +33,11 @@ var demoBusinesses []byte
 
 const tableName = "doorstep"
 
+// demoTokenSuffix makes each demo business's inbox token: <slug> followed
+// by it. Only their hashes are in businesses.json. They are published here
+// and in the README, so they are for the local server only.
+const demoTokenSuffix = ".local-demo-inbox-token"
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -99,6 +104,10 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		fmt.Fprintf(out, " %s", b.Slug)
 	}
 	fmt.Fprintf(out, "\nTry: curl %s/api/v1/businesses/%s\n", o.siteURL, businesses[0].Slug)
+	if o.businesses == "" {
+		fmt.Fprintf(out, "Business inbox: curl -H 'Authorization: Bearer %s%s' %s%s/requests\n",
+			businesses[0].Slug, demoTokenSuffix, o.siteURL, httpapi.InboxPrefix)
+	}
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -154,6 +163,7 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	desk := booking.NewDesk(store, siteURL, time.Now)
 	mux := http.NewServeMux()
 	mux.Handle(mcptools.Path, mcptools.New(desk, log))
+	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(booking.NewInbox(store, time.Now), log))
 	mux.Handle("/", httpapi.New(desk, log))
 	return mux, closeEngine, nil
 }

@@ -33,7 +33,7 @@ func TestLocalServer(t *testing.T) {
 
 	// do sends a JSON API request, checks the exchange against the OpenAPI
 	// document and decodes the answer into v.
-	do := func(method, path, body string, v any) int {
+	do := func(method, path, body string, v any, header ...string) int {
 		t.Helper()
 		req, err := http.NewRequest(method, base+path, strings.NewReader(body))
 		if err != nil {
@@ -41,6 +41,9 @@ func TestLocalServer(t *testing.T) {
 		}
 		if body != "" {
 			req.Header.Set("Content-Type", "application/json")
+		}
+		for i := 0; i+1 < len(header); i += 2 {
+			req.Header.Set(header[i], header[i+1])
 		}
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
@@ -80,6 +83,16 @@ func TestLocalServer(t *testing.T) {
 	var status struct{ Status string }
 	if code := get("/api/v1/requests/"+created.Code, &status); code != 200 || status.Status != "new" {
 		t.Fatalf("getServiceRequest: got %d %+v", code, status)
+	}
+
+	// The business inbox, with the demo business's published local token.
+	var accepted struct{ Status string }
+	if code := do("POST", "/api/v1/inbox/requests/"+created.Code+"/accept", "", &accepted,
+		"Authorization", "Bearer desert-cool-hvac"+demoTokenSuffix); code != 200 || accepted.Status != "accepted" {
+		t.Fatalf("inbox accept: got %d %+v", code, accepted)
+	}
+	if code := get("/api/v1/requests/"+created.Code, &status); code != 200 || status.Status != "accepted" {
+		t.Fatalf("getServiceRequest after accept: got %d %+v", code, status)
 	}
 
 	var doc struct{ OpenAPI string }

@@ -30,6 +30,10 @@ var wantFunctions = map[string]struct {
 	"get-service-request":    {[]string{"GET /api/v1/requests/{code}"}, []string{"dynamodb:GetItem"}},
 	"get-openapi":            {[]string{"GET /api/v1/openapi.json", "GET /api/v1/openapi.yaml"}, nil},
 	"mcp":                    {[]string{"ANY /mcp"}, []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"}},
+	"business-inbox": {
+		[]string{"GET /api/v1/inbox/requests", "GET /api/v1/inbox/requests/{code}", "POST /api/v1/inbox/requests/{code}/{action}"},
+		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+	},
 }
 
 // TestFunctions checks that sam build and sam deploy turn every
@@ -168,7 +172,10 @@ func TestTable(t *testing.T) {
 		name, got, want string
 	}{
 		{"key schema", pairs(field(props, "KeySchema"), "AttributeName", "KeyType"), "pk HASH, sk RANGE"},
-		{"key types", pairs(field(props, "AttributeDefinitions"), "AttributeName", "AttributeType"), "pk S, sk S"},
+		{"key types", pairs(field(props, "AttributeDefinitions"), "AttributeName", "AttributeType"),
+			"pk S, sk S, inbox_slug S, created S, sweep_shard S, sweep_at N"},
+		{"indexes", indexes(field(props, "GlobalSecondaryIndexes")),
+			"inbox (inbox_slug HASH, created RANGE) ALL; sweep (sweep_shard HASH, sweep_at RANGE) KEYS_ONLY"},
 		{"billing mode", plain(field(props, "BillingMode")), "PAY_PER_REQUEST"},
 		{"TTL attribute", plain(field(props, "TimeToLiveSpecification", "AttributeName")), "expires_at"},
 		{"TTL enabled", plain(field(props, "TimeToLiveSpecification", "Enabled")), "true"},
@@ -186,8 +193,19 @@ func TestTable(t *testing.T) {
 	}
 }
 
+// indexes spells out GlobalSecondaryIndexes as pkg/dynamo's CreateTable
+// makes them: "name (key KIND, ...) PROJECTION; ...".
+func indexes(n *yaml.Node) string {
+	var out []string
+	for _, ix := range items(n) {
+		out = append(out, fmt.Sprintf("%s (%s) %s", plain(field(ix, "IndexName")),
+			pairs(field(ix, "KeySchema"), "AttributeName", "KeyType"), plain(field(ix, "Projection", "ProjectionType"))))
+	}
+	return strings.Join(out, "; ")
+}
+
 // TestCORS checks that browsers may call the API, send an Idempotency-Key
-// and read Idempotent-Replayed.
+// and an inbox token (Authorization), and read Idempotent-Replayed.
 func TestCORS(t *testing.T) {
 	tp := loadTemplate(t)
 	cors := field(tp.resources[tp.only(t, "AWS::Serverless::HttpApi")], "Properties", "CorsConfiguration")
@@ -201,7 +219,7 @@ func TestCORS(t *testing.T) {
 	}{
 		{"AllowOrigins", sorted(field(cors, "AllowOrigins")), "*"},
 		{"AllowMethods", sorted(field(cors, "AllowMethods")), "GET OPTIONS POST"},
-		{"AllowHeaders", sorted(field(cors, "AllowHeaders")), "Content-Type Idempotency-Key Mcp-Protocol-Version"},
+		{"AllowHeaders", sorted(field(cors, "AllowHeaders")), "Authorization Content-Type Idempotency-Key Mcp-Protocol-Version"},
 		{"ExposeHeaders", sorted(field(cors, "ExposeHeaders")), "Idempotent-Replayed"},
 	}
 	for _, tt := range tests {
@@ -336,6 +354,12 @@ func httpAPIRoutes(fn *yaml.Node, apiID string) ([]string, error) {
 	return routes, nil
 }
 
+// isIndexARN reports whether n is !Sub "${<table>.Arn}/index/<name>".
+func isIndexARN(n *yaml.Node, tableID string) bool {
+	name, ok := strings.CutPrefix(n.Value, "${"+tableID+".Arn}/index/")
+	return n.Tag == "!Sub" && ok && name != "" && !strings.ContainsAny(name, "*/$")
+}
+
 // tableActions returns the sorted actions a function's policies allow. Every
 // policy must be an inline document whose statements allow actions on the
 // table's ARN and nothing else. A function without Policies gets SAM's
@@ -369,8 +393,8 @@ func tableActions(fn *yaml.Node, tableID string) ([]string, error) {
 				return nil, fmt.Errorf("%s: NotAction and NotResource grant too much", where)
 			}
 			for _, r := range items(field(s, "Resource")) {
-				if got := getAtt(r); got != tableID+".Arn" {
-					return nil, fmt.Errorf("%s: a Resource is not !GetAtt %s.Arn", where, tableID)
+				if got := getAtt(r); got != tableID+".Arn" && !isIndexARN(r, tableID) {
+					return nil, fmt.Errorf("%s: a Resource is neither !GetAtt %s.Arn nor one of its indexes", where, tableID)
 				}
 			}
 			if len(items(field(s, "Resource"))) == 0 {

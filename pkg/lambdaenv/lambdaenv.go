@@ -49,13 +49,22 @@ func ConfigFrom(getenv func(string) string) (Config, error) {
 	return c, errors.Join(errs...)
 }
 
-// Desk builds the domain desk over the DynamoDB store the configuration names.
-func Desk(ctx context.Context, c Config) (*booking.Desk, error) {
+// Store builds the DynamoDB store the configuration names, keeping business
+// records BusinessCacheTTL in a warm function.
+func Store(ctx context.Context, c Config) (*dynamo.Store, error) {
 	client, err := dynamo.NewClient(ctx, c.DynamoDBEndpoint)
 	if err != nil {
 		return nil, err
 	}
-	store := dynamo.New(client, c.TableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now))
+	return dynamo.New(client, c.TableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now)), nil
+}
+
+// Desk builds the domain desk over the DynamoDB store the configuration names.
+func Desk(ctx context.Context, c Config) (*booking.Desk, error) {
+	store, err := Store(ctx, c)
+	if err != nil {
+		return nil, err
+	}
 	return booking.NewDesk(store, c.SiteURL, time.Now), nil
 }
 
@@ -81,7 +90,13 @@ func NewHTTPHandler(ctx context.Context, getenv func(string) string, build func(
 	if err != nil {
 		return nil, err
 	}
-	return httpadapter.NewV2(withLambdaRequestID(build(desk, Logger()))).ProxyWithContext, nil
+	return HTTP(build(desk, Logger())), nil
+}
+
+// HTTP adapts a net/http handler to API Gateway HTTP API (payload 2.0)
+// events, handing the Lambda request id to the access log.
+func HTTP(h http.Handler) HTTPHandler {
+	return httpadapter.NewV2(withLambdaRequestID(h)).ProxyWithContext
 }
 
 // withLambdaRequestID hands the Lambda request id to the access log, so that

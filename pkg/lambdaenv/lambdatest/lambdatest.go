@@ -198,6 +198,22 @@ func checkAPI(t testing.TB, event []byte, res events.APIGatewayV2HTTPResponse) {
 	openapitest.Check(t, req, reqBody, res.StatusCode, header, body)
 }
 
+// WithHeader returns an HTTP API event with one header set (name in lower
+// case, as API Gateway sends it).
+func WithHeader(t testing.TB, event []byte, name, value string) []byte {
+	t.Helper()
+	var e events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(event, &e); err != nil {
+		t.Fatal(err)
+	}
+	e.Headers[name] = value
+	out, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
 // WithBody returns an HTTP API event with its body's JSON fields replaced.
 func WithBody(t testing.TB, event []byte, fields map[string]any) []byte {
 	t.Helper()
