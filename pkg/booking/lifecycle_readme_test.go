@@ -1,0 +1,131 @@
+package booking_test
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// The README's lifecycle table is booking.LifecycleMarkdown(), between two
+// markers: the table is written once (booking.Lifecycle) and the docs are
+// derived from it. Run with DOORSTEP_UPDATE_README=1 to rewrite it.
+func TestREADMELifecycleTable(t *testing.T) {
+	const path = "../../README.md"
+	const begin, end = "<!-- lifecycle table: begin -->\n", "<!-- lifecycle table: end -->"
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(data)
+	i, j := strings.Index(readme, begin), strings.Index(readme, end)
+	if i < 0 || j < i {
+		t.Fatalf("README.md has no %q ... %q section", begin, end)
+	}
+	got, want := readme[i+len(begin):j], booking.LifecycleMarkdown()
+	if got == want {
+		return
+	}
+	if os.Getenv("DOORSTEP_UPDATE_README") != "" {
+		if err := os.WriteFile(path, []byte(readme[:i+len(begin)]+want+readme[j:]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Errorf("README.md's lifecycle table is not booking.Lifecycle's:\ngot\n%s\nwant\n%s\n(DOORSTEP_UPDATE_README=1 go test ./pkg/booking rewrites it)", got, want)
+}
+
+// The Lifecycle has exactly the moves the spec and issue 5 name, written
+// out here by hand so that a slip in the table fails: pending_payment to new
+// (deposit paid), to expired (hold lapsed) and to cancelled; new to
+// accepted, declined and cancelled; accepted to completed, no_show and
+// cancelled; and the business moving the window of a new or accepted
+// request. Everything else is refused, for every actor.
+func TestLifecycleIsTheSpecsTable(t *testing.T) {
+	type move struct {
+		from   booking.Status
+		action booking.Action
+		to     booking.Status
+	}
+	want := map[move]bool{
+		{booking.StatusPendingPayment, booking.ActionPay, booking.StatusNew}:          true,
+		{booking.StatusPendingPayment, booking.ActionExpire, booking.StatusExpired}:   true,
+		{booking.StatusPendingPayment, booking.ActionCancel, booking.StatusCancelled}: true,
+		{booking.StatusNew, booking.ActionAccept, booking.StatusAccepted}:             true,
+		{booking.StatusNew, booking.ActionDecline, booking.StatusDeclined}:            true,
+		{booking.StatusNew, booking.ActionCancel, booking.StatusCancelled}:            true,
+		{booking.StatusNew, booking.ActionMove, booking.StatusNew}:                    true,
+		{booking.StatusAccepted, booking.ActionComplete, booking.StatusCompleted}:     true,
+		{booking.StatusAccepted, booking.ActionNoShow, booking.StatusNoShow}:          true,
+		{booking.StatusAccepted, booking.ActionCancel, booking.StatusCancelled}:       true,
+		{booking.StatusAccepted, booking.ActionMove, booking.StatusAccepted}:          true,
+	}
+	actors := []booking.Actor{booking.ActorCustomer, booking.ActorBusiness, booking.ActorOperator, booking.ActorSystem}
+	for _, from := range booking.Statuses {
+		for _, action := range booking.Actions {
+			allowedBy := 0
+			for _, actor := range actors {
+				tr, err := booking.Allowed(from, action, actor)
+				if err != nil {
+					if booking.ErrorCode(err) != booking.InvalidTransition {
+						t.Errorf("Allowed(%s, %s, %s) = %v, want INVALID_TRANSITION", from, action, actor, err)
+					}
+					continue
+				}
+				allowedBy++
+				if !want[move{from, action, tr.To}] {
+					t.Errorf("Allowed(%s, %s, %s) moves to %s: not a move of the spec", from, action, actor, tr.To)
+				}
+			}
+			var to booking.Status
+			for m := range want {
+				if m.from == from && m.action == action {
+					to = m.to
+				}
+			}
+			if to != "" && allowedBy == 0 {
+				t.Errorf("%s -%s-> %s is a move of the spec, but no actor may make it", from, action, to)
+			}
+		}
+	}
+	// The business makes the moves of its inbox, the system the payment's
+	// and the sweeper's, the person cancels.
+	for _, c := range []struct {
+		from   booking.Status
+		action booking.Action
+		actor  booking.Actor
+	}{
+		{booking.StatusNew, booking.ActionAccept, booking.ActorBusiness},
+		{booking.StatusNew, booking.ActionDecline, booking.ActorBusiness},
+		{booking.StatusAccepted, booking.ActionMove, booking.ActorBusiness},
+		{booking.StatusAccepted, booking.ActionComplete, booking.ActorBusiness},
+		{booking.StatusAccepted, booking.ActionNoShow, booking.ActorBusiness},
+		{booking.StatusAccepted, booking.ActionCancel, booking.ActorBusiness},
+		{booking.StatusPendingPayment, booking.ActionPay, booking.ActorSystem},
+		{booking.StatusPendingPayment, booking.ActionExpire, booking.ActorSystem},
+		{booking.StatusPendingPayment, booking.ActionCancel, booking.ActorCustomer},
+		{booking.StatusNew, booking.ActionCancel, booking.ActorCustomer},
+		{booking.StatusAccepted, booking.ActionCancel, booking.ActorCustomer},
+	} {
+		if _, err := booking.Allowed(c.from, c.action, c.actor); err != nil {
+			t.Errorf("Allowed(%s, %s, %s) = %v, want allowed", c.from, c.action, c.actor, err)
+		}
+	}
+	for _, c := range []struct {
+		from   booking.Status
+		action booking.Action
+		actor  booking.Actor
+	}{
+		{booking.StatusPendingPayment, booking.ActionPay, booking.ActorBusiness},
+		{booking.StatusPendingPayment, booking.ActionPay, booking.ActorCustomer},
+		{booking.StatusPendingPayment, booking.ActionPay, booking.ActorOperator},
+		{booking.StatusNew, booking.ActionAccept, booking.ActorCustomer},
+		{booking.StatusNew, booking.ActionMove, booking.ActorCustomer},
+		{booking.StatusPendingPayment, booking.ActionCancel, booking.ActorBusiness},
+	} {
+		if _, err := booking.Allowed(c.from, c.action, c.actor); err == nil {
+			t.Errorf("Allowed(%s, %s, %s) = nil, want refused", c.from, c.action, c.actor)
+		}
+	}
+}
