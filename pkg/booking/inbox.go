@@ -104,7 +104,7 @@ func (in *Inbox) Requests(ctx context.Context, b *Business, f RequestFilter) (In
 	if f.To != "" {
 		to, err := ParseDate(f.To, now, b.loc)
 		if err != nil {
-			return InboxPage{}, err
+			return InboxPage{}, Errorf(InvalidDate, "to must be a date as YYYY-MM-DD, got %q", f.To)
 		}
 		q.To = localMidnight(to.AddDate(0, 0, 1), b.loc)
 	}

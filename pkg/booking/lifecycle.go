@@ -107,16 +107,20 @@ func pastTense(a Action) string {
 		return "paid"
 	case ActionExpire:
 		return "expired"
+	case ActionAccept:
+		return "accepted"
+	case ActionDecline:
+		return "declined"
 	case ActionMove:
 		return "moved to another window"
+	case ActionComplete:
+		return "completed"
 	case ActionNoShow:
 		return "marked no-show"
 	case ActionCancel:
 		return "cancelled"
-	case ActionDecline:
-		return "declined"
 	}
-	return string(a) + "ed"
+	return string(a)
 }
 
 // Effects are what a transition does besides changing the state. They are

@@ -129,3 +129,27 @@ func TestLifecycleIsTheSpecsTable(t *testing.T) {
 		}
 	}
 }
+
+// A refused move says in plain words what cannot be done and what can.
+func TestAllowedMessages(t *testing.T) {
+	tests := []struct {
+		from   booking.Status
+		action booking.Action
+		want   string
+	}{
+		{booking.StatusNew, booking.ActionComplete, "a request that is new cannot be completed; it can be: accept, decline, move, cancel"},
+		{booking.StatusAccepted, booking.ActionAccept, "a request that is accepted cannot be accepted; it can be: complete, no_show, move, cancel"},
+		{booking.StatusAccepted, booking.ActionNoShow, ""},
+		{booking.StatusDeclined, booking.ActionCancel, "a request that is declined cannot be moved any more"},
+	}
+	for _, tt := range tests {
+		_, err := booking.Allowed(tt.from, tt.action, booking.ActorBusiness)
+		got := ""
+		if err != nil {
+			got = booking.ErrorMessage(err)
+		}
+		if got != tt.want {
+			t.Errorf("Allowed(%s, %s) = %q, want %q", tt.from, tt.action, got, tt.want)
+		}
+	}
+}

@@ -68,3 +68,36 @@ func TestBusinessCache(t *testing.T) {
 		t.Error("a put through the caching store was not seen at once")
 	}
 }
+
+// TestUpdateBusinessNeverUndoesAChange makes a change between
+// UpdateBusiness's read and its write: the update fails, and the change
+// made in between stays.
+func TestUpdateBusinessNeverUndoesAChange(t *testing.T) {
+	ctx := context.Background()
+	forEachEngine(t, func(t *testing.T, e engine) {
+		b := loadBusiness(t)
+		if err := e.store.PutBusiness(ctx, b); err != nil {
+			t.Fatal(err)
+		}
+		_, minted := booking.NewInboxToken(b.Slug)
+		err := e.store.UpdateBusiness(ctx, b.Slug, func(stored *booking.Business) (*booking.Business, error) {
+			meanwhile := *stored
+			meanwhile.InboxTokenSHA256 = minted
+			if err := e.store.PutBusiness(ctx, &meanwhile); err != nil {
+				t.Fatal(err)
+			}
+			stored.Name = "Renamed"
+			return stored, nil
+		})
+		if err == nil {
+			t.Fatal("UpdateBusiness() = nil, want an error: the record changed after it was read")
+		}
+		got, err := e.store.Business(ctx, b.Slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.InboxTokenSHA256 != minted || got.Name != b.Name {
+			t.Errorf("got hash %q, name %q; want the change made in between (%q, %q)", got.InboxTokenSHA256, got.Name, minted, b.Name)
+		}
+	})
+}

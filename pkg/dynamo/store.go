@@ -84,6 +84,37 @@ const (
 // still as read, so a concurrent put of the same business makes this one
 // fail (try again) rather than leave a site item behind.
 func (s *Store) PutBusiness(ctx context.Context, b *booking.Business) error {
+	return s.UpdateBusiness(ctx, b.Slug, func(*booking.Business) (*booking.Business, error) { return b, nil })
+}
+
+// UpdateBusiness stores the record change makes from the stored record of
+// slug (nil when there is none), as PutBusiness stores one, on the
+// condition that the stored record is still the one change was given: an
+// edit of a stored record (an operator minting an inbox token, or keeping
+// one while reloading a file) never undoes a change made in between; it
+// fails instead, to be tried again.
+func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(stored *booking.Business) (*booking.Business, error)) error {
+	old, err := s.get(ctx, businessPK(slug), skProfile)
+	if err != nil {
+		return fmt.Errorf("put business %q: read the stored record: %w", slug, err)
+	}
+	oldSites, err := storedSites(old)
+	if err != nil {
+		return fmt.Errorf("put business %q: stored record: %w", slug, err)
+	}
+	var stored *booking.Business
+	if oldDoc, ok := old[attrDoc].(*types.AttributeValueMemberS); ok {
+		if stored, err = booking.DecodeBusiness([]byte(oldDoc.Value)); err != nil {
+			return fmt.Errorf("put business %q: stored record: %w", slug, err)
+		}
+	}
+	b, err := change(stored)
+	if err != nil {
+		return err
+	}
+	if b.Slug != slug {
+		return fmt.Errorf("put business %q: the changed record has the slug %q", slug, b.Slug)
+	}
 	doc, err := booking.EncodeBusinessRecord(b)
 	if err != nil {
 		return fmt.Errorf("business %q: %w", b.Slug, err)
@@ -91,14 +122,6 @@ func (s *Store) PutBusiness(ctx context.Context, b *booking.Business) error {
 	valid, err := booking.DecodeBusiness(doc)
 	if err != nil {
 		return err
-	}
-	old, err := s.get(ctx, businessPK(b.Slug), skProfile)
-	if err != nil {
-		return fmt.Errorf("put business %q: read the stored record: %w", b.Slug, err)
-	}
-	oldSites, err := storedSites(old)
-	if err != nil {
-		return fmt.Errorf("put business %q: stored record: %w", b.Slug, err)
 	}
 	in, at := s.putBusinessTransaction(b.Slug, doc, valid.Sites(), old, oldSites)
 	_, err = s.client.TransactWriteItems(ctx, in)
