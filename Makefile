@@ -17,7 +17,8 @@ SAM_FUNCTIONS := \
     GetServiceRequestFunction=get-service-request \
     GetOpenApiFunction=get-openapi \
     McpFunction=mcp \
-    BusinessInboxFunction=business-inbox
+    BusinessInboxFunction=business-inbox \
+    ExpireHoldsFunction=expire-holds
 
 # DynamoDB Local, the official engine, for the tests that run against it.
 # The tests find the jar themselves; make only installs it.

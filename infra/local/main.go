@@ -25,6 +25,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/embedded"
 	"github.com/doorstep/doorstep/pkg/httpapi"
+	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/mcptools"
 )
 
@@ -160,10 +161,28 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	closeEngine := func() {}
 
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	// The hold sweeper, as ExpireHoldsFunction's schedule runs it on AWS.
+	go sweepEvery(ctx, booking.NewMover(store, time.Now), time.Minute, log)
 	desk := booking.NewDesk(store, siteURL, time.Now)
 	mux := http.NewServeMux()
 	mux.Handle(mcptools.Path, mcptools.New(desk, log))
 	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(booking.NewInbox(store, time.Now), log))
 	mux.Handle("/", httpapi.New(desk, log))
 	return mux, closeEngine, nil
+}
+
+// sweepEvery expires the lapsed payment holds every interval until ctx
+// ends, as ExpireHoldsFunction does every minute on AWS.
+func sweepEvery(ctx context.Context, mover *booking.Mover, every time.Duration, log *slog.Logger) {
+	tick := time.NewTicker(every)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case now := <-tick.C:
+			// Sweep logs what it did and any failure; the next tick tries again.
+			_, _ = lambdaenv.Sweep(ctx, mover, now, log)
+		}
+	}
 }

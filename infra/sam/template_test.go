@@ -34,6 +34,10 @@ var wantFunctions = map[string]struct {
 		[]string{"GET /api/v1/inbox/requests", "GET /api/v1/inbox/requests/{code}", "POST /api/v1/inbox/requests/{code}/{action}"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
+	"expire-holds": {
+		[]string{"SCHEDULE rate(1 minute)"},
+		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+	},
 }
 
 // TestFunctions checks that sam build and sam deploy turn every
@@ -342,6 +346,10 @@ func httpAPIRoutes(fn *yaml.Node, apiID string) ([]string, error) {
 	var routes []string
 	for i := 0; i+1 < len(events.Content); i += 2 {
 		name, ev := events.Content[i].Value, events.Content[i+1]
+		if plain(field(ev, "Type")) == "Schedule" {
+			routes = append(routes, "SCHEDULE "+plain(field(ev, "Properties", "Schedule")))
+			continue
+		}
 		if typ := plain(field(ev, "Type")); typ != "HttpApi" {
 			return nil, fmt.Errorf("event %s is of Type %q, want HttpApi", name, typ)
 		}

@@ -134,6 +134,7 @@ type SweepResult struct {
 // concurrently: a request already moved is skipped, never moved twice.
 func (m *Mover) ExpireLapsed(ctx context.Context, now time.Time) (SweepResult, error) {
 	var expired, skipped atomic.Int64
+	var failed error // the moves that failed; the sweep goes on past them
 	err := m.store.LapsedPayments(ctx, now, func(codes []string) error {
 		var (
 			wg       sync.WaitGroup
@@ -163,7 +164,11 @@ func (m *Mover) ExpireLapsed(ctx context.Context, now time.Time) (SweepResult, e
 		}
 		close(next)
 		wg.Wait()
-		return firstErr
+		// A request that cannot be expired must not keep every request
+		// after it (in later pages and shards) from being swept, sweep
+		// after sweep: only a cancelled ctx ends the sweep early.
+		failed = errors.Join(failed, firstErr)
+		return ctx.Err()
 	})
-	return SweepResult{Expired: int(expired.Load()), Skipped: int(skipped.Load())}, err
+	return SweepResult{Expired: int(expired.Load()), Skipped: int(skipped.Load())}, errors.Join(err, failed)
 }
