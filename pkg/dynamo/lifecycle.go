@@ -43,6 +43,10 @@ func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, 
 			return err
 		}
 		if attempt == maxAttempts {
+			// As a create does: a window others keep writing is taken.
+			if at.newHold >= 0 && aws.ToString(canceled.CancellationReasons[at.newHold].Code) == reasonTransactionConflict {
+				return windowTaken()
+			}
 			return booking.Errorf(booking.InvalidTransition, "request %s is being moved by someone else right now; read it again", before.Code)
 		}
 		if err := sleep(ctx, backoff/2+rand.N(backoff/2+1)); err != nil {
@@ -74,7 +78,7 @@ func movedWhy(r booking.Request, t booking.Transition, at moveItems, reasons []t
 		case i == at.counter:
 			return false, fmt.Errorf("move request %s: the phone's open count is already zero: %w", r.Code, err)
 		case i == at.newHold:
-			return false, booking.Errorf(booking.WindowTaken, "that arrival window was just taken; pick another one")
+			return false, windowTaken()
 		case i == at.oldHold:
 			return true, err // the hold changed since it was read: read it again
 		}
