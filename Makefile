@@ -18,7 +18,8 @@ SAM_FUNCTIONS := \
     GetOpenApiFunction=get-openapi \
     McpFunction=mcp \
     BusinessInboxFunction=business-inbox \
-    ExpireHoldsFunction=expire-holds
+    ExpireHoldsFunction=expire-holds \
+    NotifyFunction=notify
 
 # DynamoDB Local, the official engine, for the tests that run against it.
 # The tests find the jar themselves; make only installs it.

@@ -27,6 +27,8 @@ import (
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/mcptools"
+	"github.com/doorstep/doorstep/pkg/notify"
+	"github.com/doorstep/doorstep/pkg/outbox"
 )
 
 //go:embed businesses.json
@@ -161,12 +163,23 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	closeEngine := func() {}
 
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	// Notifications: minidyn has no stream, so the store tells the notifier
+	// of each request write that commits; the outbox stands in for SES and
+	// SMS (GET /dev/outbox).
+	box := outbox.New(100, log)
+	notifier := &notify.Notifier{
+		Composer:   notify.Composer{SiteURL: siteURL, PreviewInbox: "preview-inbox@doorstep.localhost"},
+		Businesses: store, Email: box, SMS: box,
+		Ledger: dynamo.NewLedger(client, tableName), Log: log, Now: time.Now,
+	}
+	requests := notify.Notifying(store, notifier, log)
 	// The hold sweeper, as ExpireHoldsFunction's schedule runs it on AWS.
-	go sweepEvery(ctx, booking.NewMover(store, time.Now), time.Minute, log)
-	desk := booking.NewDesk(store, siteURL, time.Now)
+	go sweepEvery(ctx, booking.NewMover(requests, time.Now), time.Minute, log)
+	desk := booking.NewDesk(requests, siteURL, time.Now)
 	mux := http.NewServeMux()
+	mux.Handle(outbox.Path, box) // local only: never deployed
 	mux.Handle(mcptools.Path, mcptools.New(desk, log))
-	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(booking.NewInbox(store, time.Now), log))
+	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(booking.NewInbox(requests, time.Now), log))
 	mux.Handle("/", httpapi.New(desk, log))
 	return mux, closeEngine, nil
 }

@@ -95,12 +95,31 @@ func TestLocalServer(t *testing.T) {
 		t.Fatalf("getServiceRequest after accept: got %d %+v", code, status)
 	}
 
+	// Notifications go to the outbox: the business heard of the new request
+	// (desert-cool-hvac has an inbox_email; the person gave no e-mail and no
+	// consent to texts, so they get nothing).
+	res, err := http.Get(base + "/dev/outbox")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var box struct {
+		Messages []struct{ Kind, Audience, Channel, To, Body string }
+	}
+	err = json.NewDecoder(res.Body).Decode(&box)
+	res.Body.Close()
+	if err != nil || len(box.Messages) != 1 {
+		t.Fatalf("/dev/outbox: got %+v, %v; want the business's one new-request e-mail", box, err)
+	}
+	if m := box.Messages[0]; m.Audience != "business" || m.To != "inbox@desert-cool-hvac.example.com" || !strings.Contains(m.Body, created.Code) {
+		t.Errorf("/dev/outbox: got %+v, want the new request for inbox@desert-cool-hvac.example.com", m)
+	}
+
 	var doc struct{ OpenAPI string }
 	if status := get("/api/v1/openapi.json", &doc); status != 200 || doc.OpenAPI != "3.1.0" {
 		t.Fatalf("openapi.json: got %d %+v", status, doc)
 	}
 
-	res, err := http.Post(base+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	res, err = http.Post(base+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,9 +17,10 @@ import (
 const root = "../.."
 
 // wantFunctions says, for each folder functions/<folder>/ with a main.go, the
-// HTTP API routes its function serves ("METHOD path", sorted) and the only
-// DynamoDB actions (sorted) it may use on the table: none for a function
-// that reads nothing from it.
+// HTTP API routes its function serves ("METHOD path", sorted; a schedule is
+// "SCHEDULE <expression>", the table's stream "STREAM DoorstepTable.StreamArn")
+// and the only DynamoDB actions (sorted) it may use on the table: none for a
+// function that reads nothing from it.
 var wantFunctions = map[string]struct {
 	routes  []string
 	actions []string
@@ -33,6 +34,10 @@ var wantFunctions = map[string]struct {
 	"business-inbox": {
 		[]string{"GET /api/v1/inbox/requests", "GET /api/v1/inbox/requests/{code}", "POST /api/v1/inbox/requests/{code}/{action}"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+	},
+	"notify": {
+		[]string{"STREAM DoorstepTable.StreamArn"},
+		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
 	},
 	"expire-holds": {
 		[]string{"SCHEDULE rate(1 minute)"},
@@ -337,7 +342,8 @@ func (tp template) envVar(fn *yaml.Node, name string) *yaml.Node {
 }
 
 // httpAPIRoutes returns the sorted "METHOD path" of a function's events,
-// which must all be HttpApi events on the template's HTTP API.
+// which must be HttpApi events on the template's HTTP API, schedules or the
+// table's stream (spelt as wantFunctions says).
 func httpAPIRoutes(fn *yaml.Node, apiID string) ([]string, error) {
 	events := field(fn, "Properties", "Events")
 	if events == nil || events.Kind != yaml.MappingNode || len(events.Content) == 0 {
@@ -346,8 +352,12 @@ func httpAPIRoutes(fn *yaml.Node, apiID string) ([]string, error) {
 	var routes []string
 	for i := 0; i+1 < len(events.Content); i += 2 {
 		name, ev := events.Content[i].Value, events.Content[i+1]
-		if plain(field(ev, "Type")) == "Schedule" {
+		switch plain(field(ev, "Type")) {
+		case "Schedule":
 			routes = append(routes, "SCHEDULE "+plain(field(ev, "Properties", "Schedule")))
+			continue
+		case "DynamoDB":
+			routes = append(routes, "STREAM "+getAtt(field(ev, "Properties", "Stream")))
 			continue
 		}
 		if typ := plain(field(ev, "Type")); typ != "HttpApi" {
@@ -400,16 +410,24 @@ func tableActions(fn *yaml.Node, tableID string) ([]string, error) {
 			if field(s, "NotAction") != nil || field(s, "NotResource") != nil {
 				return nil, fmt.Errorf("%s: NotAction and NotResource grant too much", where)
 			}
+			stmtActions := plains(field(s, "Action"))
+			onTable := slices.ContainsFunc(stmtActions, func(a string) bool { return strings.HasPrefix(a, "dynamodb:") })
 			for _, r := range items(field(s, "Resource")) {
-				if got := getAtt(r); got != tableID+".Arn" && !isIndexARN(r, tableID) {
+				switch {
+				case r.Value == "*" || strings.HasSuffix(r.Value, ":*:*"):
+					return nil, fmt.Errorf("%s: Resource %q grants too much", where, r.Value)
+				case !onTable:
+					// Another service's actions (SES, SMS, SQS): checked above
+					// for wildcards only.
+				case getAtt(r) != tableID+".Arn" && !isIndexARN(r, tableID):
 					return nil, fmt.Errorf("%s: a Resource is neither !GetAtt %s.Arn nor one of its indexes", where, tableID)
 				}
 			}
 			if len(items(field(s, "Resource"))) == 0 {
 				return nil, fmt.Errorf("%s: no Resource", where)
 			}
-			for _, a := range plains(field(s, "Action")) {
-				if !slices.Contains(actions, a) {
+			for _, a := range stmtActions {
+				if strings.HasPrefix(a, "dynamodb:") && !slices.Contains(actions, a) {
 					actions = append(actions, a)
 				}
 			}

@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
+	"github.com/doorstep/doorstep/pkg/sesmail"
+	"github.com/doorstep/doorstep/pkg/smstext"
+)
+
+// fakeAWS stands in for an AWS endpoint: it records the JSON body of each
+// call and answers it with reply.
+type fakeAWS struct {
+	mu    sync.Mutex
+	calls []map[string]any
+	reply func(body map[string]any) (status int, header map[string]string, answer string)
+}
+
+func (f *fakeAWS) serve(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, _ := io.ReadAll(r.Body)
+		var body map[string]any
+		if err := json.Unmarshal(data, &body); err != nil {
+			t.Errorf("%s %s: body is not JSON: %s", r.Method, r.URL.Path, data)
+		}
+		body["_call"] = r.Method + " " + r.URL.Path + " " + r.Header.Get("X-Amz-Target")
+		f.mu.Lock()
+		f.calls = append(f.calls, body)
+		f.mu.Unlock()
+		status, header, answer := f.reply(body)
+		for k, v := range header {
+			w.Header().Set(k, v)
+		}
+		w.WriteHeader(status)
+		io.WriteString(w, answer)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// take returns the calls so far as "call: to", and forgets them.
+func (f *fakeAWS) take(to func(map[string]any) string) []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var s []string
+	for _, c := range f.calls {
+		s = append(s, c["_call"].(string)+": "+to(c))
+	}
+	f.calls = nil
+	return s
+}
+
+func invoke(t *testing.T, h any, event []byte) []string {
+	t.Helper()
+	out, err := lambda.NewHandler(h).Invoke(context.Background(), event)
+	if err != nil {
+		t.Fatalf("invoke: %v", err)
+	}
+	var res events.DynamoDBEventResponse
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("not a DynamoDB event response: %v: %s", err, out)
+	}
+	var ids []string
+	for _, f := range res.BatchItemFailures {
+		ids = append(ids, f.ItemIdentifier)
+	}
+	return ids
+}
+
+// TestEvents feeds events/notify-dynamodb-stream.json to the function built
+// from its environment, with stand-ins for SES (in its sandbox: one address
+// is not verified) and End User Messaging SMS (one number replied STOP).
+func TestEvents(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	ses := &fakeAWS{reply: func(body map[string]any) (int, map[string]string, string) {
+		if strings.Contains(jsonOf(body["Destination"]), "sam.ortiz@example.net") {
+			return 400, map[string]string{"X-Amzn-ErrorType": "MessageRejected", "Content-Type": "application/json"},
+				`{"message":"Email address is not verified. The following identities failed the check in region US-EAST-1: sam.ortiz@example.net"}`
+		}
+		return 200, map[string]string{"Content-Type": "application/json"}, `{"MessageId":"010001ef-8c3d-4e6f-8f3a-1c2d3e4f5a6b-000000"}`
+	}}
+	sms := &fakeAWS{reply: func(body map[string]any) (int, map[string]string, string) {
+		h := map[string]string{"Content-Type": "application/x-amz-json-1.0"}
+		if body["DestinationPhoneNumber"] == "+15125550163" {
+			return 400, h, `{"__type":"ConflictException","Message":"The destination phone number has opted out.","Reason":"DESTINATION_PHONE_NUMBER_OPTED_OUT","ResourceType":"opt-out-list","ResourceId":"Default"}`
+		}
+		return 200, h, `{"MessageId":"6ad0d3b1-7c2e-4e6f-8f3a-1c2d3e4f5a6b"}`
+	}}
+	env.Vars["SENDER_EMAIL"] = "notify@book.example.com"
+	env.Vars["SMS_ORIGINATION_IDENTITY"] = "+18005550199"
+	env.Vars["PREVIEW_INBOX_EMAIL"] = "preview@book.example.com"
+	env.Vars[sesmail.EndpointVariable] = ses.serve(t)
+	env.Vars[smstext.EndpointVariable] = sms.serve(t)
+	h, err := newHandler(context.Background(), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := lambdatest.Event(t, "notify-dynamodb-stream.json")
+	to := func(c map[string]any) string { return jsonOf(c["Destination"]) }
+	toPhone := func(c map[string]any) string { return c["DestinationPhoneNumber"].(string) }
+	const sendEmail, sendText = "POST /v2/email/outbound-emails : ", "POST / PinpointSMSVoiceV2.SendTextMessage: "
+
+	if got, want := invoke(t, h, event), []string{"4421584500000000017450439127"}; !slices.Equal(got, want) {
+		t.Fatalf("got batch item failures %v, want exactly the refused record's %v", got, want)
+	}
+	wantEmails := []string{
+		sendEmail + `{"ToAddresses":["jordan.lee@example.com"]}`,
+		sendEmail + `{"ToAddresses":["inbox@desert-cool-hvac.example.com"]}`,
+		sendEmail + `{"ToAddresses":["sam.ortiz@example.net"]}`, // refused
+		sendEmail + `{"ToAddresses":["inbox@limpieza-la-estrella.example.com"]}`,
+		sendEmail + `{"ToAddresses":["maria.gonzalez@example.com"]}`,
+	}
+	if got := ses.take(to); !slices.Equal(got, wantEmails) {
+		t.Errorf("SES: got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(wantEmails, "\n\t"))
+	}
+	wantTexts := []string{sendText + "+16025550147", sendText + "+14805550123", sendText + "+15125550163"}
+	if got := sms.take(toPhone); !slices.Equal(got, wantTexts) {
+		t.Errorf("SMS: got %v, want %v", got, wantTexts)
+	}
+	client := dynamotest.NewClient(env.Vars["DYNAMODB_ENDPOINT"])
+	if out, err := dynamo.NewLedger(client, env.Vars["TABLE_NAME"]).OptedOut(context.Background(), "5125550163"); err != nil || !out {
+		t.Errorf("got OptedOut %v, %v, want the STOP recorded", out, err)
+	}
+
+	// Lambda retries from the refused record on: only its e-mail is tried
+	// again, and the opted-out number is not texted again.
+	if got := invoke(t, h, event); !slices.Equal(got, []string{"4421584500000000017450439127"}) {
+		t.Fatalf("retry: got failures %v, want the refused record's again", got)
+	}
+	if got, want := ses.take(to), []string{sendEmail + `{"ToAddresses":["sam.ortiz@example.net"]}`}; !slices.Equal(got, want) {
+		t.Errorf("retry: SES got %v, want only %v", got, want)
+	}
+	if got := sms.take(toPhone); len(got) != 0 {
+		t.Errorf("retry: SMS got %v, want nothing", got)
+	}
+}
+
+func jsonOf(v any) string {
+	data, _ := json.Marshal(v)
+	return string(data)
+}

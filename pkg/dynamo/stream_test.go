@@ -1,0 +1,233 @@
+package dynamo_test
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/notify"
+)
+
+// streamJSON writes an item as a stream record's image spells it (DynamoDB
+// JSON: {"S": ...}, {"N": ...}, {"M": {...}}).
+func streamJSON(item map[string]types.AttributeValue) map[string]any {
+	out := make(map[string]any, len(item))
+	for name, v := range item {
+		out[name] = streamJSONValue(v)
+	}
+	return out
+}
+
+func streamJSONValue(v types.AttributeValue) map[string]any {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return map[string]any{"S": v.Value}
+	case *types.AttributeValueMemberN:
+		return map[string]any{"N": v.Value}
+	case *types.AttributeValueMemberBOOL:
+		return map[string]any{"BOOL": v.Value}
+	case *types.AttributeValueMemberNULL:
+		return map[string]any{"NULL": true}
+	case *types.AttributeValueMemberB:
+		return map[string]any{"B": base64.StdEncoding.EncodeToString(v.Value)}
+	case *types.AttributeValueMemberSS:
+		return map[string]any{"SS": v.Value}
+	case *types.AttributeValueMemberNS:
+		return map[string]any{"NS": v.Value}
+	case *types.AttributeValueMemberBS:
+		bs := make([]string, len(v.Value))
+		for i, b := range v.Value {
+			bs[i] = base64.StdEncoding.EncodeToString(b)
+		}
+		return map[string]any{"BS": bs}
+	case *types.AttributeValueMemberL:
+		l := make([]any, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = streamJSONValue(e)
+		}
+		return map[string]any{"L": l}
+	case *types.AttributeValueMemberM:
+		return map[string]any{"M": streamJSON(v.Value)}
+	}
+	panic(fmt.Sprintf("attribute of type %T", v))
+}
+
+// streamRecord returns the stream record DynamoDB writes for a write of an
+// item from old to item (either nil for an INSERT or a REMOVE), decoded
+// from its JSON as the Lambda runtime decodes it.
+func streamRecord(t *testing.T, name string, old, item map[string]types.AttributeValue) events.DynamoDBEventRecord {
+	t.Helper()
+	keys := item
+	if keys == nil {
+		keys = old
+	}
+	change := map[string]any{
+		"ApproximateCreationDateTime": now.Unix(),
+		"Keys":                        streamJSON(map[string]types.AttributeValue{"pk": keys["pk"], "sk": keys["sk"]}),
+		"SequenceNumber":              "4421584500000000017450439091",
+		"SizeBytes":                   1024,
+		"StreamViewType":              "NEW_AND_OLD_IMAGES",
+	}
+	if item != nil {
+		change["NewImage"] = streamJSON(item)
+	}
+	if old != nil {
+		change["OldImage"] = streamJSON(old)
+	}
+	data, err := json.Marshal(map[string]any{
+		"eventID": "c4ca4238a0b923820dcc509a6f75849b", "eventName": name, "eventVersion": "1.1",
+		"eventSource": "aws:dynamodb", "awsRegion": "us-east-1", "dynamodb": change,
+		"eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/doorstep/stream/2026-11-01T00:00:00.000",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec events.DynamoDBEventRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
+// withHistory returns r as the domain creates it: with its create event.
+func withHistory(r booking.Request) booking.Request {
+	r.History = []booking.Event{{At: r.Created, By: booking.ActorCustomer, Action: booking.ActionCreate, To: r.Status, Window: r.Window}}
+	return r
+}
+
+// TestDecodeRequestWrite decodes the stream records of the items the store
+// writes: the create and a move of a request, each back to the request as
+// stored, and to the change notify sees in it.
+func TestDecodeRequestWrite(t *testing.T) {
+	ctx := context.Background()
+	forEachEngine(t, func(t *testing.T, e engine) {
+		r := withHistory(pending(newRequest(slug, phone(1), monday), now.Add(30*time.Minute)))
+		mustCreate(t, e, r, nil, now)
+		created := e.item(t, requestKey(r.Code))
+
+		w, ok, err := dynamo.DecodeRequestWrite(streamRecord(t, "INSERT", nil, created))
+		if err != nil || !ok {
+			t.Fatalf("INSERT: got ok %v, %v, want a request write", ok, err)
+		}
+		if w.Code != r.Code || w.Before != nil || jsonString(w.After) != jsonString(r) {
+			t.Fatalf("INSERT: got %s before %v after %s, want %s after %s", w.Code, w.Before, jsonString(w.After), r.Code, jsonString(r))
+		}
+		if got := changeIDs(w); got != r.Code+"#0 create" {
+			t.Errorf("INSERT: got changes %q, want the create", got)
+		}
+
+		// The deposit is paid: the move's put is a MODIFY of the whole item.
+		mover := booking.NewMover(e.store, func() time.Time { return now.Add(time.Minute) })
+		after, err := mover.Move(ctx, booking.MoveInput{Code: r.Code, Action: booking.ActionPay, Actor: booking.ActorSystem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		paid := e.item(t, requestKey(r.Code))
+		w, ok, err = dynamo.DecodeRequestWrite(streamRecord(t, "MODIFY", created, paid))
+		if err != nil || !ok {
+			t.Fatalf("MODIFY: got ok %v, %v, want a request write", ok, err)
+		}
+		if w.Before == nil || jsonString(*w.Before) != jsonString(r) || jsonString(w.After) != jsonString(after) {
+			t.Fatalf("MODIFY: got before %v after %s, want before %s after %s", w.Before, jsonString(w.After), jsonString(r), jsonString(after))
+		}
+		if got := changeIDs(w); got != r.Code+"#1 pay" {
+			t.Errorf("MODIFY: got changes %q, want the payment", got)
+		}
+	})
+}
+
+func changeIDs(w dynamo.RequestWrite) string {
+	var s []string
+	for _, ch := range notify.Changes(w.Before, w.After) {
+		s = append(s, ch.ID+" "+string(ch.Event.Action))
+	}
+	return strings.Join(s, ", ")
+}
+
+// TestDecodeRequestWriteIgnores: the table holds more than requests, and
+// a removal is nobody's news.
+func TestDecodeRequestWriteIgnores(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		r := withHistory(newRequest(slug, phone(2), monday))
+		mustCreate(t, e, r, nil, now)
+		ledger := dynamo.NewLedger(e.client, e.table)
+		if _, err := ledger.Claim(context.Background(), r.Code+"#0/received/person/email", now); err != nil {
+			t.Fatal(err)
+		}
+		request := e.item(t, requestKey(r.Code))
+		other := map[string]types.AttributeValue{"pk": request["pk"], "sk": &types.AttributeValueMemberS{Value: "REQUEST#NOTE"}}
+		tests := []struct {
+			name string
+			rec  events.DynamoDBEventRecord
+		}{
+			{"the window hold", streamRecord(t, "INSERT", nil, e.item(t, holdKey(slug, monday)))},
+			{"the phone counter", streamRecord(t, "INSERT", nil, e.item(t, phoneKey(slug, phone(2))))},
+			{"a ledger item", streamRecord(t, "INSERT", nil, e.item(t, notifyKey(r.Code+"#0/received/person/email")))},
+			{"another sort key under the request", streamRecord(t, "INSERT", nil, other)},
+			{"the request's removal", streamRecord(t, "REMOVE", request, nil)},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				w, ok, err := dynamo.DecodeRequestWrite(tt.rec)
+				if ok || err != nil {
+					t.Fatalf("got %+v, %v, %v, want it ignored", w, ok, err)
+				}
+			})
+		}
+	})
+}
+
+func TestDecodeRequestWriteErrors(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, e engine) {
+		r := withHistory(newRequest(slug, phone(3), monday))
+		mustCreate(t, e, r, nil, now)
+		item := e.item(t, requestKey(r.Code))
+
+		// Attributes of every type convert; the decoder ignores the unknown.
+		extra := map[string]types.AttributeValue{
+			"x_b":    &types.AttributeValueMemberB{Value: []byte{1, 2}},
+			"x_bs":   &types.AttributeValueMemberBS{Value: [][]byte{{1}, {2}}},
+			"x_ss":   &types.AttributeValueMemberSS{Value: []string{"a", "b"}},
+			"x_ns":   &types.AttributeValueMemberNS{Value: []string{"1", "2"}},
+			"x_null": &types.AttributeValueMemberNULL{Value: true},
+			"x_bool": &types.AttributeValueMemberBOOL{Value: true},
+		}
+		withExtra := maps.Clone(item)
+		for k, v := range extra {
+			withExtra[k] = v
+		}
+		if w, ok, err := dynamo.DecodeRequestWrite(streamRecord(t, "INSERT", nil, withExtra)); err != nil || !ok || w.After.Code != r.Code {
+			t.Fatalf("extra attributes: got %+v, %v, %v, want the request", w, ok, err)
+		}
+
+		bad := maps.Clone(item)
+		bad["window"] = &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"start": &types.AttributeValueMemberS{Value: "Monday morning"}}}
+		tests := []struct {
+			name string
+			rec  events.DynamoDBEventRecord
+			want string
+		}{
+			{"a MODIFY without its old image", streamRecord(t, "MODIFY", nil, item), "NEW_AND_OLD_IMAGES"},
+			{"an image that is no request", streamRecord(t, "INSERT", nil, bad), "new image"},
+			{"an old image that is no request", streamRecord(t, "MODIFY", bad, item), "old image"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				w, ok, err := dynamo.DecodeRequestWrite(tt.rec)
+				if ok || err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), r.Code) || w.Code != r.Code {
+					t.Fatalf("got %q, ok %v, %v, want the code and an error naming %s and %q", w.Code, ok, err, r.Code, tt.want)
+				}
+			})
+		}
+	})
+}

@@ -1,0 +1,212 @@
+package lambdaenv
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
+	"github.com/doorstep/doorstep/pkg/notify"
+)
+
+func TestNotifyConfigFrom(t *testing.T) {
+	valid := map[string]string{
+		"TABLE_NAME": "doorstep", "SITE_URL": "https://book.example.com", "SENDER_EMAIL": "notify@book.example.com",
+	}
+	with := func(k, v string) map[string]string {
+		env := map[string]string{}
+		for key, value := range valid {
+			env[key] = value
+		}
+		env[k] = v
+		return env
+	}
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string // "" when valid
+	}{
+		{"e-mail only", valid, ""},
+		{"texts and a preview inbox", with("SMS_ORIGINATION_IDENTITY", "+18005550199"), ""},
+		{"a preview inbox", with("PREVIEW_INBOX_EMAIL", "preview@book.example.com"), ""},
+		{"no sender", with("SENDER_EMAIL", ""), "SENDER_EMAIL"},
+		{"a sender with a display name", with("SENDER_EMAIL", "Doorstep <notify@book.example.com>"), "SENDER_EMAIL"},
+		{"a preview inbox that is no address", with("PREVIEW_INBOX_EMAIL", "preview"), "PREVIEW_INBOX_EMAIL"},
+		{"no table", with("TABLE_NAME", ""), "TABLE_NAME"},
+		{"no site", with("SITE_URL", ""), "SITE_URL"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := NotifyConfigFrom(func(k string) string { return tt.env[k] })
+			if tt.wantErr == "" {
+				if err != nil || c.SenderEmail != tt.env["SENDER_EMAIL"] || c.SMSOriginationIdentity != tt.env["SMS_ORIGINATION_IDENTITY"] ||
+					c.PreviewInboxEmail != tt.env["PREVIEW_INBOX_EMAIL"] || c.TableName != tt.env["TABLE_NAME"] {
+					t.Fatalf("got %+v, %v, want the environment's values", c, err)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("got %v, want an error naming %s", err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// recorder is the notify function's senders in these tests: it keeps what
+// went out, and refuses e-mail to the addresses in unverified, as SES does
+// in its sandbox.
+type recorder struct {
+	mu         sync.Mutex
+	sent       []string // "id -> to"
+	unverified map[string]bool
+}
+
+func (r *recorder) send(m notify.Message) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if m.Channel == notify.ChannelEmail && r.unverified[m.To] {
+		return errors.New("MessageRejected: Email address is not verified")
+	}
+	r.sent = append(r.sent, m.ID+" -> "+m.To)
+	return nil
+}
+
+func (r *recorder) SendEmail(_ context.Context, m notify.Message) error { return r.send(m) }
+func (r *recorder) SendText(_ context.Context, m notify.Message) error  { return r.send(m) }
+
+func (r *recorder) take() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.sent
+	r.sent = nil
+	return s
+}
+
+func invokeStream(t *testing.T, h StreamHandler, event []byte) []string {
+	t.Helper()
+	out, err := lambda.NewHandler(h).Invoke(context.Background(), event)
+	if err != nil {
+		t.Fatalf("invoke: %v", err)
+	}
+	var res events.DynamoDBEventResponse
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("response is not a DynamoDB event response: %v: %s", err, out)
+	}
+	ids := []string{}
+	for _, f := range res.BatchItemFailures {
+		ids = append(ids, f.ItemIdentifier)
+	}
+	return ids
+}
+
+// TestNotifyStream feeds events/notify-dynamodb-stream.json to the handler
+// over the demo businesses: a new request, one whose person's address SES
+// refuses, an accept, a move, and records that are no request writes.
+func TestNotifyStream(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	env.Vars["SENDER_EMAIL"] = "notify@book.example.com"
+	env.Vars["SMS_ORIGINATION_IDENTITY"] = "+18005550199"
+	rec := &recorder{unverified: map[string]bool{"sam.ortiz@example.net": true}}
+	h, err := NewNotifyHandler(context.Background(), env.Getenv, func(NotifyConfig) (notify.EmailSender, notify.SMSSender, error) {
+		return rec, rec, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := lambdatest.Event(t, "notify-dynamodb-stream.json")
+
+	failed := invokeStream(t, h, event)
+	if want := []string{"4421584500000000017450439127"}; !slices.Equal(failed, want) {
+		t.Fatalf("got batch item failures %v, want exactly the refused record's %v", failed, want)
+	}
+	want := []string{
+		"7K3M-Q9TD-2HXA#0/received/person/email -> jordan.lee@example.com",
+		"7K3M-Q9TD-2HXA#0/received/person/sms -> +16025550147",
+		"7K3M-Q9TD-2HXA#0/new_request/business/email -> inbox@desert-cool-hvac.example.com",
+		"H2QS-8CZR-5TWN#0/new_request/business/email -> inbox@limpieza-la-estrella.example.com",
+		"4F8R-2WNC-KD5Q#1/confirmed/person/email -> maria.gonzalez@example.com",
+		"4F8R-2WNC-KD5Q#1/confirmed/person/sms -> +14805550123",
+		"9XJV-6M2T-PB3E#3/changed/person/sms -> +15125550163",
+	}
+	if got := rec.take(); !slices.Equal(got, want) {
+		t.Fatalf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+
+	// Lambda retries the batch from the failed record on; once the
+	// address is verified, only the refused e-mail goes out.
+	delete(rec.unverified, "sam.ortiz@example.net")
+	if failed := invokeStream(t, h, event); len(failed) != 0 {
+		t.Fatalf("retry: got batch item failures %v, want none", failed)
+	}
+	if got, want := rec.take(), []string{"H2QS-8CZR-5TWN#0/received/person/email -> sam.ortiz@example.net"}; !slices.Equal(got, want) {
+		t.Fatalf("retry: got %v, want only %v", got, want)
+	}
+	if failed := invokeStream(t, h, event); len(failed) != 0 || len(rec.take()) != 0 {
+		t.Fatalf("third delivery: got failures %v or messages, want none", failed)
+	}
+}
+
+// TestNotifyStreamKeepsOrder: once a request's record fails, its later
+// records in the batch fail too, unsent, so the retry tells them in order.
+func TestNotifyStreamKeepsOrder(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	env.Vars["SENDER_EMAIL"] = "notify@book.example.com"
+	rec := &recorder{unverified: map[string]bool{"maria.gonzalez@example.com": true}}
+	h, err := NewNotifyHandler(context.Background(), env.Getenv, func(NotifyConfig) (notify.EmailSender, notify.SMSSender, error) {
+		return rec, nil, nil // texts off
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The accept's record, a record of another request, then the accept's
+	// record again, standing for a later change of the same request.
+	var e events.DynamoDBEvent
+	if err := json.Unmarshal(lambdatest.Event(t, "notify-dynamodb-stream.json"), &e); err != nil {
+		t.Fatal(err)
+	}
+	accept := e.Records[3]
+	later := accept
+	later.Change.SequenceNumber = "4421584500000000017450439999"
+	event, err := json.Marshal(events.DynamoDBEvent{Records: []events.DynamoDBEventRecord{accept, e.Records[1], later}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := invokeStream(t, h, event)
+	if want := []string{accept.Change.SequenceNumber, later.Change.SequenceNumber}; !slices.Equal(failed, want) {
+		t.Fatalf("got failures %v, want %v", failed, want)
+	}
+	want := []string{
+		"7K3M-Q9TD-2HXA#0/received/person/email -> jordan.lee@example.com",
+		"7K3M-Q9TD-2HXA#0/new_request/business/email -> inbox@desert-cool-hvac.example.com",
+	}
+	if got := rec.take(); !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v (texts off)", got, want)
+	}
+}
+
+func TestNewNotifyHandlerFailsAtStart(t *testing.T) {
+	noSenders := func(NotifyConfig) (notify.EmailSender, notify.SMSSender, error) {
+		t.Fatal("senders built with a bad configuration")
+		return nil, nil, nil
+	}
+	if h, err := NewNotifyHandler(context.Background(), func(string) string { return "" }, noSenders); err == nil || h != nil {
+		t.Fatalf("got a handler and %v, want no handler and an error", err)
+	}
+	env := map[string]string{
+		"TABLE_NAME": "doorstep", "SITE_URL": "https://book.example.com", "SENDER_EMAIL": "notify@book.example.com",
+		"DYNAMODB_ENDPOINT": "http://127.0.0.1:1",
+	}
+	broken := func(NotifyConfig) (notify.EmailSender, notify.SMSSender, error) {
+		return nil, nil, errors.New("ses client: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set")
+	}
+	if h, err := NewNotifyHandler(context.Background(), func(k string) string { return env[k] }, broken); err == nil || h != nil {
+		t.Fatalf("got a handler and %v, want the senders' error", err)
+	}
+}

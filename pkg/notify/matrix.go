@@ -1,0 +1,190 @@
+package notify
+
+import (
+	"strconv"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// Change is one move of a request: one event of its history.
+type Change struct {
+	// ID is the request's code and the index of the event in its history,
+	// "7K3M-Q9TD-2HXA#2": the same on every retry of the stream record that
+	// carried it, and different for every change.
+	ID    string
+	Event booking.Event
+	// Previous is the window the request had before the event: the one a
+	// move left.
+	Previous booking.Window
+}
+
+// Changes returns the changes that lead from before to after, oldest first.
+// before is nil when after was just created: its create event is the one
+// change. Otherwise each event after holds beyond before's history is one;
+// a write that added no event (none does today) changes nothing to tell.
+func Changes(before *booking.Request, after booking.Request) []Change {
+	if before == nil {
+		e := booking.Event{At: after.Created, By: booking.ActorCustomer, Action: booking.ActionCreate, To: after.Status, Window: after.Window}
+		if len(after.History) > 0 {
+			e = after.History[0]
+		}
+		if e.Action != booking.ActionCreate {
+			return nil
+		}
+		return []Change{{ID: changeID(after.Code, 0), Event: e, Previous: e.Window}}
+	}
+	var changes []Change
+	for i := len(before.History); i < len(after.History); i++ {
+		prev := before.Window
+		if i > 0 {
+			prev = after.History[i-1].Window
+		}
+		changes = append(changes, Change{ID: changeID(after.Code, i), Event: after.History[i], Previous: prev})
+	}
+	return changes
+}
+
+func changeID(code string, event int) string { return code + "#" + strconv.Itoa(event) }
+
+// personKind is what the person hears of a change, if anything: the spec's
+// received, confirmed, changed and cancelled. A payment, a completed job and
+// a no-show tell the person nothing new.
+func personKind(e booking.Event) (Kind, bool) {
+	switch e.Action {
+	case booking.ActionCreate:
+		return KindReceived, true
+	case booking.ActionAccept:
+		return KindConfirmed, true
+	case booking.ActionMove:
+		return KindChanged, true
+	case booking.ActionDecline, booking.ActionCancel, booking.ActionExpire:
+		return KindCancelled, true
+	}
+	return "", false
+}
+
+// businessHears reports whether the change puts the request in the
+// business's inbox: created without a deposit, or its deposit paid. A
+// request waiting for its deposit is not the business's yet.
+func businessHears(e booking.Event) bool {
+	return (e.Action == booking.ActionCreate && e.To == booking.StatusNew) || e.Action == booking.ActionPay
+}
+
+// Composer writes the messages of a change.
+type Composer struct {
+	// SiteURL is the public address, without a trailing slash: status_url
+	// is {SiteURL}/r/{code} and the payment page {SiteURL}/pay/{code}.
+	SiteURL string
+	// PreviewInbox is the e-mail address that gets every message of a
+	// preview business instead of its real recipients; "" sends them
+	// nowhere.
+	PreviewInbox string
+}
+
+// Messages returns the messages change ch of request r (as it is after the
+// change) implies, to exactly the recipients that may have them:
+//
+//   - an example business: nobody, ever;
+//   - the person: by e-mail only to contact.email, when given; by text
+//     only when contact.sms_consent is true, to +1 and the 10 digits;
+//   - the business: by e-mail to its inbox address, when it has one;
+//   - a preview business: instead of all that, one e-mail per kind to the
+//     preview inbox, marked [preview], for each kind that would have gone
+//     to the person by some channel, and for the business's new request
+//     (the spec's "requests reach a preview inbox").
+func (c Composer) Messages(ch Change, r booking.Request, b *booking.Business) []Message {
+	if b.Example {
+		return nil
+	}
+	var msgs []Message
+	if kind, ok := personKind(ch.Event); ok {
+		t := c.personText(kind, ch, r, b)
+		var channels []Channel
+		if r.Contact.Email != "" {
+			channels = append(channels, ChannelEmail)
+		}
+		if r.Contact.SMSConsent && isUSPhone(r.Contact.Phone) {
+			channels = append(channels, ChannelSMS)
+		}
+		switch {
+		case b.Preview && len(channels) > 0 && c.PreviewInbox != "":
+			msgs = append(msgs, c.preview(ch, kind, AudiencePerson, channels, t, b))
+		case b.Preview:
+		default:
+			for _, channel := range channels {
+				m := t.message(ch, kind, AudiencePerson, channel)
+				m.To = r.Contact.Email
+				if channel == ChannelSMS {
+					m.To = "+1" + r.Contact.Phone
+				}
+				msgs = append(msgs, m)
+			}
+		}
+	}
+	if businessHears(ch.Event) {
+		t := c.businessText(ch, r, b)
+		switch {
+		case b.Preview && c.PreviewInbox != "":
+			msgs = append(msgs, c.preview(ch, KindNewRequest, AudienceBusiness, []Channel{ChannelEmail}, t, b))
+		case b.Preview:
+		case b.InboxEmail != "":
+			m := t.message(ch, KindNewRequest, AudienceBusiness, ChannelEmail)
+			m.To = b.InboxEmail
+			msgs = append(msgs, m)
+		}
+	}
+	return msgs
+}
+
+// preview is the one e-mail to the preview inbox that stands for the
+// messages of one kind that would have gone to audience by channels.
+func (c Composer) preview(ch Change, kind Kind, audience Audience, channels []Channel, t text, b *booking.Business) Message {
+	m := t.message(ch, kind, AudiencePreview, ChannelEmail)
+	m.To = c.PreviewInbox
+	m.Subject = previewMark + " " + t.subject
+	m.Body = previewMark + " " + previewNote(t.lang, b.Name, audience, channels) + "\n\n" + t.body
+	if len(channels) == 2 {
+		m.Body += "\n" + wording[t.lang].textMessage + "\n" + t.sms + "\n"
+	}
+	return m
+}
+
+// previewMark starts the subject and the body of every preview message.
+const previewMark = "[preview]"
+
+// text is what a message of one kind says, in one language, on each channel.
+type text struct {
+	lang          string
+	subject, body string // the e-mail
+	sms           string // the text message, ending with the opt-out hint
+}
+
+func (t text) message(ch Change, kind Kind, audience Audience, channel Channel) Message {
+	m := Message{
+		ID: messageID(ch, kind, audience) + "/" + string(channel), Change: ch.ID,
+		Kind: kind, Audience: audience, Channel: channel, Language: t.lang,
+	}
+	if channel == ChannelSMS {
+		m.Body = t.sms
+	} else {
+		m.Subject, m.Body = t.subject, t.body
+	}
+	return m
+}
+
+func messageID(ch Change, kind Kind, audience Audience) string {
+	return ch.ID + "/" + string(kind) + "/" + string(audience)
+}
+
+// isUSPhone reports whether phone is the 10 digits the request stores.
+func isUSPhone(phone string) bool {
+	if len(phone) != 10 {
+		return false
+	}
+	for _, r := range phone {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}

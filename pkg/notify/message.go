@@ -1,0 +1,149 @@
+// Package notify turns each change of a service request into the messages
+// it implies (e-mail and texts to the person, e-mail to the business) and
+// sends each of them exactly once.
+//
+// The matrix (Changes and Composer.Messages) is pure: from the request
+// before and after a change and its business, to a list of messages. The
+// Notifier sends them through three small ports: an EmailSender, an
+// SMSSender and a Ledger that claims each message once and remembers the
+// numbers that opted out of texts. Adapters implement them: pkg/sesmail
+// (Amazon SES v2), pkg/smstext (AWS End User Messaging SMS), pkg/outbox (the
+// local server's log) and pkg/dynamo's Ledger.
+//
+// What drives it: in AWS, the table's DynamoDB stream (functions/notify);
+// on the local server, which has no stream, Notifying, a booking.Store that
+// calls the Notifier after each write that commits.
+package notify
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Kind is what a message tells.
+type Kind string
+
+// The kinds of message. The person hears that their request was received,
+// confirmed, changed or cancelled (the spec's list); the business hears of
+// a new request in its inbox.
+const (
+	KindReceived   Kind = "received"    // to the person: the request was sent
+	KindConfirmed  Kind = "confirmed"   // to the person: the business accepted it
+	KindChanged    Kind = "changed"     // to the person: the business moved the window
+	KindCancelled  Kind = "cancelled"   // to the person: declined, cancelled or expired
+	KindNewRequest Kind = "new_request" // to the business: a request is in its inbox
+)
+
+// Audience is whom a message is for.
+type Audience string
+
+// The audiences.
+const (
+	AudiencePerson   Audience = "person"   // the person who sent the request
+	AudienceBusiness Audience = "business" // the business's inbox address
+	// AudiencePreview is the preview inbox, which gets every message of a
+	// preview business instead of its real recipients.
+	AudiencePreview Audience = "preview"
+)
+
+// Channel is how a message travels.
+type Channel string
+
+// The channels.
+const (
+	ChannelEmail Channel = "email"
+	ChannelSMS   Channel = "sms"
+)
+
+// Message is one e-mail or text to one recipient.
+type Message struct {
+	// ID names the message among all messages ever sent: the change's ID,
+	// the kind, the audience and the channel ("7K3M-Q9TD-2HXA#2/confirmed/
+	// person/sms"). A change yields at most one message per kind, audience
+	// and channel, and a retry of the same change yields the same IDs: the
+	// Ledger claims each ID once. It carries no contact detail.
+	ID       string   `json:"id"`
+	Change   string   `json:"change"` // the change's ID: the request code and the index of its event
+	Kind     Kind     `json:"kind"`
+	Audience Audience `json:"audience"`
+	Channel  Channel  `json:"channel"`
+	// To is an e-mail address, or for a text a US number in E.164 (+1 and
+	// 10 digits).
+	To       string `json:"to"`
+	Language string `json:"language"`          // en or es
+	Subject  string `json:"subject,omitempty"` // e-mail only
+	Body     string `json:"body"`              // plain text
+}
+
+// EmailSender sends an e-mail message.
+type EmailSender interface {
+	SendEmail(ctx context.Context, m Message) error
+}
+
+// SMSSender sends a text message. A send to a number that opted out of
+// texts fails with an error that wraps ErrOptedOut.
+type SMSSender interface {
+	SendText(ctx context.Context, m Message) error
+}
+
+// ErrOptedOut reports that the destination number opted out of texts
+// (it replied STOP).
+var ErrOptedOut = errors.New("the destination number opted out of texts")
+
+// ClaimState says what a claim on a message ID found.
+type ClaimState int
+
+// The states of a claim.
+const (
+	// Claimed: the caller holds the message until Claim.Until and must send
+	// it, then MarkSent or Release.
+	Claimed ClaimState = iota
+	// AlreadySent: the message went out before; skip it.
+	AlreadySent
+	// InFlight: another caller holds a live claim until Claim.Until: it is
+	// sending the message, or died doing so.
+	InFlight
+)
+
+// Claim is the answer to Ledger.Claim.
+type Claim struct {
+	State ClaimState
+	// Token names this caller's claim (Claimed only): MarkSent and Release
+	// act on the claim only while it is still this one.
+	Token string
+	// Until is when the claim lapses (Claimed and InFlight).
+	Until time.Time
+}
+
+// Ledger remembers which messages went out, and which numbers opted out of
+// texts. Each method is one conditional write or one read of the store.
+type Ledger interface {
+	// Claim takes message id for a send at now, for ClaimLease, unless it
+	// was sent or a live claim holds it.
+	Claim(ctx context.Context, id string, now time.Time) (Claim, error)
+	// MarkSent records that the message under a claim went out; the record
+	// is kept SentTTL, longer than any retry of its change.
+	MarkSent(ctx context.Context, id, token string, now time.Time) error
+	// Release gives a claim up after a failed send, so that a retry sends
+	// the message.
+	Release(ctx context.Context, id, token string) error
+	// OptedOut reports whether the 10-digit US number opted out of texts.
+	OptedOut(ctx context.Context, phone string) (bool, error)
+	// RecordOptOut records that the 10-digit US number opted out of texts,
+	// for good.
+	RecordOptOut(ctx context.Context, phone string, now time.Time) error
+}
+
+// Lengths of the Ledger's records.
+const (
+	// ClaimLease is how long a claim holds a message. A Notifier finishes a
+	// send and its MarkSent or Release well within it (in 13 s at most, see
+	// Notifier), so a claim still held when its lease lapses belongs to a
+	// process that died.
+	ClaimLease = 45 * time.Second
+	// SentTTL is how long a sent message is remembered: longer than a
+	// stream record lives (24 hours), so no retry of a change can send it
+	// again.
+	SentTTL = 7 * 24 * time.Hour
+)

@@ -1,0 +1,229 @@
+package notify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// Businesses reads business records; booking.Store does.
+type Businesses interface {
+	Business(ctx context.Context, slug string) (*booking.Business, error)
+}
+
+// Notifier sends the messages of each change of a request, each exactly
+// once.
+//
+// # Exactly once
+//
+// A change reaches the Notifier again whenever its stream record is retried:
+// after a failed send, or after any other record of its batch failed. Each
+// message is claimed in the Ledger under its ID (change, kind, audience,
+// channel) with a conditional write right before it is sent:
+//
+//   - claimed: send it; then MarkSent (kept SentTTL) or, when the send
+//     failed, Release, so that the retry sends it. A failed message never
+//     holds back the others of its change: those are sent and marked, and
+//     the retry skips them;
+//   - already sent: skip it; that is what keeps a retry from sending twice;
+//   - in flight: another process claimed it and has not finished. Claims
+//     lapse after ClaimLease; a live Notifier is done with a claim long
+//     before: a send takes at most sendTimeout, and less when the
+//     invocation's deadline is nearer, so that the Ledger write after it
+//     (at most ledgerTimeout) still ends before the deadline; no claim is
+//     taken without minSendTime for the send. So a claim still held is one
+//     whose process died. The Notifier waits for the lease to lapse, when
+//     its deadline allows, and takes the message over; otherwise the record
+//     fails and its retry does.
+//
+// Claiming after the send instead would send twice whenever the claim's
+// write failed; claiming for good before it would lose the message whenever
+// the send failed or the process died. The one case left is a process that
+// dies after the provider accepted a message and before MarkSent: its
+// message goes out a second time after the lease, as neither SES nor SMS
+// takes an idempotency key. A duplicate there is the price of never losing
+// a "your window changed".
+type Notifier struct {
+	Composer   Composer
+	Businesses Businesses
+	Email      EmailSender
+	SMS        SMSSender // nil: texts are off, and each one is logged instead
+	Ledger     Ledger
+	Log        *slog.Logger
+	Now        func() time.Time
+
+	// sleep waits d or until ctx ends; nil is a timer. Tests replace it.
+	sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Bounds of the calls made while a claim is held; see Notifier.
+const (
+	sendTimeout   = 10 * time.Second // the most a send may take
+	minSendTime   = 2 * time.Second  // the least a send is given
+	ledgerTimeout = 3 * time.Second  // the most MarkSent or Release may take
+	margin        = time.Second      // between the last Ledger write and the deadline
+)
+
+// errNoTime fails a message that cannot be claimed before the deadline.
+var errNoTime = errors.New("too close to the invocation's deadline to send; the retry will")
+
+// Notify sends the messages of every change that leads from before (nil
+// when after was just created) to after. It returns an error when any
+// message could not be sent; the others went out, and a call with the same
+// requests sends only what is missing.
+func (n *Notifier) Notify(ctx context.Context, before *booking.Request, after booking.Request) error {
+	changes := Changes(before, after)
+	if len(changes) == 0 {
+		return nil
+	}
+	b, err := n.Businesses.Business(ctx, after.BusinessSlug)
+	if booking.ErrorCode(err) == booking.NotFound {
+		// Nobody to write on behalf of: retrying will not bring it back.
+		n.Log.Warn("notify: the request's business is gone", "code", after.Code, "business", after.BusinessSlug)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("notify %s: %w", after.Code, err)
+	}
+	var msgs []Message
+	for _, ch := range changes {
+		msgs = append(msgs, n.Composer.Messages(ch, after, b)...)
+	}
+	return n.Send(ctx, msgs)
+}
+
+// Send sends each message that was not sent before, in order, and returns
+// the errors of those that failed.
+func (n *Notifier) Send(ctx context.Context, msgs []Message) error {
+	var errs []error
+	for _, m := range msgs {
+		if err := n.send(ctx, m); err != nil {
+			errs = append(errs, fmt.Errorf("message %s: %w", m.ID, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (n *Notifier) send(ctx context.Context, m Message) error {
+	var deliver func(context.Context, Message) error
+	switch m.Channel {
+	case ChannelEmail:
+		deliver = n.Email.SendEmail
+	case ChannelSMS:
+		if n.SMS == nil {
+			n.logMessage(slog.LevelWarn, "notify: texts are off (no origination identity); not sent", m)
+			return nil
+		}
+		out, err := n.Ledger.OptedOut(ctx, smsPhone(m))
+		if err != nil {
+			return err
+		}
+		if out {
+			n.logMessage(slog.LevelInfo, "notify: the number opted out of texts; not sent", m)
+			return nil
+		}
+		deliver = n.SMS.SendText
+	default:
+		return fmt.Errorf("unknown channel %q", m.Channel)
+	}
+
+	c, err := n.claim(ctx, m.ID)
+	if err != nil {
+		return err
+	}
+	if c.State == AlreadySent {
+		n.logMessage(slog.LevelInfo, "notify: sent before; skipped", m)
+		return nil
+	}
+
+	sendCtx, cancel := context.WithTimeout(ctx, n.sendTime(ctx, 0))
+	sendErr := deliver(sendCtx, m)
+	cancel()
+	// The Ledger's write must happen even when ctx ended during the send.
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ledgerTimeout)
+	defer cancel()
+	switch {
+	case sendErr == nil:
+		if err := n.Ledger.MarkSent(lctx, m.ID, c.Token, n.Now()); err != nil {
+			// Sent all the same: failing the record would not unsend it.
+			n.Log.Error("notify: sent, but not marked sent; a retry after the claim lapses sends it again",
+				"message", m.ID, "error", err)
+		}
+		n.logMessage(slog.LevelInfo, "notify: sent", m)
+		return nil
+	case errors.Is(sendErr, ErrOptedOut):
+		if err := n.Ledger.RecordOptOut(lctx, smsPhone(m), n.Now()); err != nil {
+			return errors.Join(fmt.Errorf("record the opt-out: %w", err), n.Ledger.Release(lctx, m.ID, c.Token))
+		}
+		if err := n.Ledger.MarkSent(lctx, m.ID, c.Token, n.Now()); err != nil {
+			n.Log.Error("notify: opt-out recorded, message not marked done", "message", m.ID, "error", err)
+		}
+		n.logMessage(slog.LevelInfo, "notify: the number opted out of texts; recorded, not sent", m)
+		return nil
+	default:
+		if err := n.Ledger.Release(lctx, m.ID, c.Token); err != nil {
+			return errors.Join(sendErr, fmt.Errorf("release the claim (it lapses in %s): %w", ClaimLease, err))
+		}
+		return sendErr
+	}
+}
+
+// claim claims message id, waiting for a claim held by a dead process to
+// lapse when the deadline leaves time for that.
+func (n *Notifier) claim(ctx context.Context, id string) (Claim, error) {
+	for waited := false; ; waited = true {
+		if n.sendTime(ctx, 0) < minSendTime {
+			return Claim{}, errNoTime
+		}
+		c, err := n.Ledger.Claim(ctx, id, n.Now())
+		if err != nil || c.State != InFlight {
+			return c, err
+		}
+		wait := c.Until.Sub(n.Now())
+		if waited || n.sendTime(ctx, wait) < minSendTime {
+			return Claim{}, fmt.Errorf("claimed by another process until %s", c.Until.UTC().Format(time.RFC3339))
+		}
+		n.Log.Warn("notify: claimed by another process; waiting for its claim to lapse", "message", id, "wait", wait)
+		if err := n.wait(ctx, wait); err != nil {
+			return Claim{}, err
+		}
+	}
+}
+
+// sendTime returns how long a send that starts after waiting wait may
+// take: sendTimeout, or less, so that the Ledger write after it still ends
+// before ctx's deadline.
+func (n *Notifier) sendTime(ctx context.Context, wait time.Duration) time.Duration {
+	deadline, ok := ctx.Deadline()
+	if !ok {
+		return sendTimeout
+	}
+	return min(sendTimeout, deadline.Sub(n.Now())-wait-ledgerTimeout-margin)
+}
+
+func (n *Notifier) wait(ctx context.Context, d time.Duration) error {
+	if n.sleep != nil {
+		return n.sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// logMessage logs what became of a message, never its recipient or text.
+func (n *Notifier) logMessage(level slog.Level, msg string, m Message) {
+	n.Log.Log(context.Background(), level, msg, "message", m.ID, "kind", m.Kind, "audience", m.Audience, "channel", m.Channel)
+}
+
+// smsPhone is the 10 digits a text goes to.
+func smsPhone(m Message) string { return strings.TrimPrefix(m.To, "+1") }

@@ -1,0 +1,328 @@
+package notify
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// lexicon is every phrase the messages use, in one language. Messages are
+// plain and short, carry the status_url, and never a price: the deposit is
+// named but never its amount, and nothing is a quote.
+type lexicon struct {
+	hello                        string // %s: the person's name
+	labelCode, labelService      string
+	labelWindow, labelWas        string
+	labelStatus, labelUrgency    string
+	labelAssistant, labelDeposit string
+	depositPaid                  string
+	questions                    string // %s business, %s phone
+	changeOrCancel               string // %s business, %s phone
+	notSuits                     string // %s business, %s phone
+	notConfirmed                 string // %s business
+	stop                         string // ends every text message
+	textMessage                  string // heads the text in a preview
+
+	receivedSubject, received, receivedSMS string // %s business (and window for the subject and text)
+	depositDue, receivedDepositSMS         string
+	confirmedSubject, confirmed            string
+	confirmedSMS                           string
+	changedSubject, changed, changedSMS    string
+	cancelledSubject, again                string
+	declined, cancelledByBusiness          string // %s business, %s window
+	cancelledByPerson, cancelledOther      string // %s business, %s window
+	expired                                string // %s business
+	newSubject, newIntro, openInbox        string
+
+	preview                                 string // %s business, %s whom it would have gone to
+	toPersonEmail, toPersonSMS, toPersonAll string
+	toBusiness                              string
+
+	urgency map[string]string
+	days    [7]string
+	months  [12]string
+	// window formats an arrival window in a time zone.
+	window func(l *lexicon, start, end time.Time) string
+	clock  string // time.Format layout of a time of day
+}
+
+var wording = map[string]*lexicon{
+	"en": {
+		hello:     "Hello %s,",
+		labelCode: "Code", labelService: "Service", labelWindow: "Arrival window", labelWas: "Was",
+		labelStatus: "Status", labelUrgency: "Urgency",
+		labelAssistant: "Sent by the assistant", labelDeposit: "Deposit", depositPaid: "paid",
+		questions:      "Questions? Call %s at %s.",
+		changeOrCancel: "To change or cancel it, call %s at %s.",
+		notSuits:       "If the new window does not suit you, call %s at %s.",
+		notConfirmed:   "This is not a confirmed appointment yet: %s will accept it, offer another window or decline it, and you will hear from us either way.",
+		stop:           "Reply STOP to opt out",
+		textMessage:    "Text message:",
+
+		receivedSubject:     "Request received: %s, %s",
+		received:            "%s received your request.",
+		receivedSMS:         "%s received your request for %s. It is not confirmed yet: we will let you know when they reply.",
+		depositDue:          "A deposit is due to hold this window: pay it at %s by %s, or the window is released and the request expires. %s sees your request once the deposit is paid.",
+		receivedDepositSMS:  "%s received your request for %s. Pay the deposit at %s by %s to keep this window.",
+		confirmedSubject:    "Confirmed: %s, %s",
+		confirmed:           "%s accepted your request: they will arrive within the window below.",
+		confirmedSMS:        "%s confirmed your visit: %s.",
+		changedSubject:      "New arrival window: %s, %s",
+		changed:             "%s moved your request to another arrival window.",
+		changedSMS:          "%s moved your arrival window to %s.",
+		cancelledSubject:    "Cancelled: %s, %s",
+		again:               "You can send a new request at %s.",
+		declined:            "%s cannot take your request for %s, so it is cancelled.",
+		cancelledByBusiness: "%s cancelled your request for %s.",
+		cancelledByPerson:   "Your request with %s for %s is cancelled, as you asked.",
+		cancelledOther:      "Your request with %s for %s was cancelled.",
+		expired:             "The deposit for your request with %s was not paid in time, so the window was released and the request is cancelled.",
+		newSubject:          "New request %s: %s, %s",
+		newIntro:            "A new service request is waiting in your Doorstep inbox.",
+		openInbox:           "Open your inbox to see the details, then accept it, offer another window or decline it.",
+
+		preview:       "%s is a preview site, so this message went only to the preview inbox, instead of to %s.",
+		toPersonEmail: "the person by e-mail", toPersonSMS: "the person by text message",
+		toPersonAll: "the person by e-mail and text message", toBusiness: "the business's inbox",
+
+		urgency: map[string]string{"emergency": "emergency", "soon": "soon", "flexible": "flexible"},
+		days:    [7]string{"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"},
+		months:  [12]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"},
+		window:  windowEN,
+		clock:   "3:04 PM",
+	},
+	"es": {
+		hello:     "Hola, %s:",
+		labelCode: "Código", labelService: "Servicio", labelWindow: "Horario de llegada", labelWas: "Antes",
+		labelStatus: "Estado", labelUrgency: "Urgencia",
+		labelAssistant: "Enviada por el asistente", labelDeposit: "Depósito", depositPaid: "pagado",
+		questions:      "¿Preguntas? Llama a %s al %s.",
+		changeOrCancel: "Para cambiarla o cancelarla, llama a %s al %s.",
+		notSuits:       "Si el nuevo horario no te conviene, llama a %s al %s.",
+		notConfirmed:   "Todavía no es una cita confirmada: %s la aceptará, te ofrecerá otro horario o la rechazará, y te avisaremos en cualquier caso.",
+		stop:           "Responde STOP para no recibir más",
+		textMessage:    "Mensaje de texto:",
+
+		receivedSubject:     "Solicitud recibida: %s, %s",
+		received:            "%s recibió tu solicitud.",
+		receivedSMS:         "%s recibió tu solicitud para %s. Aún no está confirmada: te avisaremos cuando responda.",
+		depositDue:          "Para reservar este horario hay que pagar un depósito: págalo en %s antes de las %s, o el horario se libera y la solicitud vence. %s verá tu solicitud cuando el depósito esté pagado.",
+		receivedDepositSMS:  "%s recibió tu solicitud para %s. Paga el depósito en %s antes de las %s para reservar este horario.",
+		confirmedSubject:    "Confirmada: %s, %s",
+		confirmed:           "%s aceptó tu solicitud: llegará dentro del horario indicado abajo.",
+		confirmedSMS:        "%s confirmó tu visita: %s.",
+		changedSubject:      "Nuevo horario de llegada: %s, %s",
+		changed:             "%s cambió tu solicitud a otro horario de llegada.",
+		changedSMS:          "%s cambió tu horario de llegada a %s.",
+		cancelledSubject:    "Cancelada: %s, %s",
+		again:               "Puedes enviar una nueva solicitud en %s.",
+		declined:            "%s no puede atender tu solicitud para %s, así que quedó cancelada.",
+		cancelledByBusiness: "%s canceló tu solicitud para %s.",
+		cancelledByPerson:   "Tu solicitud con %s para %s quedó cancelada, como pediste.",
+		cancelledOther:      "Tu solicitud con %s para %s fue cancelada.",
+		expired:             "El depósito de tu solicitud con %s no se pagó a tiempo, así que el horario se liberó y la solicitud quedó cancelada.",
+		newSubject:          "Nueva solicitud %s: %s, %s",
+		newIntro:            "Tienes una nueva solicitud de servicio en tu bandeja de Doorstep.",
+		openInbox:           "Abre tu bandeja para ver los detalles y aceptarla, ofrecer otro horario o rechazarla.",
+
+		preview:       "%s es un sitio de prueba, así que este mensaje llegó solo a la bandeja de prueba, en lugar de a %s.",
+		toPersonEmail: "la persona por correo electrónico", toPersonSMS: "la persona por mensaje de texto",
+		toPersonAll: "la persona por correo electrónico y mensaje de texto", toBusiness: "la bandeja de la empresa",
+
+		urgency: map[string]string{"emergency": "emergencia", "soon": "pronto", "flexible": "flexible"},
+		days:    [7]string{"dom", "lun", "mar", "mié", "jue", "vie", "sáb"},
+		months:  [12]string{"ene", "feb", "mar", "abr", "may", "jun", "jul", "ago", "sep", "oct", "nov", "dic"},
+		window:  windowES,
+		clock:   "15:04",
+	},
+}
+
+// language returns the language a message is written in: lang when the
+// service speaks it, else English.
+func language(lang string) string {
+	if _, ok := wording[lang]; ok {
+		return lang
+	}
+	return "en"
+}
+
+// personText writes what the person hears of change ch, in the request's
+// language.
+func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking.Business) text {
+	lang := language(r.Language)
+	l := wording[lang]
+	loc := b.Location()
+	w := l.window(l, ch.Event.Window.Start.In(loc), ch.Event.Window.End.In(loc))
+	name, phone := b.Name, formatPhone(b.Phone)
+	statusURL := c.SiteURL + "/r/" + r.Code
+
+	lines := []string{
+		l.labelCode + ": " + r.Code,
+		l.labelService + ": " + serviceName(r.ServiceName, lang),
+		l.labelWindow + ": " + w,
+	}
+	var subject, lead, sms, extra, last string
+	last = fmt.Sprintf(l.questions, name, phone)
+	switch kind {
+	case KindReceived:
+		subject = fmt.Sprintf(l.receivedSubject, name, w)
+		lead = fmt.Sprintf(l.received, name)
+		sms = fmt.Sprintf(l.receivedSMS, name, w)
+		extra = fmt.Sprintf(l.notConfirmed, name)
+		if ch.Event.To == booking.StatusPendingPayment {
+			payURL := c.SiteURL + "/pay/" + r.Code
+			payBy := r.HoldExpires.In(loc).Format(l.clock + " MST")
+			sms = fmt.Sprintf(l.receivedDepositSMS, name, w, payURL, payBy)
+			extra = fmt.Sprintf(l.depositDue, payURL, payBy, name) + "\n\n" + extra
+		}
+	case KindConfirmed:
+		subject = fmt.Sprintf(l.confirmedSubject, name, w)
+		lead = fmt.Sprintf(l.confirmed, name)
+		sms = fmt.Sprintf(l.confirmedSMS, name, w)
+		last = fmt.Sprintf(l.changeOrCancel, name, phone)
+	case KindChanged:
+		subject = fmt.Sprintf(l.changedSubject, name, w)
+		lead = fmt.Sprintf(l.changed, name)
+		sms = fmt.Sprintf(l.changedSMS, name, w)
+		lines = append(lines, l.labelWas+": "+l.window(l, ch.Previous.Start.In(loc), ch.Previous.End.In(loc)))
+		if ch.Event.To == booking.StatusNew {
+			extra = fmt.Sprintf(l.notConfirmed, name)
+		}
+		last = fmt.Sprintf(l.notSuits, name, phone)
+	case KindCancelled:
+		subject = fmt.Sprintf(l.cancelledSubject, name, w)
+		switch e := ch.Event; {
+		case e.Action == booking.ActionDecline:
+			lead = fmt.Sprintf(l.declined, name, w)
+		case e.Action == booking.ActionExpire:
+			lead = fmt.Sprintf(l.expired, name)
+		case e.By == booking.ActorBusiness:
+			lead = fmt.Sprintf(l.cancelledByBusiness, name, w)
+		case e.By == booking.ActorCustomer:
+			lead = fmt.Sprintf(l.cancelledByPerson, name, w)
+		default:
+			lead = fmt.Sprintf(l.cancelledOther, name, w)
+		}
+		sms = lead
+		extra = fmt.Sprintf(l.again, b.BookingURL)
+	}
+
+	var body strings.Builder
+	fmt.Fprintf(&body, l.hello+"\n\n%s\n\n%s\n\n", strings.TrimSpace(r.Contact.Name), lead, strings.Join(lines, "\n"))
+	if extra != "" {
+		body.WriteString(extra + "\n\n")
+	}
+	fmt.Fprintf(&body, "%s: %s\n%s\n", l.labelStatus, statusURL, last)
+	return text{
+		lang:    lang,
+		subject: subject,
+		body:    body.String(),
+		sms:     fmt.Sprintf("%s %s: %s %s", sms, l.labelStatus, statusURL, l.stop),
+	}
+}
+
+// businessText writes the business's "new request", in its default language.
+func (c Composer) businessText(ch Change, r booking.Request, b *booking.Business) text {
+	lang := language(b.DefaultLanguage)
+	l := wording[lang]
+	loc := b.Location()
+	w := l.window(l, ch.Event.Window.Start.In(loc), ch.Event.Window.End.In(loc))
+	service := serviceName(r.ServiceName, lang)
+	lines := []string{
+		l.labelCode + ": " + r.Code,
+		l.labelService + ": " + service,
+		l.labelWindow + ": " + w,
+		l.labelUrgency + ": " + urgency(l, r.Urgency),
+	}
+	if ch.Event.Action == booking.ActionPay {
+		lines = append(lines, l.labelDeposit+": "+l.depositPaid)
+	}
+	if r.AssistantName != "" {
+		lines = append(lines, l.labelAssistant+": "+r.AssistantName)
+	}
+	body := fmt.Sprintf("%s\n\n%s\n\n%s\n%s: %s/r/%s\n", l.newIntro, strings.Join(lines, "\n"), l.openInbox, l.labelStatus, c.SiteURL, r.Code)
+	return text{lang: lang, subject: fmt.Sprintf(l.newSubject, r.Code, service, w), body: body}
+}
+
+// previewNote says, in a preview message, why it came to the preview inbox
+// and whom it stands for.
+func previewNote(lang, business string, audience Audience, channels []Channel) string {
+	l := wording[lang]
+	whom := l.toBusiness
+	if audience == AudiencePerson {
+		switch {
+		case len(channels) == 2:
+			whom = l.toPersonAll
+		case channels[0] == ChannelSMS:
+			whom = l.toPersonSMS
+		default:
+			whom = l.toPersonEmail
+		}
+	}
+	return fmt.Sprintf(l.preview, business, whom)
+}
+
+func serviceName(t booking.LocalText, lang string) string {
+	if lang == "es" && t.ES != "" || t.EN == "" {
+		return t.ES
+	}
+	return t.EN
+}
+
+func urgency(l *lexicon, u string) string {
+	if s, ok := l.urgency[u]; ok {
+		return s
+	}
+	return u
+}
+
+// windowEN writes "Mon, Nov 23, 10:00 AM-12:00 PM CST".
+func windowEN(l *lexicon, start, end time.Time) string {
+	day := func(t time.Time) string {
+		return fmt.Sprintf("%s, %s %d", l.days[t.Weekday()], l.months[t.Month()-1], t.Day())
+	}
+	return day(start) + ", " + spanTimes(l, start, end, day)
+}
+
+// windowES writes "lun 23 nov, 10:00-12:00 CST".
+func windowES(l *lexicon, start, end time.Time) string {
+	day := func(t time.Time) string {
+		return fmt.Sprintf("%s %d %s", l.days[t.Weekday()], t.Day(), l.months[t.Month()-1])
+	}
+	return day(start) + ", " + spanTimes(l, start, end, day)
+}
+
+// spanTimes writes the times of a window, "10:00 AM-12:00 PM CST", with
+// the end's day when it is a later one, and the zone of each end when they
+// differ (a window across a change of daylight saving time).
+func spanTimes(l *lexicon, start, end time.Time, day func(time.Time) string) string {
+	s := start.Format(l.clock)
+	if zone := start.Format("MST"); zone != end.Format("MST") {
+		s += " " + zone
+	}
+	s += "-"
+	if endsLater(start, end) {
+		s += day(end) + ", "
+	}
+	return s + end.Format(l.clock) + " " + end.Format("MST")
+}
+
+// endsLater reports whether a window ends on a later local day than it
+// starts, other than at the midnight that ends its first day.
+func endsLater(start, end time.Time) bool {
+	sy, sm, sd := start.Date()
+	ey, em, ed := end.Add(-time.Nanosecond).Date()
+	return sy != ey || sm != em || sd != ed
+}
+
+// formatPhone writes a US number in E.164 as people read it,
+// "(512) 555-0142"; any other number as it is.
+func formatPhone(e164 string) string {
+	d, ok := strings.CutPrefix(e164, "+1")
+	if !ok || !isUSPhone(d) {
+		return e164
+	}
+	return "(" + d[:3] + ") " + d[3:6] + "-" + d[6:]
+}

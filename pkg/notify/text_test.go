@@ -1,0 +1,163 @@
+package notify_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/notify"
+)
+
+// TestWindowText: windows are written in the business's time zone, with
+// each end's zone across a change of daylight saving time.
+func TestWindowText(t *testing.T) {
+	utc := func(s string) time.Time {
+		v, err := time.Parse(time.RFC3339, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	tests := []struct {
+		name       string
+		start, end string
+		en, es     string
+	}{
+		{"a weekday morning", "2026-11-23T16:00:00Z", "2026-11-23T18:00:00Z",
+			"Mon, Nov 23, 10:00 AM-12:00 PM CST", "lun 23 nov, 10:00-12:00 CST"},
+		{"summer time", "2026-07-04T14:00:00Z", "2026-07-04T16:00:00Z",
+			"Sat, Jul 4, 9:00 AM-11:00 AM CDT", "sáb 4 jul, 09:00-11:00 CDT"},
+		{"the night summer time ends", "2026-11-01T06:00:00Z", "2026-11-01T08:00:00Z",
+			"Sun, Nov 1, 1:00 AM CDT-2:00 AM CST", "dom 1 nov, 01:00 CDT-02:00 CST"},
+		{"the night summer time starts", "2026-03-08T07:00:00Z", "2026-03-08T09:00:00Z",
+			"Sun, Mar 8, 1:00 AM CST-4:00 AM CDT", "dom 8 mar, 01:00 CST-04:00 CDT"},
+		{"ending at midnight", "2026-11-23T04:00:00Z", "2026-11-23T06:00:00Z",
+			"Sun, Nov 22, 10:00 PM-12:00 AM CST", "dom 22 nov, 22:00-00:00 CST"},
+		{"past midnight", "2026-11-23T05:00:00Z", "2026-11-23T07:00:00Z",
+			"Sun, Nov 22, 11:00 PM-Mon, Nov 23, 1:00 AM CST", "dom 22 nov, 23:00-lun 23 nov, 01:00 CST"},
+	}
+	b := business(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for lang, want := range map[string]string{"en": tt.en, "es": tt.es} {
+				r := request(booking.StatusNew, lang, contact{email: true})
+				r.Window = booking.Window{Start: utc(tt.start), End: utc(tt.end)}
+				r.History[0].Window = r.Window
+				msgs := messages(composer, nil, r, b)
+				if len(msgs) == 0 || !strings.HasSuffix(msgs[0].Subject, ", "+want) {
+					t.Errorf("%s: got %q, want the window %q", lang, msgs[0].Subject, want)
+				}
+			}
+		})
+	}
+}
+
+// TestTexts pins a few whole messages.
+func TestTexts(t *testing.T) {
+	b := business(t)
+	pending := request(booking.StatusPendingPayment, "en", both)
+	fresh := request(booking.StatusNew, "es", both)
+	before, moved := move(fresh, booking.ActionMove, booking.ActorBusiness, booking.StatusNew)
+	tests := []struct {
+		name    string
+		msgs    []notify.Message
+		id      string
+		subject string
+		body    string
+	}{
+		{
+			"received, deposit due, e-mail", messages(composer, nil, pending, b), code + "#0/received/person/email",
+			"Request received: Lakeview Plumbing, Mon, Nov 23, 10:00 AM-12:00 PM CST",
+			`Hello Ana Ruiz,
+
+Lakeview Plumbing received your request.
+
+Code: 7K3M-Q9TD-2HXA
+Service: Drain cleaning
+Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
+
+A deposit is due to hold this window: pay it at https://book.example.com/pay/7K3M-Q9TD-2HXA by 9:30 AM CST, or the window is released and the request expires. Lakeview Plumbing sees your request once the deposit is paid.
+
+This is not a confirmed appointment yet: Lakeview Plumbing will accept it, offer another window or decline it, and you will hear from us either way.
+
+Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+Questions? Call Lakeview Plumbing at (312) 555-0188.
+`,
+		},
+		{
+			"received, deposit due, text", messages(composer, nil, pending, b), code + "#0/received/person/sms", "",
+			"Lakeview Plumbing received your request for Mon, Nov 23, 10:00 AM-12:00 PM CST. Pay the deposit at https://book.example.com/pay/7K3M-Q9TD-2HXA by 9:30 AM CST to keep this window. Status: https://book.example.com/r/7K3M-Q9TD-2HXA Reply STOP to opt out",
+		},
+		{
+			"changed, Spanish, e-mail", messages(composer, &before, moved, b), code + "#1/changed/person/email",
+			"Nuevo horario de llegada: Lakeview Plumbing, mar 24 nov, 14:00-16:00 CST",
+			`Hola, Ana Ruiz:
+
+Lakeview Plumbing cambió tu solicitud a otro horario de llegada.
+
+Código: 7K3M-Q9TD-2HXA
+Servicio: Limpieza de drenaje
+Horario de llegada: mar 24 nov, 14:00-16:00 CST
+Antes: lun 23 nov, 10:00-12:00 CST
+
+Todavía no es una cita confirmada: Lakeview Plumbing la aceptará, te ofrecerá otro horario o la rechazará, y te avisaremos en cualquier caso.
+
+Estado: https://book.example.com/r/7K3M-Q9TD-2HXA
+Si el nuevo horario no te conviene, llama a Lakeview Plumbing al (312) 555-0188.
+`,
+		},
+		{
+			"changed, Spanish, text", messages(composer, &before, moved, b), code + "#1/changed/person/sms", "",
+			"Lakeview Plumbing cambió tu horario de llegada a mar 24 nov, 14:00-16:00 CST. Estado: https://book.example.com/r/7K3M-Q9TD-2HXA Responde STOP para no recibir más",
+		},
+		{
+			"new request, business", messages(composer, nil, fresh, b), code + "#0/new_request/business/email",
+			"New request 7K3M-Q9TD-2HXA: Drain cleaning, Mon, Nov 23, 10:00 AM-12:00 PM CST",
+			`A new service request is waiting in your Doorstep inbox.
+
+Code: 7K3M-Q9TD-2HXA
+Service: Drain cleaning
+Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
+Urgency: soon
+
+Open your inbox to see the details, then accept it, offer another window or decline it.
+Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+`,
+		},
+		{
+			"confirmed, preview", func() []notify.Message {
+				before, after := move(request(booking.StatusNew, "en", contact{sms: true}), booking.ActionAccept, booking.ActorBusiness, booking.StatusAccepted)
+				return messages(composer, &before, after, business(t, preview))
+			}(), code + "#1/confirmed/preview/email",
+			"[preview] Confirmed: Lakeview Plumbing, Mon, Nov 23, 10:00 AM-12:00 PM CST",
+			`[preview] Lakeview Plumbing is a preview site, so this message went only to the preview inbox, instead of to the person by text message.
+
+Hello Ana Ruiz,
+
+Lakeview Plumbing accepted your request: they will arrive within the window below.
+
+Code: 7K3M-Q9TD-2HXA
+Service: Drain cleaning
+Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
+
+Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+To change or cancel it, call Lakeview Plumbing at (312) 555-0188.
+`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, m := range tt.msgs {
+				if m.ID != tt.id {
+					continue
+				}
+				if m.Subject != tt.subject || m.Body != tt.body {
+					t.Fatalf("got subject %q, body\n%s\nwant subject %q, body\n%s", m.Subject, m.Body, tt.subject, tt.body)
+				}
+				return
+			}
+			t.Fatalf("got no message %s among %v", tt.id, summary(tt.msgs))
+		})
+	}
+}

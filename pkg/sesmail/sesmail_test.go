@@ -1,0 +1,138 @@
+package sesmail_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/doorstep/doorstep/pkg/notify"
+	"github.com/doorstep/doorstep/pkg/sesmail"
+)
+
+// call is one request the stand-in for SES received.
+type call struct {
+	method, path, contentType, auth string
+	body                            map[string]any
+}
+
+// fakeSES stands in for the SES v2 endpoint: it records each call and
+// answers with status and body.
+func fakeSES(t *testing.T, status int, header map[string]string, body string) (url string, calls func() []call) {
+	t.Helper()
+	var (
+		mu  sync.Mutex
+		got []call
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, _ := io.ReadAll(r.Body)
+		c := call{method: r.Method, path: r.URL.Path, contentType: r.Header.Get("Content-Type"), auth: r.Header.Get("Authorization")}
+		if err := json.Unmarshal(data, &c.body); err != nil {
+			t.Errorf("request body is not JSON: %v: %s", err, data)
+		}
+		mu.Lock()
+		got = append(got, c)
+		mu.Unlock()
+		for k, v := range header {
+			w.Header().Set(k, v)
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func() []call {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]call(nil), got...)
+	}
+}
+
+func sender(t *testing.T, endpoint string) *sesmail.Sender {
+	t.Helper()
+	env := map[string]string{sesmail.EndpointVariable: endpoint, "AWS_REGION": "us-west-2"}
+	client, err := sesmail.NewClient(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sesmail.New(client, "notify@book.example.com")
+}
+
+var message = notify.Message{
+	ID: "7K3M-Q9TD-2HXA#1/confirmed/person/email", Kind: notify.KindConfirmed, Audience: notify.AudiencePerson,
+	Channel: notify.ChannelEmail, To: "ana@example.com", Language: "es",
+	Subject: "Confirmada: Lakeview Plumbing, lun 23 nov, 10:00-12:00 CST",
+	Body:    "Hola, Ana Ruiz:\n\nLakeview Plumbing aceptó tu solicitud.\n",
+}
+
+func TestSendEmail(t *testing.T) {
+	url, calls := fakeSES(t, http.StatusOK, nil, `{"MessageId":"010001ef-0000-4e6f-8f3a-000000000000-000000"}`)
+	if err := sender(t, url).SendEmail(context.Background(), message); err != nil {
+		t.Fatal(err)
+	}
+	got := calls()
+	if len(got) != 1 {
+		t.Fatalf("got %d calls, want 1", len(got))
+	}
+	c := got[0]
+	if c.method != http.MethodPost || c.path != "/v2/email/outbound-emails" || c.contentType != "application/json" {
+		t.Errorf("got %s %s (%s), want POST /v2/email/outbound-emails (application/json): SendEmail", c.method, c.path, c.contentType)
+	}
+	if !strings.Contains(c.auth, "/us-west-2/ses/aws4_request") {
+		t.Errorf("got Authorization %q, want SigV4 for ses in us-west-2", c.auth)
+	}
+	want := map[string]any{
+		"FromEmailAddress": "notify@book.example.com",
+		"Destination":      map[string]any{"ToAddresses": []any{"ana@example.com"}},
+		"Content": map[string]any{"Simple": map[string]any{
+			"Subject": map[string]any{"Data": message.Subject, "Charset": "UTF-8"},
+			"Body":    map[string]any{"Text": map[string]any{"Data": message.Body, "Charset": "UTF-8"}},
+		}},
+	}
+	if !reflect.DeepEqual(c.body, want) {
+		g, _ := json.Marshal(c.body)
+		w, _ := json.Marshal(want)
+		t.Errorf("got body\n\t%s\nwant\n\t%s", g, w)
+	}
+}
+
+func TestSendEmailRejected(t *testing.T) {
+	url, calls := fakeSES(t, http.StatusBadRequest, map[string]string{"X-Amzn-ErrorType": "MessageRejected"},
+		`{"message":"Email address is not verified. The following identities failed the check in region US-WEST-2: ana@example.com"}`)
+	err := sender(t, url).SendEmail(context.Background(), message)
+	if err == nil || !strings.Contains(err.Error(), "MessageRejected") {
+		t.Fatalf("got %v, want the MessageRejected error", err)
+	}
+	if errors.Is(err, notify.ErrOptedOut) {
+		t.Errorf("got %v as an opt-out, want a plain failure", err)
+	}
+	if n := len(calls()); n != 1 {
+		t.Errorf("got %d calls, want 1: a rejected message is not retried by the SDK", n)
+	}
+}
+
+func TestNewClient(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr bool
+	}{
+		{"Lambda's credentials", map[string]string{"AWS_REGION": "us-east-2", "AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_SESSION_TOKEN": "token"}, false},
+		{"an endpoint without credentials", map[string]string{sesmail.EndpointVariable: "http://127.0.0.1:4566"}, false},
+		{"no credentials", map[string]string{"AWS_REGION": "us-east-2"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client, err := sesmail.NewClient(func(k string) string { return tt.env[k] })
+			if (err != nil) != tt.wantErr || (client == nil) != tt.wantErr {
+				t.Fatalf("got %v, %v, want an error: %v", client, err, tt.wantErr)
+			}
+		})
+	}
+}

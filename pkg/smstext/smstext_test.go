@@ -1,0 +1,157 @@
+package smstext_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/doorstep/doorstep/pkg/notify"
+	"github.com/doorstep/doorstep/pkg/smstext"
+)
+
+// call is one request the stand-in for End User Messaging SMS received.
+type call struct {
+	method, path, target, contentType, auth string
+	body                                    map[string]any
+}
+
+// fakeSMS stands in for the pinpoint-sms-voice-v2 endpoint (JSON 1.0): it
+// records each call and answers with status and body.
+func fakeSMS(t *testing.T, status int, body string) (url string, calls func() []call) {
+	t.Helper()
+	var (
+		mu  sync.Mutex
+		got []call
+	)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		data, _ := io.ReadAll(r.Body)
+		c := call{method: r.Method, path: r.URL.Path, target: r.Header.Get("X-Amz-Target"),
+			contentType: r.Header.Get("Content-Type"), auth: r.Header.Get("Authorization")}
+		if err := json.Unmarshal(data, &c.body); err != nil {
+			t.Errorf("request body is not JSON: %v: %s", err, data)
+		}
+		mu.Lock()
+		got = append(got, c)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		w.WriteHeader(status)
+		io.WriteString(w, body)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL, func() []call {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]call(nil), got...)
+	}
+}
+
+func sender(t *testing.T, endpoint string) *smstext.Sender {
+	t.Helper()
+	env := map[string]string{smstext.EndpointVariable: endpoint, "AWS_REGION": "us-east-1"}
+	client, err := smstext.NewClient(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return smstext.New(client, "+18005550199")
+}
+
+var message = notify.Message{
+	ID: "7K3M-Q9TD-2HXA#1/confirmed/person/sms", Kind: notify.KindConfirmed, Audience: notify.AudiencePerson,
+	Channel: notify.ChannelSMS, To: "+13125550147", Language: "en",
+	Body: "Lakeview Plumbing confirmed your visit: Mon, Nov 23, 10:00 AM-12:00 PM CST. Status: https://book.example.com/r/7K3M-Q9TD-2HXA Reply STOP to opt out",
+}
+
+func TestSendText(t *testing.T) {
+	url, calls := fakeSMS(t, http.StatusOK, `{"MessageId":"6ad0d3b1-0000-4e6f-8f3a-000000000000"}`)
+	if err := sender(t, url).SendText(context.Background(), message); err != nil {
+		t.Fatal(err)
+	}
+	got := calls()
+	if len(got) != 1 {
+		t.Fatalf("got %d calls, want 1", len(got))
+	}
+	c := got[0]
+	if c.method != http.MethodPost || c.path != "/" || c.target != "PinpointSMSVoiceV2.SendTextMessage" || c.contentType != "application/x-amz-json-1.0" {
+		t.Errorf("got %s %s target %q (%s), want POST / PinpointSMSVoiceV2.SendTextMessage (application/x-amz-json-1.0)",
+			c.method, c.path, c.target, c.contentType)
+	}
+	if !strings.Contains(c.auth, "/us-east-1/sms-voice/aws4_request") {
+		t.Errorf("got Authorization %q, want SigV4 for sms-voice in us-east-1", c.auth)
+	}
+	want := map[string]any{
+		"DestinationPhoneNumber": "+13125550147",
+		"OriginationIdentity":    "+18005550199",
+		"MessageBody":            message.Body,
+		"MessageType":            "TRANSACTIONAL",
+	}
+	if !reflect.DeepEqual(c.body, want) {
+		g, _ := json.Marshal(c.body)
+		w, _ := json.Marshal(want)
+		t.Errorf("got body\n\t%s\nwant\n\t%s", g, w)
+	}
+}
+
+func TestSendTextErrors(t *testing.T) {
+	tests := []struct {
+		name        string
+		status      int
+		body        string
+		wantOptOut  bool
+		wantInError string
+	}{
+		{
+			"the number opted out", http.StatusBadRequest,
+			`{"__type":"ConflictException","Message":"The destination phone number has opted out.","Reason":"DESTINATION_PHONE_NUMBER_OPTED_OUT","ResourceType":"opt-out-list","ResourceId":"Default"}`,
+			true, "opted out",
+		},
+		{
+			"another conflict", http.StatusBadRequest,
+			`{"__type":"ConflictException","Message":"The destination is not verified.","Reason":"DESTINATION_PHONE_NUMBER_NOT_VERIFIED","ResourceType":"verified-destination-number","ResourceId":"+13125550147"}`,
+			false, "ConflictException",
+		},
+		{
+			"an invalid request", http.StatusBadRequest,
+			`{"__type":"ValidationException","Message":"Invalid phone number","Reason":"INVALID_PARAMETER"}`,
+			false, "ValidationException",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			url, calls := fakeSMS(t, tt.status, tt.body)
+			err := sender(t, url).SendText(context.Background(), message)
+			if err == nil || errors.Is(err, notify.ErrOptedOut) != tt.wantOptOut || !strings.Contains(err.Error(), tt.wantInError) {
+				t.Fatalf("got %v, want an error with %q, opted out: %v", err, tt.wantInError, tt.wantOptOut)
+			}
+			if n := len(calls()); n != 1 {
+				t.Errorf("got %d calls, want 1", n)
+			}
+		})
+	}
+}
+
+func TestNewClient(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr bool
+	}{
+		{"Lambda's credentials", map[string]string{"AWS_REGION": "us-east-2", "AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret"}, false},
+		{"an endpoint without credentials", map[string]string{smstext.EndpointVariable: "http://127.0.0.1:4566"}, false},
+		{"no credentials", map[string]string{"AWS_REGION": "us-east-2"}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client, err := smstext.NewClient(func(k string) string { return tt.env[k] })
+			if (err != nil) != tt.wantErr || (client == nil) != tt.wantErr {
+				t.Fatalf("got %v, %v, want an error: %v", client, err, tt.wantErr)
+			}
+		})
+	}
+}
