@@ -63,11 +63,21 @@ func personKind(e booking.Event) (Kind, bool) {
 	return "", false
 }
 
-// businessHears reports whether the change puts the request in the
-// business's inbox: created without a deposit, or its deposit paid. A
-// request waiting for its deposit is not the business's yet.
-func businessHears(e booking.Event) bool {
-	return (e.Action == booking.ActionCreate && e.To == booking.StatusNew) || e.Action == booking.ActionPay
+// businessKind is what the business hears of a change, if anything: that
+// the request is in its inbox (created without a deposit, or its deposit
+// paid), or that the person cancelled one that was (new or accepted). A
+// request waiting for its deposit is not the business's yet, so neither its
+// cancel nor its expiry concerns it; and a cancel by the business, or by an
+// operator acting for either side, tells it nothing it does not know.
+func businessKind(e booking.Event) (Kind, bool) {
+	switch {
+	case e.Action == booking.ActionCreate && e.To == booking.StatusNew, e.Action == booking.ActionPay:
+		return KindNewRequest, true
+	case e.Action == booking.ActionCancel && e.By == booking.ActorCustomer &&
+		(e.From == booking.StatusNew || e.From == booking.StatusAccepted):
+		return KindCancelledByCustomer, true
+	}
+	return "", false
 }
 
 // Composer writes the messages of a change.
@@ -90,8 +100,8 @@ type Composer struct {
 //   - the business: by e-mail to its inbox address, when it has one;
 //   - a preview business: instead of all that, one e-mail per kind to the
 //     preview inbox, marked [preview], for each kind that would have gone
-//     to the person by some channel, and for the business's new request
-//     (the spec's "requests reach a preview inbox").
+//     to the person by some channel, and for each the business would have
+//     had (the spec's "requests reach a preview inbox").
 func (c Composer) Messages(ch Change, r booking.Request, b *booking.Business) []Message {
 	if b.Example {
 		return nil
@@ -121,14 +131,14 @@ func (c Composer) Messages(ch Change, r booking.Request, b *booking.Business) []
 			}
 		}
 	}
-	if businessHears(ch.Event) {
-		t := c.businessText(ch, r, b)
+	if kind, ok := businessKind(ch.Event); ok {
+		t := c.businessText(kind, ch, r, b)
 		switch {
 		case b.Preview && c.PreviewInbox != "":
-			msgs = append(msgs, c.preview(ch, KindNewRequest, AudienceBusiness, []Channel{ChannelEmail}, t, b))
+			msgs = append(msgs, c.preview(ch, kind, AudienceBusiness, []Channel{ChannelEmail}, t, b))
 		case b.Preview:
 		case b.InboxEmail != "":
-			m := t.message(ch, KindNewRequest, AudienceBusiness, ChannelEmail)
+			m := t.message(ch, kind, AudienceBusiness, ChannelEmail)
 			m.To = b.InboxEmail
 			msgs = append(msgs, m)
 		}

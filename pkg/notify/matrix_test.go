@@ -67,6 +67,7 @@ func transitions(lang string, c contact) []change {
 		{"move accepted", accepted, booking.ActionMove, booking.ActorBusiness, booking.StatusAccepted},
 		{"business cancels accepted", accepted, booking.ActionCancel, booking.ActorBusiness, booking.StatusCancelled},
 		{"person cancels accepted", accepted, booking.ActionCancel, booking.ActorCustomer, booking.StatusCancelled},
+		{"operator cancels accepted", accepted, booking.ActionCancel, booking.ActorOperator, booking.StatusCancelled},
 		{"complete", accepted, booking.ActionComplete, booking.ActorBusiness, booking.StatusCompleted},
 		{"no_show", accepted, booking.ActionNoShow, booking.ActorBusiness, booking.StatusNoShow},
 	} {
@@ -167,12 +168,36 @@ func TestMatrix(t *testing.T) {
 			onward + "/cancelled/person/email -> " + email + " (es)",
 			onward + "/cancelled/person/sms -> " + phone + " (es)",
 		}},
+		// The person cancels a request the business had (new or accepted):
+		// the business hears of it, in its own language. One still waiting
+		// for its deposit was never the business's; a cancel by the
+		// business, or by an operator, tells it nothing.
 		{"person cancels new", "en", contact{email: true}, nil, composer, []string{
 			moved + "/cancelled/person/email -> " + email + " (en)",
+			moved + "/cancelled_by_customer/business/email -> " + inbox + " (en)",
 		}},
+		{"person cancels accepted", "es", both, []func(*booking.Business){spanishDesk}, composer, []string{
+			onward + "/cancelled/person/email -> " + email + " (es)",
+			onward + "/cancelled/person/sms -> " + phone + " (es)",
+			onward + "/cancelled_by_customer/business/email -> " + inbox + " (es)",
+		}},
+		{"person cancels accepted", "es", contact{}, nil, composer, []string{
+			onward + "/cancelled_by_customer/business/email -> " + inbox + " (en)",
+		}},
+		{"person cancels new", "en", contact{}, []func(*booking.Business){noInbox}, composer, nil},
 		{"person cancels pending_payment", "en", contact{sms: true}, nil, composer, []string{
 			moved + "/cancelled/person/sms -> " + phone + " (en)",
 		}},
+		{"person cancels pending_payment", "en", contact{}, nil, composer, nil},
+		{"business cancels new", "en", contact{}, nil, composer, nil},
+		{"business cancels new", "en", contact{email: true}, nil, composer, []string{
+			moved + "/cancelled/person/email -> " + email + " (en)",
+		}},
+		{"operator cancels new", "en", both, nil, composer, []string{
+			moved + "/cancelled/person/email -> " + email + " (en)",
+			moved + "/cancelled/person/sms -> " + phone + " (en)",
+		}},
+		{"operator cancels accepted", "es", contact{}, nil, composer, nil},
 		{"expire", "es", both, nil, composer, []string{
 			moved + "/cancelled/person/email -> " + email + " (es)",
 			moved + "/cancelled/person/sms -> " + phone + " (es)",
@@ -183,6 +208,8 @@ func TestMatrix(t *testing.T) {
 		{"create new", "en", both, []func(*booking.Business){example}, composer, nil},
 		{"accept", "en", both, []func(*booking.Business){example}, composer, nil},
 		{"expire", "en", both, []func(*booking.Business){example}, composer, nil},
+		{"person cancels new", "en", both, []func(*booking.Business){example}, composer, nil},
+		{"person cancels accepted", "en", contact{}, []func(*booking.Business){example}, composer, nil},
 		// A preview business: one e-mail per kind to the preview inbox only.
 		{"create new", "es", both, []func(*booking.Business){preview}, composer, []string{
 			created + "/received/preview/email -> " + previewInbox + " (es)",
@@ -201,6 +228,17 @@ func TestMatrix(t *testing.T) {
 			moved + "/confirmed/preview/email -> " + previewInbox + " (en)",
 		}},
 		{"accept", "en", contact{}, []func(*booking.Business){preview}, composer, nil},
+		{"person cancels accepted", "es", both, []func(*booking.Business){preview}, composer, []string{
+			onward + "/cancelled/preview/email -> " + previewInbox + " (es)",
+			onward + "/cancelled_by_customer/preview/email -> " + previewInbox + " (en)",
+		}},
+		{"person cancels new", "en", contact{}, []func(*booking.Business){preview, noInbox}, composer, []string{
+			moved + "/cancelled_by_customer/preview/email -> " + previewInbox + " (en)",
+		}},
+		{"person cancels pending_payment", "en", contact{}, []func(*booking.Business){preview}, composer, nil},
+		{"business cancels new", "en", contact{}, []func(*booking.Business){preview}, composer, nil},
+		{"operator cancels accepted", "en", contact{}, []func(*booking.Business){preview}, composer, nil},
+		{"person cancels new", "en", contact{}, []func(*booking.Business){preview}, notify.Composer{SiteURL: siteURL}, nil},
 		{"create new", "en", both, []func(*booking.Business){preview}, notify.Composer{SiteURL: siteURL}, nil},
 	}
 	for _, tt := range tests {
@@ -240,6 +278,9 @@ func TestMatrixRules(t *testing.T) {
 	}
 }
 
+// businessKinds are the kinds the business hears, in its default language.
+var businessKinds = map[notify.Kind]bool{notify.KindNewRequest: true, notify.KindCancelledByCustomer: true}
+
 func checkRules(t *testing.T, msgs []notify.Message, r booking.Request, b *booking.Business) {
 	t.Helper()
 	if b.Example && len(msgs) > 0 {
@@ -267,8 +308,23 @@ func checkRules(t *testing.T, msgs []notify.Message, r booking.Request, b *booki
 			t.Errorf("%s: got the person's phone or address in the message:\n%s", m.ID, m.Body)
 		}
 		wantLang := r.Language
-		if m.Kind == notify.KindNewRequest {
+		if businessKinds[m.Kind] {
 			wantLang = b.DefaultLanguage
+			// What the business hears never carries the person's contact
+			// details: its inbox shows them, behind its token.
+			for _, detail := range []string{r.Contact.Name, "ana@example.com"} {
+				if strings.Contains(m.Subject+m.Body, detail) {
+					t.Errorf("%s: got %q in a message to the business:\n%s", m.ID, detail, m.Body)
+				}
+			}
+		}
+		if m.Kind == notify.KindCancelledByCustomer {
+			// Only the person's own cancel of a request the business had.
+			e := r.History[len(r.History)-1]
+			if e.Action != booking.ActionCancel || e.By != booking.ActorCustomer ||
+				(e.From != booking.StatusNew && e.From != booking.StatusAccepted) {
+				t.Errorf("%s: got %s after %s by %s from %s, want it only when the person cancels a new or accepted request", m.ID, m.Kind, e.Action, e.By, e.From)
+			}
 		}
 		if m.Language != wantLang {
 			t.Errorf("%s: got language %s, want %s", m.ID, m.Language, wantLang)
@@ -291,8 +347,8 @@ func checkRules(t *testing.T, msgs []notify.Message, r booking.Request, b *booki
 				t.Errorf("%s: got an e-mail to %q, want e-mails only to contact.email (%q)", m.ID, m.To, r.Contact.Email)
 			}
 		case m.Audience == notify.AudienceBusiness:
-			if b.InboxEmail == "" || m.To != b.InboxEmail || m.Kind != notify.KindNewRequest {
-				t.Errorf("%s: got %s to %q, want only new requests to the inbox address (%q)", m.ID, m.Kind, m.To, b.InboxEmail)
+			if b.InboxEmail == "" || m.To != b.InboxEmail || !businessKinds[m.Kind] {
+				t.Errorf("%s: got %s to %q, want only new requests and the person's cancels to the inbox address (%q)", m.ID, m.Kind, m.To, b.InboxEmail)
 			}
 		default:
 			t.Errorf("%s: got audience %s", m.ID, m.Audience)

@@ -26,13 +26,17 @@ type Kind string
 
 // The kinds of message. The person hears that their request was received,
 // confirmed, changed or cancelled (the spec's list); the business hears of
-// a new request in its inbox.
+// a new request in its inbox, and of the person calling off one it had.
 const (
 	KindReceived   Kind = "received"    // to the person: the request was sent
 	KindConfirmed  Kind = "confirmed"   // to the person: the business accepted it
 	KindChanged    Kind = "changed"     // to the person: the business moved the window
 	KindCancelled  Kind = "cancelled"   // to the person: declined, cancelled or expired
 	KindNewRequest Kind = "new_request" // to the business: a request is in its inbox
+	// KindCancelledByCustomer, to the business: the person cancelled a
+	// request that was in its inbox (new or accepted), so that nobody turns
+	// up for a job that was called off.
+	KindCancelledByCustomer Kind = "cancelled_by_customer"
 )
 
 // Audience is whom a message is for.

@@ -34,7 +34,8 @@ type lexicon struct {
 	declined, cancelledByBusiness          string // %s business, %s window
 	cancelledByPerson, cancelledOther      string // %s business, %s window
 	expired                                string // %s business
-	newSubject, newIntro, openInbox        string
+	newSubject, newIntro, openInbox        string // %s code, service, window for the subject
+	calledOffSubject, calledOff            string // %s code, service, window for the subject
 
 	preview                                 string // %s business, %s whom it would have gone to
 	toPersonEmail, toPersonSMS, toPersonAll string
@@ -82,6 +83,8 @@ var wording = map[string]*lexicon{
 		newSubject:          "New request %s: %s, %s",
 		newIntro:            "A new service request is waiting in your Doorstep inbox.",
 		openInbox:           "Open your inbox to see the details, then accept it, offer another window or decline it.",
+		calledOffSubject:    "Request %s cancelled by the customer: %s, %s",
+		calledOff:           "The customer cancelled this request: nobody needs to go, and the arrival window is open again.",
 
 		preview:       "%s is a preview site, so this message went only to the preview inbox, instead of to %s.",
 		toPersonEmail: "the person by e-mail", toPersonSMS: "the person by text message",
@@ -126,6 +129,8 @@ var wording = map[string]*lexicon{
 		newSubject:          "Nueva solicitud %s: %s, %s",
 		newIntro:            "Tienes una nueva solicitud de servicio en tu bandeja de Doorstep.",
 		openInbox:           "Abre tu bandeja para ver los detalles y aceptarla, ofrecer otro horario o rechazarla.",
+		calledOffSubject:    "Solicitud %s cancelada por el cliente: %s, %s",
+		calledOff:           "El cliente canceló esta solicitud: no hace falta ir, y el horario de llegada vuelve a estar libre.",
 
 		preview:       "%s es un sitio de prueba, así que este mensaje llegó solo a la bandeja de prueba, en lugar de a %s.",
 		toPersonEmail: "la persona por correo electrónico", toPersonSMS: "la persona por mensaje de texto",
@@ -223,8 +228,11 @@ func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking
 	}
 }
 
-// businessText writes the business's "new request", in its default language.
-func (c Composer) businessText(ch Change, r booking.Request, b *booking.Business) text {
+// businessText writes what the business hears of change ch, in its default
+// language: a new request, or the person's cancel of one it had. Neither
+// carries the person's contact details: the inbox shows them to the
+// business, behind its token.
+func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booking.Business) text {
 	lang := language(b.DefaultLanguage)
 	l := wording[lang]
 	loc := b.Location()
@@ -234,15 +242,21 @@ func (c Composer) businessText(ch Change, r booking.Request, b *booking.Business
 		l.labelCode + ": " + r.Code,
 		l.labelService + ": " + service,
 		l.labelWindow + ": " + w,
-		l.labelUrgency + ": " + urgency(l, r.Urgency),
 	}
+	status := fmt.Sprintf("%s: %s/r/%s\n", l.labelStatus, c.SiteURL, r.Code)
+	if kind == KindCancelledByCustomer {
+		// Short: what was called off and when; the rest is the inbox's.
+		body := fmt.Sprintf("%s\n\n%s\n\n%s", l.calledOff, strings.Join(lines, "\n"), status)
+		return text{lang: lang, subject: fmt.Sprintf(l.calledOffSubject, r.Code, service, w), body: body}
+	}
+	lines = append(lines, l.labelUrgency+": "+urgency(l, r.Urgency))
 	if ch.Event.Action == booking.ActionPay {
 		lines = append(lines, l.labelDeposit+": "+l.depositPaid)
 	}
 	if r.AssistantName != "" {
 		lines = append(lines, l.labelAssistant+": "+r.AssistantName)
 	}
-	body := fmt.Sprintf("%s\n\n%s\n\n%s\n%s: %s/r/%s\n", l.newIntro, strings.Join(lines, "\n"), l.openInbox, l.labelStatus, c.SiteURL, r.Code)
+	body := fmt.Sprintf("%s\n\n%s\n\n%s\n%s", l.newIntro, strings.Join(lines, "\n"), l.openInbox, status)
 	return text{lang: lang, subject: fmt.Sprintf(l.newSubject, r.Code, service, w), body: body}
 }
 

@@ -59,6 +59,13 @@ func TestTexts(t *testing.T) {
 	pending := request(booking.StatusPendingPayment, "en", both)
 	fresh := request(booking.StatusNew, "es", both)
 	before, moved := move(fresh, booking.ActionMove, booking.ActorBusiness, booking.StatusNew)
+	// The person cancels: an accepted request of an English-speaking
+	// business, and a new one of a Spanish-speaking one (the business's
+	// language, not the request's, words its messages).
+	_, accepted := move(request(booking.StatusNew, "es", both), booking.ActionAccept, booking.ActorBusiness, booking.StatusAccepted)
+	beforeCancel, calledOff := move(accepted, booking.ActionCancel, booking.ActorCustomer, booking.StatusCancelled)
+	freshEN := request(booking.StatusNew, "en", both)
+	beforeCancelNew, calledOffNew := move(freshEN, booking.ActionCancel, booking.ActorCustomer, booking.StatusCancelled)
 	tests := []struct {
 		name    string
 		msgs    []notify.Message
@@ -122,6 +129,44 @@ Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
 Urgency: soon
 
 Open your inbox to see the details, then accept it, offer another window or decline it.
+Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+`,
+		},
+		{
+			"cancelled by the customer, business", messages(composer, &beforeCancel, calledOff, b), code + "#2/cancelled_by_customer/business/email",
+			"Request 7K3M-Q9TD-2HXA cancelled by the customer: Drain cleaning, Mon, Nov 23, 10:00 AM-12:00 PM CST",
+			`The customer cancelled this request: nobody needs to go, and the arrival window is open again.
+
+Code: 7K3M-Q9TD-2HXA
+Service: Drain cleaning
+Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
+
+Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+`,
+		},
+		{
+			"cancelled by the customer, Spanish business", messages(composer, &beforeCancelNew, calledOffNew, business(t, spanishDesk)), code + "#1/cancelled_by_customer/business/email",
+			"Solicitud 7K3M-Q9TD-2HXA cancelada por el cliente: Limpieza de drenaje, lun 23 nov, 10:00-12:00 CST",
+			`El cliente canceló esta solicitud: no hace falta ir, y el horario de llegada vuelve a estar libre.
+
+Código: 7K3M-Q9TD-2HXA
+Servicio: Limpieza de drenaje
+Horario de llegada: lun 23 nov, 10:00-12:00 CST
+
+Estado: https://book.example.com/r/7K3M-Q9TD-2HXA
+`,
+		},
+		{
+			"cancelled by the customer, preview", messages(composer, &beforeCancelNew, calledOffNew, business(t, preview)), code + "#1/cancelled_by_customer/preview/email",
+			"[preview] Request 7K3M-Q9TD-2HXA cancelled by the customer: Drain cleaning, Mon, Nov 23, 10:00 AM-12:00 PM CST",
+			`[preview] Lakeview Plumbing is a preview site, so this message went only to the preview inbox, instead of to the business's inbox.
+
+The customer cancelled this request: nobody needs to go, and the arrival window is open again.
+
+Code: 7K3M-Q9TD-2HXA
+Service: Drain cleaning
+Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
+
 Status: https://book.example.com/r/7K3M-Q9TD-2HXA
 `,
 		},
