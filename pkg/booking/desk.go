@@ -11,16 +11,32 @@ import (
 // list its open arrival windows, send a service request and check on it.
 // Both edges (the JSON API and the tool server) call it.
 type Desk struct {
-	store   Store
-	siteURL string
-	now     func() time.Time
+	store    Store
+	siteURL  string
+	now      func() time.Time
+	payments Payments // nil: every deposit is paid at {SITE_URL}/pay/{code}
 }
 
 // NewDesk returns a Desk over store. siteURL is the public address (no
 // trailing slash) that status, API and payment URLs are built on; now is the
 // clock.
-func NewDesk(store Store, siteURL string, now func() time.Time) *Desk {
-	return &Desk{store: store, siteURL: strings.TrimSuffix(siteURL, "/"), now: now}
+func NewDesk(store Store, siteURL string, now func() time.Time, opts ...DeskOption) *Desk {
+	d := &Desk{store: store, siteURL: strings.TrimSuffix(siteURL, "/"), now: now}
+	for _, opt := range opts {
+		opt(d)
+	}
+	return d
+}
+
+// DeskOption configures a Desk.
+type DeskOption func(*Desk)
+
+// WithPayments has the deposits that are not simulated paid at p's
+// checkout: their payment_url is the provider's page. Without it (and for
+// simulated deposits always) payment_url is the service's own page,
+// {SITE_URL}/pay/{code}.
+func WithPayments(p Payments) DeskOption {
+	return func(d *Desk) { d.payments = p }
 }
 
 // Business returns the business with the given slug (getBusiness).
@@ -113,10 +129,25 @@ func (d *Desk) CreateRequest(ctx context.Context, slug string, body []byte, head
 	if dep := b.BookingDeposit; dep != nil {
 		r.Status = StatusPendingPayment
 		r.HoldExpires = r.Created.Add(time.Duration(dep.PayWithinMinutes) * time.Minute)
-		r.Deposit = &DepositRecord{AmountCents: dep.AmountCents, Currency: dep.Currency, Simulated: dep.Simulated, State: DepositDue}
+		r.Deposit = &DepositRecord{
+			AmountCents: dep.AmountCents, Currency: dep.Currency, Simulated: dep.Simulated,
+			FreeCancellationHours: dep.FreeCancellationHours, State: DepositDue, Since: r.Created,
+		}
 	}
 	r.History = []Event{{At: r.Created, By: ActorCustomer, Action: ActionCreate, To: r.Status, Window: r.Window}}
 	c = d.created(r)
+	if r.Deposit != nil && !r.Deposit.Simulated && d.payments != nil {
+		// The checkout opens before the request is stored, so that the 201
+		// stored with the idempotency key carries its address and a retry
+		// gets the same one. A request that is then not stored (its window
+		// was just taken, its key used) leaves a checkout whose address
+		// nobody was given; it lapses by itself. When the provider fails
+		// (it logs why), payment_url stays the service's own page, which
+		// opens a checkout when the person gets there.
+		if url, err := d.payments.Checkout(ctx, r, b); err == nil {
+			c.PaymentURL = &url
+		}
+	}
 	var rec *IdempotencyRecord
 	if dr.key != "" {
 		rec = &IdempotencyRecord{Key: dr.key, BodyHash: hash, Response: c, Expires: now.Add(IdempotencyKeyTTL)}

@@ -32,6 +32,9 @@ type MoveInput struct {
 	Slug string
 	// WindowStart is the new window's start (RFC 3339) for ActionMove.
 	WindowStart string
+	// PaymentRef is the payment provider's reference of the payment, for
+	// ActionPay (see DepositRecord.PaymentRef).
+	PaymentRef string
 }
 
 // Move applies in and returns the request as stored after it.
@@ -57,6 +60,9 @@ func (m *Mover) move(ctx context.Context, in MoveInput, now time.Time) (Request,
 	}
 	after := r
 	after.Status = t.To
+	// The deposit's fate is part of the request item: stored in the same
+	// write as the state.
+	after.Deposit = r.depositAfter(t, in.Actor, in.PaymentRef, now)
 	if t.Effects().MoveWindow {
 		b, err := m.store.Business(ctx, r.BusinessSlug)
 		if err != nil {

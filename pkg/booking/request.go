@@ -82,13 +82,26 @@ type Contact struct {
 }
 
 // DepositRecord is the deposit asked for one request, copied from the
-// business's terms when the request was made.
+// business's terms when the request was made (the terms the person agreed
+// to), and what became of it: each move sets State by DepositOutcome, in
+// the same write as the request's state.
 type DepositRecord struct {
-	AmountCents int    `json:"amount_cents"`
-	Currency    string `json:"currency"`
-	Simulated   bool   `json:"simulated"`
-	State       string `json:"state"` // DepositDue until the payment issue moves it on
+	AmountCents           int    `json:"amount_cents"`
+	Currency              string `json:"currency"`
+	Simulated             bool   `json:"simulated"`
+	FreeCancellationHours int    `json:"free_cancellation_hours"`
+	State                 string `json:"state"` // one of DepositStates
+	// Since is when the deposit reached State (zero in records stored
+	// before it was kept: the request's creation then).
+	Since time.Time `json:"since,omitzero"`
+	// PaymentRef is the payment provider's reference of the payment, set
+	// by the pay move: a Stripe PaymentIntent ID, or PaymentRefSimulated.
+	// A refund names the payment by it.
+	PaymentRef string `json:"payment_ref,omitempty"`
 }
+
+// PaymentRefSimulated is the PaymentRef of a simulated payment.
+const PaymentRefSimulated = "simulated"
 
 // HoldUntil is when the request's hold on its window lapses by itself: the end
 // of the payment window while a deposit is due, otherwise the window's end,

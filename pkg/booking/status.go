@@ -32,22 +32,18 @@ type ArrivalWindow struct {
 	ChangedByBusiness bool      `json:"changed_by_business"`
 }
 
-// DepositStatus says what became of a request's deposit. State is "due"
-// while it may still be paid (PayBy says until when) and "expired" when the
-// hold lapsed unpaid.
+// DepositStatus says what became of a request's deposit: State is one of
+// DepositStates, since when; PayBy is the end of the hold while it is due.
+// A hold that lapsed unpaid is expired at once, even before the sweeper
+// stores it.
 type DepositStatus struct {
 	AmountCents int        `json:"amount_cents"`
 	Currency    string     `json:"currency"`
 	Simulated   bool       `json:"simulated"`
 	State       string     `json:"state"`
+	Since       time.Time  `json:"since"`
 	PayBy       *time.Time `json:"pay_by"`
 }
-
-// Deposit states.
-const (
-	DepositDue     = "due"
-	DepositExpired = "expired"
-)
 
 // statusView builds the status response of r as it stands at now.
 func statusView(r Request, b *Business, now time.Time) RequestStatus {
@@ -61,13 +57,20 @@ func statusView(r Request, b *Business, now time.Time) RequestStatus {
 		Created:       r.Created,
 	}
 	if d := r.Deposit; d != nil {
-		v.Deposit = &DepositStatus{AmountCents: d.AmountCents, Currency: d.Currency, Simulated: d.Simulated, State: d.State}
+		v.Deposit = &DepositStatus{AmountCents: d.AmountCents, Currency: d.Currency, Simulated: d.Simulated, State: d.State, Since: d.Since}
+		if v.Deposit.State == "" {
+			v.Deposit.State = DepositDue
+		}
+		if v.Deposit.Since.IsZero() {
+			v.Deposit.Since = r.Created
+		}
 		switch {
-		case d.State == DepositDue && r.Status == StatusPendingPayment:
+		case v.Deposit.State == DepositDue && r.Status == StatusPendingPayment:
 			payBy := r.HoldExpires
 			v.Deposit.PayBy = &payBy
-		case d.State == DepositDue && r.Status == StatusExpired:
+		case v.Deposit.State == DepositDue && r.Status == StatusExpired:
 			v.Deposit.State = DepositExpired
+			v.Deposit.Since = r.HoldExpires
 		}
 	}
 	return v

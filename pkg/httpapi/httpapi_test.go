@@ -545,9 +545,9 @@ func TestDepositHold(t *testing.T) {
 		wantDeposit string
 		wantWindows int
 	}{
-		{"held for 29 minutes", 29 * time.Minute, "pending_payment", `"state":"due","pay_by":"2026-11-20T00:30:00Z"`, 3},
-		{"lapsed at 30 minutes", 30 * time.Minute, "expired", `"state":"expired","pay_by":null`, 4},
-		{"lapsed at 31 minutes", 31 * time.Minute, "expired", `"state":"expired","pay_by":null`, 4},
+		{"held for 29 minutes", 29 * time.Minute, "pending_payment", `"state":"due","since":"2026-11-20T00:00:00Z","pay_by":"2026-11-20T00:30:00Z"`, 3},
+		{"lapsed at 30 minutes", 30 * time.Minute, "expired", `"state":"expired","since":"2026-11-20T00:30:00Z","pay_by":null`, 4},
+		{"lapsed at 31 minutes", 31 * time.Minute, "expired", `"state":"expired","since":"2026-11-20T00:30:00Z","pay_by":null`, 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
