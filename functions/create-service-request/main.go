@@ -1,7 +1,9 @@
 // Command create-service-request is the Lambda function behind
 // POST /api/v1/businesses/{slug}/requests (createServiceRequest).
 //
-// Environment: TABLE_NAME, SITE_URL, and optionally DYNAMODB_ENDPOINT.
+// Environment: TABLE_NAME, SITE_URL, and optionally DYNAMODB_ENDPOINT and
+// STRIPE_SECRET_ARN (deposits that are not simulated then get a Stripe
+// Checkout Session as payment_url), STRIPE_API_URL, SECRETS_MANAGER_ENDPOINT.
 package main
 
 import (
@@ -11,7 +13,10 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
+	"github.com/doorstep/doorstep/pkg/stripepay"
 )
 
 func main() {
@@ -23,5 +28,9 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return lambdaenv.NewAPIHandler(ctx, getenv)
+	return lambdaenv.NewHTTPHandler(ctx, getenv, httpapi.New, newStripe)
+}
+
+func newStripe(s lambdaenv.Stripe) booking.Payments {
+	return stripepay.New(stripepay.Config{SecretKey: s.Keys.SecretKey, SiteURL: s.SiteURL, APIURL: s.APIURL, Log: s.Log})
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/mcptools"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/outbox"
+	"github.com/doorstep/doorstep/pkg/pages"
 )
 
 //go:embed businesses.json
@@ -180,6 +181,11 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	mux.Handle(outbox.Path, box) // local only: never deployed
 	mux.Handle(mcptools.Path, mcptools.New(desk, log))
 	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(booking.NewInbox(requests, time.Now), log))
+	// The person's pages (status_url, payment_url). No payment provider
+	// runs here, so every deposit is paid on the simulated page.
+	personPages := pages.New(pages.Config{Desk: desk, Mover: booking.NewMover(requests, time.Now), SimulateAll: true, Log: log})
+	mux.Handle("/r/", personPages)
+	mux.Handle("/pay/", personPages)
 	mux.Handle("/", httpapi.New(desk, log))
 	return mux, closeEngine, nil
 }

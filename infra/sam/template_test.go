@@ -39,6 +39,12 @@ var wantFunctions = map[string]struct {
 		[]string{"STREAM DoorstepTable.StreamArn"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
 	},
+	"pages": {
+		[]string{"GET /pay/{code}", "GET /r/{code}", "GET /r/{code}/cancel", "POST /pay/{code}", "POST /r/{code}/cancel"},
+		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
+	},
+	"payment-webhook": {[]string{"POST /webhooks/stripe"}, []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"}},
+	"refund-deposits": {[]string{"STREAM DoorstepTable.StreamArn"}, nil},
 	"expire-holds": {
 		[]string{"SCHEDULE rate(1 minute)"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},

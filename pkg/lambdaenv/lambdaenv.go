@@ -60,12 +60,12 @@ func Store(ctx context.Context, c Config) (*dynamo.Store, error) {
 }
 
 // Desk builds the domain desk over the DynamoDB store the configuration names.
-func Desk(ctx context.Context, c Config) (*booking.Desk, error) {
+func Desk(ctx context.Context, c Config, opts ...booking.DeskOption) (*booking.Desk, error) {
 	store, err := Store(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return booking.NewDesk(store, c.SiteURL, time.Now), nil
+	return booking.NewDesk(store, c.SiteURL, time.Now, opts...), nil
 }
 
 // HTTPHandler is the Lambda handler of the functions behind the HTTP API:
@@ -81,12 +81,22 @@ func NewAPIHandler(ctx context.Context, getenv func(string) string) (HTTPHandler
 // makes over the desk. The tool server's function passes mcptools.New: this
 // package does not import it, so that the JSON API's binaries do not carry
 // the MCP SDK.
-func NewHTTPHandler(ctx context.Context, getenv func(string) string, build func(*booking.Desk, *slog.Logger) http.Handler) (HTTPHandler, error) {
+//
+// A function that creates requests may pass newPayments (stripepay's
+// builder): with STRIPE_SECRET_ARN set, deposits that are not simulated
+// then get a Stripe Checkout Session as payment_url (DeskOptions).
+func NewHTTPHandler(ctx context.Context, getenv func(string) string, build func(*booking.Desk, *slog.Logger) http.Handler, newPayments ...NewPayments) (HTTPHandler, error) {
 	c, err := ConfigFrom(getenv)
 	if err != nil {
 		return nil, err
 	}
-	desk, err := Desk(ctx, c)
+	var opts []booking.DeskOption
+	for _, np := range newPayments {
+		if opts, err = DeskOptions(ctx, getenv, c, np); err != nil {
+			return nil, err
+		}
+	}
+	desk, err := Desk(ctx, c, opts...)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/doorstep/doorstep/pkg/lambdaenv"
+	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
+	"github.com/doorstep/doorstep/pkg/stripepay/stripetest"
+)
+
+// invoke passes an API Gateway event through the handler as the Lambda
+// runtime would. (lambdatest.InvokeHTTP checks exchanges against the JSON
+// API's document, which these HTML pages are not part of.)
+func invoke(t *testing.T, h lambdaenv.HTTPHandler, event []byte) events.APIGatewayV2HTTPResponse {
+	t.Helper()
+	out, err := lambda.NewHandler(h).Invoke(context.Background(), event)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res events.APIGatewayV2HTTPResponse
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// withPath returns the sample event for another method and path.
+func withPath(t *testing.T, event []byte, method, route, path, code string) []byte {
+	t.Helper()
+	var e events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(event, &e); err != nil {
+		t.Fatal(err)
+	}
+	e.RouteKey, e.RequestContext.RouteKey = method+" "+route, method+" "+route
+	e.RawPath, e.RequestContext.HTTP.Path, e.RequestContext.HTTP.Method = path, path, method
+	e.PathParameters = map[string]string{"code": code}
+	data, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestEvents(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	h, err := newHandler(context.Background(), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := lambdatest.Event(t, "pages-status.json")
+	tests := []struct {
+		name       string
+		event      []byte
+		wantStatus int
+		want       string
+	}{
+		{"sample request", sample, 200, "Request sent, not confirmed yet"},
+		{"its cancel page", withPath(t, sample, "GET", "/r/{code}/cancel", "/r/"+lambdatest.SampleRequestCode+"/cancel", lambdatest.SampleRequestCode), 200, "No deposit was asked for this request."},
+		{"unknown code", withPath(t, sample, "GET", "/r/{code}", "/r/ZZZZ-ZZZZ-ZZZZ", "ZZZZ-ZZZZ-ZZZZ"), 404, "No request has this address."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := invoke(t, h, tt.event)
+			if res.StatusCode != tt.wantStatus || !strings.Contains(res.Body, tt.want) {
+				t.Fatalf("got %d %s, want %d with %q", res.StatusCode, res.Body, tt.wantStatus, tt.want)
+			}
+			if got := res.Headers["Content-Type"]; got != "text/html; charset=utf-8" {
+				t.Errorf("got Content-Type %q, want text/html", got)
+			}
+			if !strings.Contains(res.Body, `<html lang="en">`) {
+				t.Errorf("got no <html lang=\"en\">")
+			}
+		})
+	}
+}
+
+// A Stripe deposit's pay page opens a Checkout Session with the keys read
+// from Secrets Manager, and sends the person there.
+func TestStripeDeposit(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	const arn = "arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep/stripe-AbCdEf"
+	stripe := stripetest.NewServer(t)
+	env.Vars["STRIPE_SECRET_ARN"] = arn
+	env.Vars["SECRETS_MANAGER_ENDPOINT"] = stripetest.SecretsManager(t, arn, stripetest.Keys)
+	env.Vars["STRIPE_API_URL"] = stripe.URL
+	h, err := newHandler(context.Background(), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := env.FirstOpenWindow(t, "austin-rapid-plumbing")
+	c, _, err := env.Desk.CreateRequest(context.Background(), "austin-rapid-plumbing", []byte(`{"window_start":"`+w.Start.Format("2006-01-02T15:04:05Z07:00")+
+		`","address":{"street":"1 Test St","zip":"78701"},"contact":{"name":"Test","phone":"5125550100"},"deposit_accepted":true}`), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := invoke(t, h, withPath(t, lambdatest.Event(t, "pages-status.json"), "GET", "/pay/{code}", "/pay/"+c.Code, c.Code))
+	sessions := stripe.Sessions()
+	if res.StatusCode != http.StatusSeeOther || len(sessions) != 1 || res.Headers["Location"] != "https://checkout.stripe.com/c/pay/"+sessions[0].ID {
+		t.Fatalf("got %d to %q with %d sessions, want 303 to the session", res.StatusCode, res.Headers["Location"], len(sessions))
+	}
+	if got := sessions[0].Metadata["request_code"]; got != c.Code {
+		t.Errorf("got the session for %q, want %s", got, c.Code)
+	}
+}

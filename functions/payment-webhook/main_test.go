@@ -1,0 +1,101 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
+	"github.com/doorstep/doorstep/pkg/stripepay/stripetest"
+)
+
+const (
+	sampleCode    = "DEM0-PAY0-0001"       // the request events/payment-webhook.json pays
+	samplePayment = "pi_test_DEM0PAY00001" // and its PaymentIntent
+)
+
+func invoke(t *testing.T, h any, event []byte) events.APIGatewayV2HTTPResponse {
+	t.Helper()
+	out, err := lambda.NewHandler(h).Invoke(context.Background(), event)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res events.APIGatewayV2HTTPResponse
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// resigned returns the event with its body signed now, as Stripe signs a
+// delivery: the sample's own signature is from 2026-01-01, too old to pass.
+func resigned(t *testing.T, event []byte) []byte {
+	t.Helper()
+	var e events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(event, &e); err != nil {
+		t.Fatal(err)
+	}
+	e.Headers["stripe-signature"] = stripetest.Sign([]byte(e.Body), stripetest.WebhookSecret)
+	data, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func TestEvents(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	const arn = "arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep/stripe-AbCdEf"
+	env.Vars["STRIPE_SECRET_ARN"] = arn
+	env.Vars["SECRETS_MANAGER_ENDPOINT"] = stripetest.SecretsManager(t, arn, stripetest.Keys)
+	env.Vars["STRIPE_API_URL"] = stripetest.NewServer(t).URL
+
+	// The request the sample pays: Austin Rapid Plumbing's $49 deposit, due.
+	now := time.Now().UTC().Truncate(time.Second)
+	w := env.FirstOpenWindow(t, "austin-rapid-plumbing")
+	r := booking.Request{
+		Code: sampleCode, BusinessSlug: "austin-rapid-plumbing", Status: booking.StatusPendingPayment,
+		ServiceName: booking.LocalText{EN: "Leak repair", ES: "Reparación de fugas"}, Window: w,
+		Address: booking.Address{Street: "1 Sample St", ZIP: "78701"}, Contact: booking.Contact{Name: "Sample Person", Phone: "5125550100"},
+		Urgency: "soon", Language: "en", Created: now, HoldExpires: now.Add(30 * time.Minute),
+		Deposit: &booking.DepositRecord{AmountCents: 4900, Currency: "usd", FreeCancellationHours: 24, State: booking.DepositDue, Since: now},
+	}
+	if err := env.Store.CreateRequest(context.Background(), r, nil, now); err != nil {
+		t.Fatal(err)
+	}
+	h, err := newHandler(context.Background(), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := lambdatest.Event(t, "payment-webhook.json")
+
+	if res := invoke(t, h, sample); res.StatusCode != 400 {
+		t.Errorf("the sample as stored (signed 2026-01-01): got %d, want 400", res.StatusCode)
+	}
+	for i := range 2 { // delivered twice: paid once
+		res := invoke(t, h, resigned(t, sample))
+		if res.StatusCode != 200 || !strings.Contains(res.Body, "done") {
+			t.Fatalf("delivery %d: got %d %s, want 200", i+1, res.StatusCode, res.Body)
+		}
+	}
+	got, err := env.Store.Request(context.Background(), sampleCode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != booking.StatusNew || got.Deposit.State != booking.DepositPaid || got.Deposit.PaymentRef != samplePayment || len(got.History) != 1 {
+		t.Errorf("got %s, deposit %+v, %d events; want new, paid by %s, one pay event", got.Status, got.Deposit, len(got.History), samplePayment)
+	}
+}
+
+func TestFailsAtStartWithoutTheSecret(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	if _, err := newHandler(context.Background(), env.Getenv); err == nil || !strings.Contains(err.Error(), "STRIPE_SECRET_ARN") {
+		t.Errorf("got %v, want an error naming STRIPE_SECRET_ARN", err)
+	}
+}

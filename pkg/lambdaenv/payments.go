@@ -1,0 +1,245 @@
+package lambdaenv
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+)
+
+// StripeKeys are Stripe's secrets. They live in AWS Secrets Manager, in the
+// secret STRIPE_SECRET_ARN names, as JSON: {"secret_key": "sk_...",
+// "webhook_secret": "whsec_..."}. A function reads them at start; they are
+// never in the environment, the template or the repository.
+type StripeKeys struct {
+	SecretKey     string `json:"secret_key"`
+	WebhookSecret string `json:"webhook_secret"`
+}
+
+// Stripe is what a function that takes payments knows of Stripe.
+type Stripe struct {
+	Keys    StripeKeys
+	SiteURL string // the person comes back to {SiteURL}/r/{code}
+	// APIURL (STRIPE_API_URL, optional) is Stripe's API address: empty for
+	// Stripe's own, stripe-mock's under sam local invoke.
+	APIURL string
+	Log    *slog.Logger
+}
+
+// NewPayments builds the payment provider from s. The functions that take
+// payments pass one that builds stripepay's: this package does not import
+// it, so that every other function is built without stripe-go.
+type NewPayments func(s Stripe) booking.Payments
+
+// StripeFrom reads the Stripe configuration: STRIPE_SECRET_ARN, the ARN of
+// the secret holding StripeKeys, STRIPE_API_URL (optional), and
+// SECRETS_MANAGER_ENDPOINT (optional; a local Secrets Manager for tests and
+// sam local invoke). ok is false when STRIPE_SECRET_ARN is not set. The
+// secret is read with the function's role (secretsmanager:GetSecretValue on
+// that ARN only), from the ARN's region.
+func StripeFrom(ctx context.Context, getenv func(string) string, siteURL string, client *http.Client) (s Stripe, ok bool, err error) {
+	arn := strings.TrimSpace(getenv("STRIPE_SECRET_ARN"))
+	if arn == "" {
+		return Stripe{}, false, nil
+	}
+	s = Stripe{SiteURL: siteURL, APIURL: strings.TrimSpace(getenv("STRIPE_API_URL")), Log: Logger()}
+	if s.APIURL != "" {
+		if u, err := url.Parse(s.APIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return Stripe{}, false, fmt.Errorf("STRIPE_API_URL must be an absolute http(s) URL, got %q", s.APIURL)
+		}
+	}
+	region, ok := secretRegion(arn)
+	if !ok {
+		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN must be a Secrets Manager secret's ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>), got %q", arn)
+	}
+	endpoint := strings.TrimSpace(getenv("SECRETS_MANAGER_ENDPOINT"))
+	if endpoint == "" {
+		endpoint = "https://secretsmanager." + region + ".amazonaws.com"
+	}
+	creds := aws.Credentials{
+		AccessKeyID:     getenv("AWS_ACCESS_KEY_ID"),
+		SecretAccessKey: getenv("AWS_SECRET_ACCESS_KEY"),
+		SessionToken:    getenv("AWS_SESSION_TOKEN"),
+	}
+	if creds.AccessKeyID == "" || creds.SecretAccessKey == "" {
+		return Stripe{}, false, errors.New("STRIPE_SECRET_ARN: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set (Lambda sets them)")
+	}
+	secret, err := getSecretValue(ctx, client, endpoint, region, arn, creds)
+	if err != nil {
+		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN: %w", err)
+	}
+	if err := json.Unmarshal([]byte(secret), &s.Keys); err != nil {
+		return Stripe{}, false, errors.New(`STRIPE_SECRET_ARN: the secret must be JSON: {"secret_key": "sk_...", "webhook_secret": "whsec_..."}`)
+	}
+	if !strings.HasPrefix(s.Keys.SecretKey, "sk_") && !strings.HasPrefix(s.Keys.SecretKey, "rk_") {
+		return Stripe{}, false, errors.New("STRIPE_SECRET_ARN: secret_key must be a Stripe secret (sk_...) or restricted (rk_...) key")
+	}
+	return s, true, nil
+}
+
+// secretRegion returns the region of a Secrets Manager secret's ARN.
+func secretRegion(arn string) (string, bool) {
+	parts := strings.SplitN(arn, ":", 7)
+	if len(parts) != 7 || parts[0] != "arn" || parts[2] != "secretsmanager" || parts[3] == "" || parts[5] != "secret" || parts[6] == "" {
+		return "", false
+	}
+	return parts[3], true
+}
+
+// getSecretValue calls Secrets Manager's GetSecretValue, signed with
+// Signature Version 4 by the SDK's signer. It is one call at start, which
+// does not warrant the Secrets Manager SDK module in go.mod.
+func getSecretValue(ctx context.Context, client *http.Client, endpoint, region, arn string, creds aws.Credentials) (string, error) {
+	body, _ := json.Marshal(map[string]string{"SecretId": arn})
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(endpoint, "/")+"/", bytes.NewReader(body))
+	if err != nil {
+		return "", err
+	}
+	req.Header.Set("Content-Type", "application/x-amz-json-1.1")
+	req.Header.Set("X-Amz-Target", "secretsmanager.GetSecretValue")
+	sum := sha256.Sum256(body)
+	if err := v4.NewSigner().SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), "secretsmanager", region, time.Now()); err != nil {
+		return "", err
+	}
+	if client == nil {
+		client = http.DefaultClient
+	}
+	res, err := client.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("get secret value: %w", err)
+	}
+	defer res.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(res.Body, 64<<10))
+	if err != nil {
+		return "", fmt.Errorf("get secret value: %w", err)
+	}
+	if res.StatusCode != http.StatusOK {
+		var e struct {
+			Type    string `json:"__type"`
+			Message string `json:"message"`
+		}
+		json.Unmarshal(data, &e)
+		return "", fmt.Errorf("get secret value: %d %s %s", res.StatusCode, e.Type, e.Message)
+	}
+	var out struct {
+		SecretString string `json:"SecretString"`
+	}
+	if err := json.Unmarshal(data, &out); err != nil || out.SecretString == "" {
+		return "", errors.New("get secret value: no SecretString in the answer")
+	}
+	return out.SecretString, nil
+}
+
+// DeskOptions are the desk's options for a function that creates requests
+// (create-service-request, mcp): with STRIPE_SECRET_ARN set, deposits that
+// are not simulated get a Stripe Checkout Session as payment_url. Without
+// it their payment_url is {SITE_URL}/pay/{code}, which opens one.
+func DeskOptions(ctx context.Context, getenv func(string) string, c Config, newPayments NewPayments) ([]booking.DeskOption, error) {
+	s, ok, err := StripeFrom(ctx, getenv, c.SiteURL, nil)
+	if err != nil || !ok {
+		return nil, err
+	}
+	return []booking.DeskOption{booking.WithPayments(newPayments(s))}, nil
+}
+
+// NewPaymentWebhookHandler builds the Lambda handler of POST
+// /webhooks/stripe from the environment: TABLE_NAME, SITE_URL,
+// STRIPE_SECRET_ARN (required here) and the optional DYNAMODB_ENDPOINT,
+// STRIPE_API_URL and SECRETS_MANAGER_ENDPOINT. build makes the webhook's
+// net/http handler (stripepay.Webhook) over the mover, the provider and the
+// signing secret.
+func NewPaymentWebhookHandler(ctx context.Context, getenv func(string) string,
+	build func(m *booking.Mover, s Stripe) http.Handler) (HTTPHandler, error) {
+	c, err := ConfigFrom(getenv)
+	if err != nil {
+		return nil, err
+	}
+	s, ok, err := StripeFrom(ctx, getenv, c.SiteURL, nil)
+	if err != nil {
+		return nil, err
+	}
+	if !ok || s.Keys.WebhookSecret == "" {
+		return nil, errors.New("STRIPE_SECRET_ARN must name a secret with a webhook_secret: the webhook checks every event's signature with it")
+	}
+	store, err := Store(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	return HTTP(build(booking.NewMover(store, time.Now), s)), nil
+}
+
+// NewRefundHandler builds the Lambda handler of the table's stream that
+// refunds deposits (RefundStream), from the environment: STRIPE_SECRET_ARN
+// (required) and the optional STRIPE_API_URL and SECRETS_MANAGER_ENDPOINT.
+// It reads no table: the stream's images say everything.
+func NewRefundHandler(ctx context.Context, getenv func(string) string, newPayments NewPayments) (StreamHandler, error) {
+	s, ok, err := StripeFrom(ctx, getenv, strings.TrimSpace(getenv("SITE_URL")), nil)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		return nil, errors.New("STRIPE_SECRET_ARN is not set: refunds go through Stripe")
+	}
+	return RefundStream(newPayments(s), Logger()), nil
+}
+
+// RefundStream is the handler of the table's stream (NEW_AND_OLD_IMAGES)
+// that gives deposits back: for each stored move whose deposit became
+// refunded (booking.RefundOwed), it calls payments.Refund with the
+// payment's reference.
+//
+// Why the stream: the move stores the refunded state atomically with the
+// request's new state; the stream carries that write here at least once,
+// retrying until it succeeds. A crash between the move and the refund
+// loses nothing, and the functions that move requests (the inbox, the
+// person's pages, the operator's CLI) need no Stripe key. Refund is
+// idempotent on the payment, so a record delivered again refunds once.
+//
+// Records are handled in order. The first that fails is reported in
+// BatchItemFailures and the rest of the batch is left for the retry, which
+// starts from it: a refund is never skipped.
+func RefundStream(payments booking.Payments, log *slog.Logger) StreamHandler {
+	return func(ctx context.Context, e events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
+		res := events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{}}
+		refunds := 0
+		for _, rec := range e.Records {
+			w, ok, err := dynamo.DecodeRequestWrite(rec)
+			if err == nil && ok {
+				var before *booking.DepositRecord
+				if w.Before != nil {
+					before = w.Before.Deposit
+				}
+				if booking.RefundOwed(before, w.After.Deposit) {
+					if err = payments.Refund(ctx, w.After.Code, w.After.Deposit.PaymentRef); err == nil {
+						refunds++
+					}
+				}
+			}
+			if err != nil {
+				log.Error("refunds: record failed; the stream retries it", "sequence_number", rec.Change.SequenceNumber, "error", err)
+				res.BatchItemFailures = append(res.BatchItemFailures, events.DynamoDBBatchItemFailure{ItemIdentifier: rec.Change.SequenceNumber})
+				break
+			}
+		}
+		log.Info("refunds: batch", "records", len(e.Records), "refunds", refunds, "failed", len(res.BatchItemFailures))
+		return res, nil
+	}
+}

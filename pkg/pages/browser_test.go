@@ -1,0 +1,198 @@
+package pages_test
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/httpapi"
+	"github.com/doorstep/doorstep/pkg/pages"
+)
+
+// chromium returns the path of a Chromium or Chrome binary. Without one the
+// test is skipped, or fails when CI=true: the Makefile installs chromium
+// there.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if path, err := exec.LookPath(name); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium found; CI=true: the browser test must run (apt-get install chromium)")
+	}
+	t.Skip("no chromium found: the browser test is skipped (apt-get install chromium to run it)")
+	return ""
+}
+
+// screenshots is the ignored folder the test saves its screenshots in.
+func screenshots(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "artifacts", "screenshots"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestBrowser drives Chromium, at a phone's size, through the person's
+// pages of a deposit request to a preview business (simulated deposit),
+// sent through the JSON API: open status_url, follow the payment link, pay,
+// see the request sent and the deposit paid, then open the cancel page.
+// Once in English, once in Spanish. Screenshots go to artifacts/screenshots/.
+func TestBrowser(t *testing.T) {
+	bin := chromium(t)
+	shots := screenshots(t)
+
+	mux := http.NewServeMux()
+	srv := httptest.NewServer(mux)
+	t.Cleanup(srv.Close)
+	client, table := dynamotest.Minidyn(t)
+	store := dynamo.New(client, table)
+	for _, b := range demoBusinesses(t) {
+		if err := store.PutBusiness(context.Background(), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	log := slog.New(slog.DiscardHandler)
+	desk := booking.NewDesk(store, srv.URL, time.Now)
+	pagesHandler := pages.New(pages.Config{Desk: desk, Mover: booking.NewMover(store, time.Now), Log: log})
+	mux.Handle("/api/", httpapi.New(desk, log))
+	mux.Handle("/r/", pagesHandler)
+	mux.Handle("/pay/", pagesHandler)
+
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.WindowSize(390, 844))...)
+	defer cancelAlloc()
+	browser, cancelBrowser := chromedp.NewContext(allocCtx)
+	defer cancelBrowser()
+	if err := chromedp.Do(browser); err != nil { // starts the browser
+		t.Fatalf("start %s: %v", bin, err)
+	}
+
+	windows, err := desk.ArrivalWindows(ctx, "mile-high-electric", "", "14")
+	if err != nil || len(windows.Windows) < 2 {
+		t.Fatalf("windows: %v %v", windows, err)
+	}
+	tests := []struct {
+		lang                                string
+		waiting, payTitle, sent, depositSay string
+	}{
+		{"en", "Waiting for your deposit", "Pay the deposit", "Request sent, not confirmed yet", "$25.00 paid on"},
+		{"es", "Esperando su depósito", "Pagar el depósito", "Solicitud enviada, aún sin confirmar", "$25.00 pagado el"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			body := `{"window_start":"` + windows.Windows[i].Start.Format(time.RFC3339) + `",` +
+				`"address":{"street":"1 Test St","city":"Denver","zip":"80202"},` +
+				`"contact":{"name":"Test Person","phone":"303555014` + string(rune('0'+i)) + `"},` +
+				`"deposit_accepted":true,"language":"` + tt.lang + `"}`
+			res, err := http.Post(srv.URL+"/api/v1/businesses/mile-high-electric/requests", "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var created booking.Created
+			json.NewDecoder(res.Body).Decode(&created)
+			res.Body.Close()
+			if res.StatusCode != http.StatusCreated || created.Status != booking.StatusPendingPayment {
+				t.Fatalf("create: got %d %+v, want 201 pending_payment", res.StatusCode, created)
+			}
+
+			tab, cancelTab := chromedp.NewContext(browser)
+			defer cancelTab()
+			shot := func(name string) {
+				t.Helper()
+				png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
+				if err != nil {
+					t.Fatalf("screenshot %s: %v", name, err)
+				}
+				if err := os.WriteFile(filepath.Join(shots, "pages-"+tt.lang+"-"+name+".png"), png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			text := func(sel string) string {
+				t.Helper()
+				s, err := chromedp.Run(tab, chromedp.Text(chromedp.CSS(sel)))
+				if err != nil {
+					t.Fatalf("text of %s: %v", sel, err)
+				}
+				return strings.TrimSpace(s)
+			}
+			click := func(sel string) {
+				t.Helper()
+				if _, err := chromedp.Run(tab, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Click(chromedp.CSS(sel)))); err != nil {
+					t.Fatalf("click %s: %v", sel, err)
+				}
+			}
+
+			if err := chromedp.Do(tab, chromedp.Navigate(created.StatusURL)); err != nil {
+				t.Fatal(err)
+			}
+			if got := text("#state"); got != tt.waiting {
+				t.Errorf("status page: got %q, want %q", got, tt.waiting)
+			}
+			shot("1-status")
+
+			click("a#pay")
+			if got := text("h1"); got != tt.payTitle {
+				t.Errorf("payment page: got %q, want %q", got, tt.payTitle)
+			}
+			if loc, _ := chromedp.Run(tab, chromedp.Location()); loc != *created.PaymentURL {
+				t.Errorf("got to %s, want the payment_url %s", loc, *created.PaymentURL)
+			}
+			shot("2-pay")
+
+			click("button#pay")
+			if got := text("#state"); got != tt.sent {
+				t.Errorf("after paying: got %q, want %q", got, tt.sent)
+			}
+			if got := text("#deposit"); !strings.HasPrefix(got, tt.depositSay) {
+				t.Errorf("after paying: got deposit %q, want %q...", got, tt.depositSay)
+			}
+			lang, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("html"), "lang"))
+			if err != nil || lang.Value != tt.lang {
+				t.Errorf("got <html lang=%q> (%v), want %q", lang.Value, err, tt.lang)
+			}
+			shot("3-paid")
+
+			// The cancel button spells out what happens to the deposit
+			// before the person confirms (not confirmed here).
+			click("a#cancel")
+			if got := text("#consequence"); !strings.Contains(got, "$25.00") {
+				t.Errorf("cancel page: got %q, want the deposit's consequence", got)
+			}
+			shot("4-cancel")
+
+			res, err = http.Get(created.APIURL)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer res.Body.Close()
+			var status booking.RequestStatus
+			json.NewDecoder(res.Body).Decode(&status)
+			if status.Status != booking.StatusNew || status.Deposit == nil || status.Deposit.State != booking.DepositPaid {
+				t.Errorf("getServiceRequest: got %s, deposit %+v; want new, paid", status.Status, status.Deposit)
+			}
+		})
+	}
+}

@@ -1,0 +1,215 @@
+package pages_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/pages"
+)
+
+const siteURL = "https://book.example.com"
+
+// start is the fixtures' clock at the beginning: Monday 2026-11-23, 8:00 AM
+// in Denver (mile-high-electric, simulated deposit) and 9:00 AM in Austin
+// (austin-rapid-plumbing, a Stripe deposit).
+var start = time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
+
+// The person's details: none of them but the city may reach a page.
+const (
+	personName  = "Quentin Zebulon"
+	personPhone = "720555014" // and a last digit per request: a phone may have 3 open requests
+	personEmail = "quentin.zebulon@example.com"
+	street      = "4417 Wisteria Lane"
+	unit        = "Apt 9Q"
+	city        = "Lakewood"
+)
+
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Set(t time.Time)     { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
+func (c *clock) Add(d time.Duration) { c.Set(c.Now().Add(d)) }
+
+// fakePayments is a payment provider whose checkout is at
+// https://checkout.example/<code> and whose returned payments the test sets.
+type fakePayments struct {
+	mu       sync.Mutex
+	returned map[string]booking.Payment
+	refunds  []string
+	fail     bool
+}
+
+func (p *fakePayments) Checkout(_ context.Context, r booking.Request, _ *booking.Business) (string, error) {
+	if p.fail {
+		return "", fmt.Errorf("provider down")
+	}
+	return "https://checkout.example/" + r.Code, nil
+}
+
+func (p *fakePayments) Returned(_ context.Context, id string) (booking.Payment, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	pay, ok := p.returned[id]
+	if !ok {
+		return booking.Payment{}, booking.Errorf(booking.NotFound, "no session")
+	}
+	return pay, nil
+}
+
+func (p *fakePayments) Refund(_ context.Context, code, ref string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.refunds = append(p.refunds, ref)
+	return nil
+}
+
+type fixture struct {
+	phones   int // requests sent
+	clock    *clock
+	store    *dynamo.Store
+	desk     *booking.Desk
+	mover    *booking.Mover
+	payments *fakePayments
+	h        http.Handler
+}
+
+func newFixture(t *testing.T, config func(*pages.Config)) *fixture {
+	t.Helper()
+	client, table := dynamotest.Minidyn(t)
+	f := &fixture{clock: &clock{t: start}, store: dynamo.New(client, table), payments: &fakePayments{returned: map[string]booking.Payment{}}}
+	for _, b := range demoBusinesses(t) {
+		if err := f.store.PutBusiness(context.Background(), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.desk = booking.NewDesk(f.store, siteURL, f.clock.Now)
+	f.mover = booking.NewMover(f.store, f.clock.Now)
+	c := pages.Config{Desk: f.desk, Mover: f.mover, Payments: f.payments, Now: f.clock.Now, Log: slog.New(slog.DiscardHandler)}
+	if config != nil {
+		config(&c)
+	}
+	f.h = pages.New(c)
+	return f
+}
+
+func demoBusinesses(t testing.TB) []*booking.Business {
+	t.Helper()
+	file, err := os.Open(filepath.Join("..", "..", "infra", "local", "businesses.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	bs, err := booking.LoadBusinesses(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bs
+}
+
+// create sends a request to slug, with its deposit accepted, for the first
+// open window daysAhead days from today in the business's time zone.
+func (f *fixture) create(t *testing.T, slug, zip, lang string, daysAhead int) booking.Created {
+	t.Helper()
+	b, err := f.desk.Business(context.Background(), slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := f.clock.Now().In(b.Location()).AddDate(0, 0, daysAhead).Format("2006-01-02")
+	a, err := f.desk.ArrivalWindows(context.Background(), slug, from, "1")
+	if err != nil || len(a.Windows) == 0 {
+		t.Fatalf("windows of %s on %s: %v %v", slug, from, a.Windows, err)
+	}
+	body, _ := json.Marshal(map[string]any{
+		"window_start": a.Windows[0].Start.Format(time.RFC3339),
+		"address":      map[string]string{"street": street, "unit": unit, "city": city, "zip": zip},
+		"contact":      map[string]any{"name": personName, "phone": fmt.Sprint(personPhone, f.phones%10), "email": personEmail, "sms_consent": true},
+		"description":  "The breaker trips.", "language": lang, "deposit_accepted": true,
+	})
+	f.phones++
+	c, _, err := f.desk.CreateRequest(context.Background(), slug, body, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func (f *fixture) request(t *testing.T, code string) booking.Request {
+	t.Helper()
+	r, err := f.mover.Request(context.Background(), "", code, booking.ActorSystem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func (f *fixture) move(t *testing.T, in booking.MoveInput) {
+	t.Helper()
+	if _, err := f.mover.Move(context.Background(), in); err != nil {
+		t.Fatalf("%s: %v", in.Action, err)
+	}
+}
+
+// response is an answer of the pages.
+type response struct {
+	status   int
+	header   http.Header
+	body     string
+	location string
+}
+
+// do sends a request to the pages; form, when not nil, is posted.
+func (f *fixture) do(t *testing.T, method, path string, form url.Values, header ...string) response {
+	t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req := httptest.NewRequest(method, path, body)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	f.h.ServeHTTP(rec, req)
+	return response{status: rec.Code, header: rec.Header(), body: rec.Body.String(), location: rec.Header().Get("Location")}
+}
+
+// wantIn fails unless body holds every piece.
+func wantIn(t *testing.T, body string, pieces ...string) {
+	t.Helper()
+	for _, p := range pieces {
+		if !strings.Contains(body, p) {
+			t.Errorf("the page lacks %q:\n%s", p, body)
+		}
+	}
+}
+
+// wantNotIn fails if body holds any piece.
+func wantNotIn(t *testing.T, body string, pieces ...string) {
+	t.Helper()
+	for _, p := range pieces {
+		if strings.Contains(body, p) {
+			t.Errorf("the page shows %q, want it left out", p)
+		}
+	}
+}

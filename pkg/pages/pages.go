@@ -1,0 +1,407 @@
+// Package pages serves the person's own pages: the status of their request
+// at {SITE_URL}/r/{code}, with a cancel button, and the payment of its
+// deposit at {SITE_URL}/pay/{code}. The HTML is rendered on the server
+// with html/template in the request's language (en or es): readable on a
+// phone, no JavaScript, nothing loaded from another site.
+//
+// The code in the address is the only key. The pages show nothing of the
+// person but the city of the address (see the views in view.go), and an
+// unknown code is a plain 404 page.
+//
+// Routes:
+//
+//	GET  /r/{code}          the status; ?session_id= when Stripe sends the person back
+//	GET  /r/{code}/cancel   what cancelling does to the deposit, and the confirm button
+//	POST /r/{code}/cancel   cancel, as the person (booking.ActorCustomer)
+//	GET  /pay/{code}        the simulated payment page, or a redirect to the provider's
+//	POST /pay/{code}        pay a simulated deposit
+package pages
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"embed"
+	"encoding/base64"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// Config is what the pages need.
+type Config struct {
+	Desk  *booking.Desk  // the businesses
+	Mover *booking.Mover // the requests, and the moves the person makes
+	// Payments takes the deposits that are not simulated (Stripe): the pay
+	// page sends the person to its checkout, and the status page asks it
+	// what was paid when the person comes back. Nil: such deposits cannot
+	// be paid here (unless SimulateAll).
+	Payments booking.Payments
+	// SimulateAll has every deposit paid on the simulated page, even one the
+	// business takes for real: for the local server, which has no payment
+	// provider. Never in a deployment.
+	SimulateAll bool
+	Now         func() time.Time
+	Log         *slog.Logger
+}
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed style.css
+var style string
+
+// styleHash is the Content-Security-Policy source of the one inline style
+// sheet: nothing else may style, script or load.
+var styleHash = func() string {
+	sum := sha256.Sum256([]byte(style))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}()
+
+var templates = func() map[string]*template.Template {
+	m := map[string]*template.Template{}
+	for _, name := range []string{"status", "pay", "cancel", "message"} {
+		m[name] = template.Must(template.New("layout.html").ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
+	}
+	return m
+}()
+
+// page is what the layout renders: the language, the title, the labels in
+// that language, and the page's own view.
+type page struct {
+	Lang  string
+	Title string
+	CSS   template.CSS
+	L     map[string]string
+	Body  any
+}
+
+type handler struct {
+	Config
+}
+
+// New returns the pages' handler.
+func New(c Config) http.Handler {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	h := &handler{c}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /r/{code}", h.status)
+	mux.HandleFunc("GET /r/{code}/cancel", h.confirmCancel)
+	mux.HandleFunc("POST /r/{code}/cancel", h.cancel)
+	mux.HandleFunc("GET /pay/{code}", h.payPage)
+	mux.HandleFunc("POST /pay/{code}", h.pay)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r) })
+	// A form posted from another site is refused (Sec-Fetch-Site, Origin).
+	return h.accessLog(securityHeaders(http.NewCrossOriginProtection().Handler(mux)))
+}
+
+// securityHeaders: no caching (the state changes, and the page is the
+// person's), no referrer (the code is in the address), the inline style
+// sheet only, forms to this site only, no framing.
+func securityHeaders(next http.Handler) http.Handler {
+	csp := "default-src 'none'; style-src " + styleHash + "; img-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Cache-Control", "no-store")
+		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("X-Robots-Tag", "noindex")
+		hd.Set("Content-Security-Policy", csp)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// accessLog writes one line per request: method, route pattern (never the
+// path: it holds the code), status and duration.
+func (h *handler) accessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		route := r.Pattern
+		if route == "" || route == "/" {
+			route = "unmatched"
+		}
+		h.Log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("route", route),
+			slog.Int("status", rec.status), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
+	})
+}
+
+type recorder struct {
+	http.ResponseWriter
+	status int
+}
+
+func (r *recorder) WriteHeader(status int) {
+	r.status = status
+	r.ResponseWriter.WriteHeader(status)
+}
+
+// load reads the request named in the path and its business.
+func (h *handler) load(ctx context.Context, r *http.Request) (booking.Request, *booking.Business, error) {
+	req, err := h.Mover.Request(ctx, "", r.PathValue("code"), booking.ActorCustomer)
+	if err != nil {
+		return booking.Request{}, nil, err
+	}
+	b, err := h.Desk.Business(ctx, req.BusinessSlug)
+	if err != nil {
+		return booking.Request{}, nil, err
+	}
+	return req, b, nil
+}
+
+// status serves the status page.
+func (h *handler) status(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	req, b, err := h.load(ctx, r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	var notice string
+	switch r.URL.Query().Get("done") {
+	case "paid":
+		if req.Deposit != nil && req.Deposit.State == booking.DepositPaid {
+			notice = tr(language(req), "notice_paid")
+		}
+	case "cancelled":
+		if req.Status == booking.StatusCancelled {
+			notice = tr(language(req), "notice_cancelled")
+		}
+	}
+	if id := r.URL.Query().Get("session_id"); id != "" && h.Payments != nil {
+		req, notice = h.returned(ctx, req, id)
+	}
+	h.renderStatus(w, http.StatusOK, req, b, notice)
+}
+
+// returned handles the person's return from the provider's checkout id:
+// a paid checkout moves the request on at once (the provider's webhook
+// will find it done), and one the request cannot take is refunded and
+// said to be (the webhook refunds it too, once).
+func (h *handler) returned(ctx context.Context, req booking.Request, id string) (booking.Request, string) {
+	lang := language(req)
+	p, err := h.Payments.Returned(ctx, id)
+	switch {
+	case booking.ErrorCode(err) == booking.NotFound:
+		return req, ""
+	case err != nil:
+		h.Log.Error("pages: checkout the person came back from", "error", err)
+		return req, ""
+	case p.Code != req.Code || !p.Paid:
+		return req, ""
+	}
+	outcome, err := h.Mover.ApplyPayment(ctx, p)
+	if err != nil {
+		h.Log.Error("pages: apply the payment the person came back from", "error", err)
+		return req, ""
+	}
+	if outcome == booking.PaymentUnwanted {
+		// The webhook refunds it too; a refund is idempotent on the payment.
+		if err := h.Payments.Refund(ctx, p.Code, p.Ref); err != nil {
+			h.Log.Error("pages: refund of a payment the request cannot take; the webhook retries it", "payment", p.Ref, "error", err)
+		}
+		return req, tr(lang, "notice_late")
+	}
+	if again, err := h.Mover.Request(ctx, "", req.Code, booking.ActorCustomer); err == nil {
+		req = again
+	}
+	return req, tr(lang, "notice_paid")
+}
+
+func (h *handler) renderStatus(w http.ResponseWriter, status int, req booking.Request, b *booking.Business, notice string) {
+	v := buildStatus(req, b, h.Now(), h.SimulateAll)
+	v.Notice = notice
+	render(w, status, "status", language(req), v.Title+" · "+b.Name, v)
+}
+
+// confirmCancel shows what cancelling does to the deposit, before the
+// person confirms.
+func (h *handler) confirmCancel(w http.ResponseWriter, r *http.Request) {
+	req, b, err := h.load(r.Context(), r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.renderCancel(w, http.StatusOK, req, b, false)
+}
+
+func (h *handler) renderCancel(w http.ResponseWriter, status int, req booking.Request, b *booking.Business, changed bool) {
+	lang := language(req)
+	outcome, sentence, ok := cancelOutcome(req, b, h.Now())
+	if !ok {
+		h.renderStatus(w, http.StatusConflict, req, b, tr(lang, "cancel_refused"))
+		return
+	}
+	v := cancelView{
+		Code: req.Code, Business: b.Name, Window: span(lang, req.Window.Start, req.Window.End, b.Location()),
+		Consequence: sentence, Outcome: outcome, Changed: changed, StatusPath: "/r/" + req.Code,
+	}
+	render(w, status, "cancel", lang, tr(lang, "cancel_title")+" · "+b.Name, v)
+}
+
+// cancel cancels the request as the person, if what it does to the deposit
+// is still what the person read and confirmed; otherwise it shows the new
+// consequence to confirm again.
+func (h *handler) cancel(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	req, b, err := h.load(ctx, r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	outcome, _, ok := cancelOutcome(req, b, h.Now())
+	if ok && r.PostFormValue("deposit") != outcome {
+		h.renderCancel(w, http.StatusConflict, req, b, true)
+		return
+	}
+	_, err = h.Mover.Move(ctx, booking.MoveInput{Code: req.Code, Action: booking.ActionCancel, Actor: booking.ActorCustomer})
+	if booking.ErrorCode(err) == booking.InvalidTransition {
+		h.renderStatus(w, http.StatusConflict, req, b, tr(language(req), "cancel_refused"))
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/r/"+req.Code+"?done=cancelled", http.StatusSeeOther)
+}
+
+// simulated reports whether req's deposit is paid on the simulated page.
+func (h *handler) simulated(req booking.Request) bool {
+	return req.Deposit != nil && (req.Deposit.Simulated || h.SimulateAll)
+}
+
+// payPage shows the simulated payment page of a deposit that is due, or
+// sends the person to the provider's checkout for a real one. A deposit
+// that is not due any more sends them to the status page.
+func (h *handler) payPage(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	req, b, err := h.load(ctx, r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	now := h.Now()
+	lang := language(req)
+	if req.Effective(now).Status != booking.StatusPendingPayment || req.Deposit == nil {
+		http.Redirect(w, r, "/r/"+req.Code, http.StatusSeeOther)
+		return
+	}
+	if !h.simulated(req) {
+		if h.Payments == nil {
+			renderMessage(w, http.StatusServiceUnavailable, lang, tr(lang, "pay_title"), tr(lang, "pay_unavailable"), "/r/"+req.Code)
+			return
+		}
+		// The payment_url of a real deposit is the provider's page; this is
+		// the way there when that page could not be opened at the time,
+		// or for a person who starts from the status page.
+		url, err := h.Payments.Checkout(ctx, req, b)
+		if err != nil {
+			renderMessage(w, http.StatusServiceUnavailable, lang, tr(lang, "pay_title"), tr(lang, "pay_unavailable"), "/r/"+req.Code)
+			return
+		}
+		http.Redirect(w, r, url, http.StatusSeeOther)
+		return
+	}
+	d := buildDeposit(req.Effective(now), b, lang, h.SimulateAll)
+	v := payView{
+		Code: req.Code, Business: b.Name, Amount: d.Amount, Deposit: d,
+		PayBy:      tr(lang, "pay_by", moment(lang, req.HoldExpires, b.Location())),
+		Button:     tr(lang, "pay_button", d.Amount),
+		StatusPath: "/r/" + req.Code,
+	}
+	render(w, http.StatusOK, "pay", lang, tr(lang, "pay_title")+" · "+b.Name, v)
+}
+
+// pay pays a simulated deposit: the request moves on as the payment
+// provider would move it (booking.ActorSystem), and no money moves.
+func (h *handler) pay(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	req, b, err := h.load(ctx, r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	lang := language(req)
+	if !h.simulated(req) {
+		renderMessage(w, http.StatusForbidden, lang, tr(lang, "pay_title"), tr(lang, "pay_unavailable"), "/r/"+req.Code)
+		return
+	}
+	if req.Deposit.State == booking.DepositPaid { // pressed twice
+		http.Redirect(w, r, "/r/"+req.Code+"?done=paid", http.StatusSeeOther)
+		return
+	}
+	_, err = h.Mover.Move(ctx, booking.MoveInput{
+		Code: req.Code, Action: booking.ActionPay, Actor: booking.ActorSystem, PaymentRef: booking.PaymentRefSimulated,
+	})
+	if booking.ErrorCode(err) == booking.InvalidTransition {
+		h.renderStatus(w, http.StatusConflict, req, b, tr(lang, "notice_too_late"))
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/r/"+req.Code+"?done=paid", http.StatusSeeOther)
+}
+
+// fail answers an error: NOT_FOUND is the 404 page, anything else a 500
+// page whose cause is logged, never shown.
+func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if booking.ErrorCode(err) == booking.NotFound {
+		h.notFound(w, r)
+		return
+	}
+	h.Log.Error("pages: server error", "route", r.Pattern, "error", err)
+	lang := acceptLanguage(r)
+	renderMessage(w, http.StatusInternalServerError, lang, tr(lang, "error_title"), tr(lang, "error"), "")
+}
+
+// notFound is the plain 404 page, in the browser's language.
+func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {
+	lang := acceptLanguage(r)
+	renderMessage(w, http.StatusNotFound, lang, tr(lang, "not_found_title"), tr(lang, "not_found"), "")
+}
+
+// acceptLanguage picks es or en from the Accept-Language header, in the
+// order the browser lists them; en when it names neither.
+func acceptLanguage(r *http.Request) string {
+	// Values: API Gateway's adapter splits a header at its commas.
+	for _, tag := range strings.Split(strings.Join(r.Header.Values("Accept-Language"), ","), ",") {
+		tag, _, _ = strings.Cut(strings.TrimSpace(tag), ";")
+		primary, _, _ := strings.Cut(strings.ToLower(tag), "-")
+		if primary == "es" || primary == "en" {
+			return primary
+		}
+	}
+	return "en"
+}
+
+func renderMessage(w http.ResponseWriter, status int, lang, heading, text, back string) {
+	render(w, status, "message", lang, heading, messageView{Heading: heading, Text: text, Back: back})
+}
+
+// render writes the page name with view, in lang. The page is rendered
+// whole before anything is written, so a template error is a plain 500,
+// never half a page.
+func render(w http.ResponseWriter, status int, name, lang, title string, view any) {
+	var buf bytes.Buffer
+	err := templates[name].Execute(&buf, page{Lang: lang, Title: title, CSS: template.CSS(style), L: texts[lang], Body: view})
+	if err != nil {
+		http.Error(w, "server error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}

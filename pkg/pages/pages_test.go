@@ -1,0 +1,366 @@
+package pages_test
+
+import (
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/pages"
+)
+
+// personal lists what no page may show of the person.
+var personal = []string{personName, "720555014", "555-014", personEmail, street, "Wisteria", unit, "80202", "The breaker trips"}
+
+func TestStatusPage(t *testing.T) {
+	f := newFixture(t, nil)
+	tests := []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{`<html lang="en">`, "Waiting for your deposit", "Mile High Electric", "(303) 555-0117", `href="tel:&#43;13035550117"`,
+			"Monday, November 23, 2026, 9:00 AM – 10:00 AM MST", city, "$25.00 due. Pay by Monday, November 23, 2026, 8:30 AM MST.",
+			"Simulated deposit", "You cancel at least 24 hours before the arrival window: refunded in full.",
+			"https://mile-high-electric.example.com/deposit-terms", `id="pay" href="/pay/`, `id="cancel" href="/r/`,
+			"not an appointment until the business confirms", "Other service (see the description)"}},
+		{"es", []string{`<html lang="es">`, "Esperando su depósito", "martes 24 de noviembre de 2026, de 08:00 a 09:00 (MST)",
+			"$25.00 pendiente. Pague antes de lunes 23 de noviembre de 2026, 08:30 (MST).", "Depósito simulado",
+			"Cancela al menos 24 horas antes del horario de llegada", "Otro servicio (ver la descripción)", "Cancelar esta solicitud"}},
+	}
+	for i, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			c := f.create(t, "mile-high-electric", "80202", tt.lang, i)
+			res := f.do(t, "GET", "/r/"+c.Code, nil)
+			if res.status != http.StatusOK {
+				t.Fatalf("got %d, want 200", res.status)
+			}
+			wantIn(t, res.body, tt.want...)
+			wantIn(t, res.body, c.Code)
+			wantNotIn(t, res.body, personal...)
+			wantNotIn(t, res.body, "<script", "http://", "src=")
+			for k, want := range map[string]string{
+				"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+				"X-Content-Type-Options": "nosniff",
+			} {
+				if got := res.header.Get(k); got != want {
+					t.Errorf("%s: got %q, want %q", k, got, want)
+				}
+			}
+			if csp := res.header.Get("Content-Security-Policy"); !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "style-src 'sha256-") {
+				t.Errorf("got CSP %q, want default-src 'none' and the style's hash", csp)
+			}
+		})
+	}
+	t.Run("the code is read leniently", func(t *testing.T) {
+		c := f.create(t, "mile-high-electric", "80202", "en", 3)
+		if res := f.do(t, "GET", "/r/"+strings.ToLower(strings.ReplaceAll(c.Code, "-", "")), nil); res.status != http.StatusOK {
+			t.Errorf("got %d, want 200", res.status)
+		}
+	})
+	t.Run("a window the business moved says so", func(t *testing.T) {
+		c := f.create(t, "mile-high-electric", "80202", "en", 2)
+		f.move(t, booking.MoveInput{Code: c.Code, Action: booking.ActionPay, Actor: booking.ActorSystem, PaymentRef: booking.PaymentRefSimulated})
+		w, err := f.desk.ArrivalWindows(t.Context(), "mile-high-electric", "2026-11-27", "1")
+		if err != nil || len(w.Windows) == 0 {
+			t.Fatal(err)
+		}
+		f.move(t, booking.MoveInput{Code: c.Code, Action: booking.ActionMove, Actor: booking.ActorBusiness, Slug: "mile-high-electric", WindowStart: w.Windows[0].Start.Format(time.RFC3339)})
+		res := f.do(t, "GET", "/r/"+c.Code, nil)
+		wantIn(t, res.body, "Request sent, not confirmed yet", "The business moved your arrival window to this time.", "Friday, November 27, 2026, 8:00 AM – 9:00 AM MST",
+			"$25.00 paid on Monday, November 23, 2026.")
+	})
+}
+
+func TestNotFound(t *testing.T) {
+	f := newFixture(t, nil)
+	tests := []struct {
+		name, path, lang, want string
+	}{
+		{"unknown code", "/r/ZZZZ-ZZZZ-ZZZZ", "", "No request has this address."},
+		{"not a code", "/r/hello", "", "No request has this address."},
+		{"unknown code, pay page", "/pay/ZZZZ-ZZZZ-ZZZZ", "", "No request has this address."},
+		{"unknown code, cancel page", "/r/ZZZZ-ZZZZ-ZZZZ/cancel", "", "No request has this address."},
+		{"another path", "/r/ZZZZ-ZZZZ-ZZZZ/other", "", "No request has this address."},
+		{"in the browser's language", "/r/ZZZZ-ZZZZ-ZZZZ", "es-MX,es;q=0.9,en;q=0.8", "Ninguna solicitud tiene esta dirección."},
+		{"English first", "/r/ZZZZ-ZZZZ-ZZZZ", "fr, en-US;q=0.9, es;q=0.8", "No request has this address."},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := f.do(t, "GET", tt.path, nil, "Accept-Language", tt.lang)
+			if res.status != http.StatusNotFound {
+				t.Fatalf("got %d, want 404", res.status)
+			}
+			wantIn(t, res.body, tt.want)
+		})
+	}
+}
+
+func TestSimulatedPayment(t *testing.T) {
+	f := newFixture(t, nil)
+	c := f.create(t, "mile-high-electric", "80202", "en", 0)
+	if *c.PaymentURL != siteURL+"/pay/"+c.Code {
+		t.Fatalf("got payment_url %s, want the service's page", *c.PaymentURL)
+	}
+	res := f.do(t, "GET", "/pay/"+c.Code, nil)
+	if res.status != http.StatusOK {
+		t.Fatalf("got %d, want 200", res.status)
+	}
+	wantIn(t, res.body, "Pay the deposit", "$25.00", "Simulate paying $25.00", "This is a simulated payment: no card, no money.",
+		"Pay by Monday, November 23, 2026, 8:30 AM MST", `action="/pay/`+c.Code+`"`, "Nobody there when the business comes")
+	wantNotIn(t, res.body, personal...)
+
+	res = f.do(t, "POST", "/pay/"+c.Code, url.Values{})
+	if res.status != http.StatusSeeOther || res.location != "/r/"+c.Code+"?done=paid" {
+		t.Fatalf("got %d to %q, want 303 to the status page", res.status, res.location)
+	}
+	r := f.request(t, c.Code)
+	if r.Status != booking.StatusNew || r.Deposit.State != booking.DepositPaid || r.Deposit.PaymentRef != booking.PaymentRefSimulated {
+		t.Fatalf("got %s, deposit %+v; want new, paid (simulated)", r.Status, r.Deposit)
+	}
+	res = f.do(t, "GET", res.location, nil)
+	wantIn(t, res.body, `data-state="new"`, "Request sent, not confirmed yet", "Deposit received.", `data-deposit="paid"`, "$25.00 paid on Monday, November 23, 2026.")
+	wantNotIn(t, res.body, `id="pay"`)
+
+	t.Run("pressed twice", func(t *testing.T) {
+		if res := f.do(t, "POST", "/pay/"+c.Code, url.Values{}); res.status != http.StatusSeeOther {
+			t.Errorf("got %d, want 303", res.status)
+		}
+		if got := len(f.request(t, c.Code).History); got != 2 {
+			t.Errorf("got %d events, want 2 (create, pay)", got)
+		}
+	})
+	t.Run("the pay page of a paid deposit is the status page", func(t *testing.T) {
+		if res := f.do(t, "GET", "/pay/"+c.Code, nil); res.status != http.StatusSeeOther || res.location != "/r/"+c.Code {
+			t.Errorf("got %d to %q, want 303 to the status page", res.status, res.location)
+		}
+	})
+	t.Run("after the hold lapsed", func(t *testing.T) {
+		late := f.create(t, "mile-high-electric", "80202", "es", 1)
+		f.clock.Add(30 * time.Minute)
+		defer f.clock.Add(-30 * time.Minute)
+		if res := f.do(t, "GET", "/pay/"+late.Code, nil); res.status != http.StatusSeeOther {
+			t.Errorf("GET: got %d, want 303", res.status)
+		}
+		res := f.do(t, "POST", "/pay/"+late.Code, url.Values{})
+		if res.status != http.StatusConflict {
+			t.Errorf("POST: got %d, want 409", res.status)
+		}
+		wantIn(t, res.body, "El plazo para pagar este depósito ya pasó.", "Vencida: el depósito no se pagó a tiempo", "No se pagó a tiempo: no se cobró nada.")
+		if got := f.request(t, late.Code).Deposit.State; got != booking.DepositDue {
+			t.Errorf("got deposit %s, want still due (the sweeper expires it)", got)
+		}
+	})
+	t.Run("a cross-site form is refused", func(t *testing.T) {
+		other := f.create(t, "mile-high-electric", "80202", "en", 3)
+		res := f.do(t, "POST", "/pay/"+other.Code, url.Values{}, "Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example")
+		if res.status != http.StatusForbidden {
+			t.Errorf("got %d, want 403", res.status)
+		}
+		if got := f.request(t, other.Code).Status; got != booking.StatusPendingPayment {
+			t.Errorf("got %s, want pending_payment", got)
+		}
+	})
+}
+
+func TestRealDeposit(t *testing.T) {
+	t.Run("the pay page sends the person to the provider", func(t *testing.T) {
+		f := newFixture(t, nil)
+		c := f.create(t, "austin-rapid-plumbing", "78701", "en", 0)
+		res := f.do(t, "GET", "/pay/"+c.Code, nil)
+		if res.status != http.StatusSeeOther || res.location != "https://checkout.example/"+c.Code {
+			t.Errorf("got %d to %q, want 303 to the provider's checkout", res.status, res.location)
+		}
+		if res := f.do(t, "POST", "/pay/"+c.Code, url.Values{}); res.status != http.StatusForbidden {
+			t.Errorf("simulated pay of a real deposit: got %d, want 403", res.status)
+		}
+		if got := f.request(t, c.Code).Status; got != booking.StatusPendingPayment {
+			t.Errorf("got %s, want pending_payment", got)
+		}
+		f.payments.fail = true
+		res = f.do(t, "GET", "/pay/"+c.Code, nil)
+		if res.status != http.StatusServiceUnavailable {
+			t.Errorf("provider down: got %d, want 503", res.status)
+		}
+		wantIn(t, res.body, "Online payment is not available right now.")
+	})
+	t.Run("without a provider it cannot be paid here", func(t *testing.T) {
+		f := newFixture(t, func(c *pages.Config) { c.Payments = nil })
+		c := f.create(t, "austin-rapid-plumbing", "78701", "en", 0)
+		if res := f.do(t, "GET", "/pay/"+c.Code, nil); res.status != http.StatusServiceUnavailable {
+			t.Errorf("got %d, want 503", res.status)
+		}
+	})
+	t.Run("the local server simulates it", func(t *testing.T) {
+		f := newFixture(t, func(c *pages.Config) { c.Payments, c.SimulateAll = nil, true })
+		c := f.create(t, "austin-rapid-plumbing", "78701", "en", 0)
+		res := f.do(t, "GET", "/pay/"+c.Code, nil)
+		wantIn(t, res.body, "Simulate paying $49.00", "this server takes no real payments")
+		if res := f.do(t, "POST", "/pay/"+c.Code, url.Values{}); res.status != http.StatusSeeOther {
+			t.Errorf("got %d, want 303", res.status)
+		}
+		if got := f.request(t, c.Code).Deposit.State; got != booking.DepositPaid {
+			t.Errorf("got %s, want paid", got)
+		}
+	})
+	t.Run("back from the provider", func(t *testing.T) {
+		f := newFixture(t, nil)
+		c := f.create(t, "austin-rapid-plumbing", "78701", "es", 0)
+		other := f.create(t, "austin-rapid-plumbing", "78701", "en", 1)
+		f.payments.returned["cs_paid"] = booking.Payment{Code: c.Code, Ref: "pi_1", AmountCents: 4900, Currency: "usd", Paid: true}
+		f.payments.returned["cs_unpaid"] = booking.Payment{Code: other.Code, AmountCents: 4900, Currency: "usd"}
+		f.payments.returned["cs_someone_else"] = booking.Payment{Code: c.Code, Ref: "pi_2", AmountCents: 4900, Currency: "usd", Paid: true}
+
+		res := f.do(t, "GET", "/r/"+c.Code+"?session_id=cs_paid", nil)
+		wantIn(t, res.body, "Solicitud enviada, aún sin confirmar", "Depósito recibido.", "$49.00 pagado el lunes 23 de noviembre de 2026.")
+		if r := f.request(t, c.Code); r.Status != booking.StatusNew || r.Deposit.PaymentRef != "pi_1" {
+			t.Errorf("got %s paid by %q, want new paid by pi_1", r.Status, r.Deposit.PaymentRef)
+		}
+		// The webhook, coming after, finds it done.
+		if out, err := f.mover.ApplyPayment(t.Context(), f.payments.returned["cs_paid"]); err != nil || out != booking.PaymentAlreadyApplied {
+			t.Errorf("webhook after: got %v %v, want already applied", out, err)
+		}
+		for _, id := range []string{"cs_unpaid", "cs_unknown", "cs_someone_else"} {
+			res := f.do(t, "GET", "/r/"+other.Code+"?session_id="+id, nil)
+			wantIn(t, res.body, "Waiting for your deposit")
+			wantNotIn(t, res.body, "Deposit received", "being refunded")
+		}
+		// Paid after the hold lapsed: the person is told it is refunded.
+		f.clock.Add(31 * time.Minute)
+		f.payments.returned["cs_late"] = booking.Payment{Code: other.Code, Ref: "pi_3", AmountCents: 4900, Currency: "usd", Paid: true}
+		res = f.do(t, "GET", "/r/"+other.Code+"?session_id=cs_late", nil)
+		wantIn(t, res.body, "Expired: the deposit was not paid in time", "it is being refunded in full")
+		if got := f.payments.refunds; len(got) != 1 || got[0] != "pi_3" {
+			t.Errorf("got refunds %v, want pi_3's", got)
+		}
+	})
+}
+
+func TestCancel(t *testing.T) {
+	f := newFixture(t, nil)
+	pay := func(t *testing.T, code string) {
+		f.move(t, booking.MoveInput{Code: code, Action: booking.ActionPay, Actor: booking.ActorSystem, PaymentRef: booking.PaymentRefSimulated})
+	}
+	tests := []struct {
+		name        string
+		days        int // the window is the first of the day this many days ahead
+		prepare     func(t *testing.T, code string)
+		lang        string
+		wantOutcome string
+		wantText    []string
+		wantAfter   []string
+	}{
+		{"before paying", 0, nil, "en", booking.DepositCancelled,
+			[]string{"The deposit has not been paid, so nothing is charged."},
+			[]string{"Cancelled", "Nothing was charged: the request was cancelled before paying."}},
+		{"paid, two days ahead", 2, pay, "en", booking.DepositRefunded,
+			[]string{"You are cancelling at least 24 hours before the arrival window, so your $25.00 deposit is refunded in full (if you confirm by Tuesday, November 24, 2026, 8:00 AM MST)."},
+			[]string{"Cancelled", "$25.00 refunded in full on Monday, November 23, 2026.", "Simulated deposit"}},
+		{"paid, the same day", 0, pay, "es", booking.DepositKept,
+			[]string{"El horario de llegada empieza en menos de 24 horas, así que el negocio retiene su depósito de $25.00."},
+			[]string{"Cancelada", "$25.00 retenido por el negocio (lunes 23 de noviembre de 2026)."}},
+		{"paid, the same day, the window moved by the business", 0, func(t *testing.T, code string) {
+			pay(t, code)
+			w, err := f.desk.ArrivalWindows(t.Context(), "mile-high-electric", "2026-11-23", "1")
+			if err != nil || len(w.Windows) < 2 {
+				t.Fatal(err)
+			}
+			f.move(t, booking.MoveInput{Code: code, Action: booking.ActionMove, Actor: booking.ActorBusiness, Slug: "mile-high-electric", WindowStart: w.Windows[1].Start.Format(time.RFC3339)})
+		}, "en", booking.DepositRefunded,
+			[]string{"The business moved your arrival window, so your $25.00 deposit is refunded in full."},
+			[]string{"Cancelled", "$25.00 refunded in full"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := f.create(t, "mile-high-electric", "80202", tt.lang, tt.days)
+			if tt.prepare != nil {
+				tt.prepare(t, c.Code)
+			}
+			res := f.do(t, "GET", "/r/"+c.Code+"/cancel", nil)
+			if res.status != http.StatusOK {
+				t.Fatalf("got %d, want 200", res.status)
+			}
+			wantIn(t, res.body, tt.wantText...)
+			wantIn(t, res.body, `data-outcome="`+tt.wantOutcome+`"`, `name="deposit" value="`+tt.wantOutcome+`"`)
+			wantNotIn(t, res.body, personal...)
+			if r := f.request(t, c.Code); r.Status == booking.StatusCancelled {
+				t.Fatal("the confirm page cancelled the request")
+			}
+			res = f.do(t, "POST", "/r/"+c.Code+"/cancel", url.Values{"deposit": {tt.wantOutcome}})
+			if res.status != http.StatusSeeOther || res.location != "/r/"+c.Code+"?done=cancelled" {
+				t.Fatalf("got %d to %q, want 303 to the status page", res.status, res.location)
+			}
+			r := f.request(t, c.Code)
+			if r.Status != booking.StatusCancelled || r.Deposit.State != tt.wantOutcome {
+				t.Errorf("got %s, deposit %s; want cancelled, %s", r.Status, r.Deposit.State, tt.wantOutcome)
+			}
+			if last := r.History[len(r.History)-1]; last.By != booking.ActorCustomer || last.Action != booking.ActionCancel {
+				t.Errorf("got last event %+v, want cancel by the customer", last)
+			}
+			res = f.do(t, "GET", res.location, nil)
+			wantIn(t, res.body, tt.wantAfter...)
+			wantNotIn(t, res.body, `id="cancel"`)
+		})
+	}
+	t.Run("the consequence changed while the person read it", func(t *testing.T) {
+		c := f.create(t, "mile-high-electric", "80202", "en", 1)
+		pay(t, c.Code)
+		res := f.do(t, "GET", "/r/"+c.Code+"/cancel", nil)
+		wantIn(t, res.body, `value="refunded"`)
+		r := f.request(t, c.Code)
+		f.clock.Set(r.FreeCancellationUntil().Add(time.Second)) // the deadline passes
+		defer f.clock.Set(start)
+		res = f.do(t, "POST", "/r/"+c.Code+"/cancel", url.Values{"deposit": {"refunded"}})
+		if res.status != http.StatusConflict {
+			t.Fatalf("got %d, want 409", res.status)
+		}
+		wantIn(t, res.body, "changed while you were deciding", "the business keeps your $25.00 deposit", `value="kept"`)
+		if got := f.request(t, c.Code).Status; got != booking.StatusNew {
+			t.Errorf("got %s, want new: nothing cancelled", got)
+		}
+	})
+	t.Run("no longer possible", func(t *testing.T) {
+		c := f.create(t, "mile-high-electric", "80202", "en", 4)
+		pay(t, c.Code)
+		f.move(t, booking.MoveInput{Code: c.Code, Action: booking.ActionDecline, Actor: booking.ActorBusiness})
+		status := f.do(t, "GET", "/r/"+c.Code, nil)
+		wantIn(t, status.body, "Declined by the business", "$25.00 refunded in full")
+		wantNotIn(t, status.body, `id="cancel"`)
+		for _, method := range []string{"GET", "POST"} {
+			res := f.do(t, method, "/r/"+c.Code+"/cancel", url.Values{"deposit": {"refunded"}})
+			if res.status != http.StatusConflict {
+				t.Errorf("%s: got %d, want 409", method, res.status)
+			}
+			wantIn(t, res.body, "can no longer be cancelled online")
+		}
+	})
+}
+
+// The texts: every key in both languages, none empty, and a plain-words
+// state for every state of a request and of a deposit.
+func TestTexts(t *testing.T) {
+	for _, lang := range []string{"en", "es"} {
+		for _, st := range booking.Statuses {
+			for _, key := range []string{"state_" + string(st), "hint_" + string(st)} {
+				if _, ok := pages.Texts(lang)[key]; !ok {
+					t.Errorf("%s: no %s", lang, key)
+				}
+			}
+		}
+		for _, st := range booking.DepositStates {
+			if _, ok := pages.Texts(lang)["deposit_"+st]; !ok {
+				t.Errorf("%s: no deposit_%s", lang, st)
+			}
+		}
+		other := map[string]string{"en": "es", "es": "en"}[lang]
+		for key, s := range pages.Texts(lang) {
+			if s == "" {
+				t.Errorf("%s: %s is empty", lang, key)
+			}
+			if _, ok := pages.Texts(other)[key]; !ok {
+				t.Errorf("%s has %s, %s does not", lang, key, other)
+			}
+		}
+	}
+}

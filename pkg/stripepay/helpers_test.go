@@ -1,0 +1,105 @@
+package stripepay_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/stripepay"
+	"github.com/doorstep/doorstep/pkg/stripepay/stripetest"
+)
+
+const siteURL = "https://book.example.com"
+
+// start is the fixtures' clock at the beginning: Monday 2026-11-23, 9:00 AM
+// in Austin (America/Chicago), where the first open window is 10:00-12:00.
+var start = time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
+
+// clock is a settable clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Set(t time.Time)     { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
+func (c *clock) Add(d time.Duration) { c.Set(c.Now().Add(d)) }
+
+// fixture is the demo businesses on minidyn, a fake Stripe, the Stripe
+// provider over it, and the domain's desk and mover on one clock.
+type fixture struct {
+	clock    *clock
+	store    *dynamo.Store
+	stripe   *stripetest.Server
+	provider *stripepay.Provider
+	desk     *booking.Desk
+	mover    *booking.Mover
+}
+
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	client, table := dynamotest.Minidyn(t)
+	f := &fixture{clock: &clock{t: start}, store: dynamo.New(client, table), stripe: stripetest.NewServer(t)}
+	f.stripe.Now = f.clock.Now
+	data, err := os.Open(filepath.Join("..", "..", "infra", "local", "businesses.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer data.Close()
+	businesses, err := booking.LoadBusinesses(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range businesses {
+		if err := f.store.PutBusiness(context.Background(), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f.provider = stripepay.New(stripepay.Config{
+		SecretKey: stripetest.SecretKey, SiteURL: siteURL, APIURL: f.stripe.URL, Now: f.clock.Now,
+		Log: slog.New(slog.DiscardHandler),
+	})
+	f.desk = booking.NewDesk(f.store, siteURL, f.clock.Now, booking.WithPayments(f.provider))
+	f.mover = booking.NewMover(f.store, f.clock.Now)
+	return f
+}
+
+// create sends a request with its deposit accepted to the business slug,
+// for its first open window, from a phone of its own.
+func (f *fixture) create(t *testing.T, slug, zip, lang string, phone int) booking.Created {
+	t.Helper()
+	a, err := f.desk.ArrivalWindows(context.Background(), slug, "", "7")
+	if err != nil || len(a.Windows) == 0 {
+		t.Fatalf("windows of %s: %v %v", slug, a.Windows, err)
+	}
+	body, _ := json.Marshal(map[string]any{
+		"window_start": a.Windows[phone%len(a.Windows)].Start.Format(time.RFC3339),
+		"address":      map[string]string{"street": "1 Test St", "city": "Austin", "zip": zip},
+		"contact":      map[string]string{"name": "Test Person", "phone": fmt.Sprintf("512555%04d", phone)},
+		"language":     lang, "deposit_accepted": true,
+	})
+	c, _, err := f.desk.CreateRequest(context.Background(), slug, body, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// request reads a stored request.
+func (f *fixture) request(t *testing.T, code string) booking.Request {
+	t.Helper()
+	r, err := f.mover.Request(context.Background(), "", code, booking.ActorSystem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
