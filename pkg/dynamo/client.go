@@ -10,36 +10,24 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/ratelimit"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doorstep/doorstep/pkg/awsenv"
 )
 
 // DefaultRegion is the region used when the environment configures none.
-const DefaultRegion = "us-east-1"
+const DefaultRegion = awsenv.DefaultRegion
 
 // NewClient returns a DynamoDB client configured from the environment as
-// Lambda sets it: AWS_REGION (or AWS_DEFAULT_REGION, else DefaultRegion) and
-// the function's role credentials in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY
-// and AWS_SESSION_TOKEN. That is what the SDK's default chain resolves to in
-// Lambda; building it directly keeps the config package, and the STS and SSO
-// clients it links, out of every function binary (about 1 MB each) and off
-// the cold start. Tools that want profiles build their own aws.Config and
-// call NewClientFromConfig.
-//
-// A non-empty endpoint points the client at another engine, such as DynamoDB
-// Local or minidyn: when AWS_ACCESS_KEY_ID is not set, the client signs with
-// fixed fake credentials. Without an endpoint, missing credentials are an
-// error here, at start.
+// Lambda sets it (awsenv.Config). A non-empty endpoint points the client at
+// another engine, such as DynamoDB Local or minidyn: without credentials in
+// the environment it then signs with fixed fake ones. Without an endpoint,
+// missing credentials are an error here, at start.
 func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
-	cfg := aws.Config{Region: firstSet(os.Getenv("AWS_REGION"), os.Getenv("AWS_DEFAULT_REGION"), DefaultRegion)}
-	switch id, secret := os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY"); {
-	case id != "" && secret != "":
-		cfg.Credentials = credentials.NewStaticCredentialsProvider(id, secret, os.Getenv("AWS_SESSION_TOKEN"))
-	case endpoint != "":
-		cfg.Credentials = LocalCredentials()
-	default:
-		return nil, errors.New("dynamodb client: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set (Lambda sets them; elsewhere set them or DYNAMODB_ENDPOINT)")
+	cfg, err := awsenv.Config(os.Getenv, "dynamodb", endpoint != "")
+	if err != nil {
+		return nil, err
 	}
 	return NewClientFromConfig(cfg, endpoint), nil
 }
@@ -66,21 +54,9 @@ func NewClientFromConfig(cfg aws.Config, endpoint string) *dynamodb.Client {
 	})
 }
 
-func firstSet(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
-}
-
-// LocalCredentials are the fake credentials used with a local engine. They
-// are letters only: DynamoDB Local refuses other characters, and it keeps
-// the data of each access key and region apart.
-func LocalCredentials() aws.CredentialsProvider {
-	return credentials.NewStaticCredentialsProvider("doorstep", "doorstep", "")
-}
+// LocalCredentials are the fake credentials used with a local engine
+// (awsenv.LocalCredentials).
+func LocalCredentials() aws.CredentialsProvider { return awsenv.LocalCredentials() }
 
 // LocalRetryer is the SDK's standard retryer without its client-side retry
 // quota (a token bucket shared by every call of a client, which runs dry

@@ -4,14 +4,13 @@ package sesmail
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2/types"
 
+	"github.com/doorstep/doorstep/pkg/awsenv"
 	"github.com/doorstep/doorstep/pkg/notify"
 )
 
@@ -61,28 +60,14 @@ const EndpointVariable = "AWS_ENDPOINT_URL_SESV2"
 // credentials it then signs with fake ones. Otherwise missing credentials
 // are an error here, at start.
 func NewClient(getenv func(string) string) (*sesv2.Client, error) {
-	cfg := aws.Config{Region: firstSet(getenv("AWS_REGION"), getenv("AWS_DEFAULT_REGION"), "us-east-1")}
 	endpoint := getenv(EndpointVariable)
-	switch id, secret := getenv("AWS_ACCESS_KEY_ID"), getenv("AWS_SECRET_ACCESS_KEY"); {
-	case id != "" && secret != "":
-		cfg.Credentials = credentials.NewStaticCredentialsProvider(id, secret, getenv("AWS_SESSION_TOKEN"))
-	case endpoint != "":
-		cfg.Credentials = credentials.NewStaticCredentialsProvider("doorstep", "doorstep", "")
-	default:
-		return nil, errors.New("ses client: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set (Lambda sets them; elsewhere set them or " + EndpointVariable + ")")
+	cfg, err := awsenv.Config(getenv, "ses", endpoint != "")
+	if err != nil {
+		return nil, err
 	}
 	return sesv2.NewFromConfig(cfg, func(o *sesv2.Options) {
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)
 		}
 	}), nil
-}
-
-func firstSet(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -9,10 +9,10 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/pinpointsmsvoicev2"
 	"github.com/aws/aws-sdk-go-v2/service/pinpointsmsvoicev2/types"
 
+	"github.com/doorstep/doorstep/pkg/awsenv"
 	"github.com/doorstep/doorstep/pkg/notify"
 )
 
@@ -66,28 +66,14 @@ const EndpointVariable = "AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2"
 // test's stand-in), and without credentials it then signs with fake ones.
 // Otherwise missing credentials are an error here, at start.
 func NewClient(getenv func(string) string) (*pinpointsmsvoicev2.Client, error) {
-	cfg := aws.Config{Region: firstSet(getenv("AWS_REGION"), getenv("AWS_DEFAULT_REGION"), "us-east-1")}
 	endpoint := getenv(EndpointVariable)
-	switch id, secret := getenv("AWS_ACCESS_KEY_ID"), getenv("AWS_SECRET_ACCESS_KEY"); {
-	case id != "" && secret != "":
-		cfg.Credentials = credentials.NewStaticCredentialsProvider(id, secret, getenv("AWS_SESSION_TOKEN"))
-	case endpoint != "":
-		cfg.Credentials = credentials.NewStaticCredentialsProvider("doorstep", "doorstep", "")
-	default:
-		return nil, errors.New("sms client: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set (Lambda sets them; elsewhere set them or " + EndpointVariable + ")")
+	cfg, err := awsenv.Config(getenv, "sms", endpoint != "")
+	if err != nil {
+		return nil, err
 	}
 	return pinpointsmsvoicev2.NewFromConfig(cfg, func(o *pinpointsmsvoicev2.Options) {
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)
 		}
 	}), nil
-}
-
-func firstSet(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
