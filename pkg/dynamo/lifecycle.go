@@ -2,9 +2,7 @@ package dynamo
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"math/rand/v2"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -24,36 +22,22 @@ type moveItems struct{ request, counter, newHold, oldHold int }
 // another transaction wrote the same items at the same moment, or when the
 // old hold changed between the read that found it and the write.
 func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, now time.Time) error {
-	backoff := firstBackoff
-	for attempt := 1; ; attempt++ {
-		in, at, err := s.moveTransaction(ctx, before, after, t, now)
-		if err != nil {
-			return err
-		}
-		_, err = s.client.TransactWriteItems(ctx, in)
-		if err == nil {
-			return nil
-		}
-		var canceled *types.TransactionCanceledException
-		if !errors.As(err, &canceled) || len(canceled.CancellationReasons) != len(in.TransactItems) {
-			return fmt.Errorf("move request %s: %w", before.Code, err)
-		}
-		again, err := movedWhy(before, t, at, canceled.CancellationReasons, err)
-		if !again {
-			return err
-		}
-		if attempt == maxAttempts {
+	var at moveItems
+	return s.transact(ctx, "move request "+before.Code,
+		func() (in *dynamodb.TransactWriteItemsInput, err error) {
+			in, at, err = s.moveTransaction(ctx, before, after, t, now)
+			return in, err
+		},
+		func(reasons []types.CancellationReason, err error) (bool, error) {
+			return movedWhy(before, t, at, reasons, err)
+		},
+		func(reasons []types.CancellationReason, err error) error {
 			// As a create does: a window others keep writing is taken.
-			if at.newHold >= 0 && aws.ToString(canceled.CancellationReasons[at.newHold].Code) == reasonTransactionConflict {
+			if at.newHold >= 0 && aws.ToString(reasons[at.newHold].Code) == reasonTransactionConflict {
 				return windowTaken()
 			}
 			return booking.Errorf(booking.InvalidTransition, "request %s is being moved by someone else right now; read it again", before.Code)
-		}
-		if err := sleep(ctx, backoff/2+rand.N(backoff/2+1)); err != nil {
-			return fmt.Errorf("move request %s: %w", before.Code, err)
-		}
-		backoff = min(2*backoff, maxBackoff)
-	}
+		})
 }
 
 // movedWhy explains a cancelled move: the first item that did not pass

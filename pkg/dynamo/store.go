@@ -414,26 +414,50 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 	if err != nil {
 		return err
 	}
+	return s.transact(ctx, "create request "+r.Code,
+		func() (*dynamodb.TransactWriteItemsInput, error) { return in, nil },
+		func(reasons []types.CancellationReason, err error) (bool, error) {
+			return s.canceled(ctx, r, key, now, at, reasons, err)
+		},
+		func(reasons []types.CancellationReason, err error) error {
+			return s.stillConflicted(ctx, r, key, now, at, reasons, err)
+		})
+}
+
+// transact runs the TransactWriteItems that build makes until it passes,
+// or explain says a cancellation is final (again false), or maxAttempts
+// runs were cancelled, when exhausted says what to answer. A run that
+// explain says to try again (another transaction wrote the same items at
+// the same moment, throttling) waits a jittered pause, from firstBackoff
+// doubling up to maxBackoff. build runs before each attempt, so a
+// transaction that depends on a read is built on a fresh one.
+func (s *Store) transact(ctx context.Context, what string,
+	build func() (*dynamodb.TransactWriteItemsInput, error),
+	explain func(reasons []types.CancellationReason, err error) (again bool, _ error),
+	exhausted func(reasons []types.CancellationReason, err error) error) error {
 	backoff := firstBackoff
 	for attempt := 1; ; attempt++ {
-		_, err := s.client.TransactWriteItems(ctx, in)
+		in, err := build()
+		if err != nil {
+			return err
+		}
+		_, err = s.client.TransactWriteItems(ctx, in)
 		if err == nil {
 			return nil
 		}
 		var canceled *types.TransactionCanceledException
 		if !errors.As(err, &canceled) || len(canceled.CancellationReasons) != len(in.TransactItems) {
-			return fmt.Errorf("create request %s: %w", r.Code, err)
+			return fmt.Errorf("%s: %w", what, err)
 		}
-		reasons := canceled.CancellationReasons
-		again, err := s.canceled(ctx, r, key, now, at, reasons, err)
+		again, err := explain(canceled.CancellationReasons, err)
 		if !again {
 			return err
 		}
 		if attempt == maxAttempts {
-			return s.stillConflicted(ctx, r, key, now, at, reasons, err)
+			return exhausted(canceled.CancellationReasons, err)
 		}
 		if err := sleep(ctx, backoff/2+rand.N(backoff/2+1)); err != nil {
-			return fmt.Errorf("create request %s: %w", r.Code, err)
+			return fmt.Errorf("%s: %w", what, err)
 		}
 		backoff = min(2*backoff, maxBackoff)
 	}
