@@ -14,6 +14,8 @@
 //	phone counter   BUSINESS#<slug>    PHONE#<10 digits>     open_count (N)
 //	idempotency     BUSINESS#<slug>    IDEMPOTENCY#<key>     body_hash (S), response (S), expires_at (N)
 //	request         REQUEST#<code>     REQUEST               the booking.Request, one attribute per JSON field
+//	notification    NOTIFY#<message>   NOTIFY                state, claim_token, expires_at (Ledger)
+//	SMS opt-out     OPTOUT#<10 digits> SMS                   opted_out_at (Ledger)
 //
 // <start> is the window's start instant in UTC, RFC 3339 with whole seconds
 // (2026-11-23T16:00:00Z), so the holds of a business sort by time and the
@@ -21,7 +23,14 @@
 // is the request's HoldUntil: the end of the payment window while a deposit
 // is due, otherwise the window's end.
 //
-// The business doc is json.Marshal of *booking.Business, read back with
+// The request item also carries the keys of two sparse global secondary
+// indexes: inbox_slug (S) and created (S) once the business sees the
+// request (index inbox, all attributes: a business's requests newest
+// first), and sweep_shard (S, SWEEP#0 to SWEEP#7 by a hash of the code) and
+// sweep_at (N, when the payment hold lapses) while it is pending_payment
+// (index sweep, keys only: the lapsed holds, never from one hot partition).
+//
+// The business doc is booking.EncodeBusinessRecord of *booking.Business, read back with
 // booking.DecodeBusiness. The idempotency response is the booking.Created
 // answer as JSON. The request item names its attributes as booking.Request's
 // JSON fields (status, business_slug, window, contact, ...), with maps for
@@ -78,4 +87,28 @@
 // a hold still conflicting after that is WINDOW_TAKEN. No read before a
 // write decides anything: callers racing for a window, a phone's last open
 // slot or an idempotency key are told apart by DynamoDB's conditions alone.
+//
+// # Moving a request
+//
+// MoveRequest is one TransactWriteItems, its items in this order:
+//
+//  1. put the whole request as it is after the move, on the condition
+//     #status = :from AND #window.#start = :start (the state and window it
+//     was read with; from pending_payment also sweep_at <= :now for an
+//     expiry, > :now for anything else). Every move changes the state or
+//     the window, so two moves of one request as read cannot both pass. A
+//     put, not an update: leaving pending_payment drops the sweep keys by
+//     leaving them out (minidyn 0.8.2 ignores REMOVE);
+//  2. when the request leaves new or pending_payment for a closed state,
+//     open_count - 1 on the condition open_count >= 1;
+//  3. for a window move, put the new window's hold on the create's
+//     condition (none live);
+//  4. release the old window's hold (delete on request_code = :code), only
+//     when a read just before found this request holding it; or, when a
+//     deposit is paid, keep it to the window's end (update on the same
+//     condition).
+//
+// The first item that fails decides: INVALID_TRANSITION (the request was
+// moved meanwhile) or WINDOW_TAKEN; a hold that changed since its read runs
+// the move again on a fresh read, as a TransactionConflict does.
 package dynamo
