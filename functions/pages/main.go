@@ -3,10 +3,13 @@
 // GET and POST /pay/{code} (the deposit's payment), HTML in the request's
 // language (pkg/pages).
 //
-// Environment: TABLE_NAME, SITE_URL, and optionally STRIPE_SECRET_ARN (the
-// Secrets Manager secret with the Stripe keys; without it only simulated
-// deposits can be paid), STRIPE_API_URL, SECRETS_MANAGER_ENDPOINT and
-// DYNAMODB_ENDPOINT.
+// It does not link stripe-go (nor pkg/stripepay): with html/template, the
+// linker keeps every exported method of every type the binary reaches
+// (golang/go#72895), and stripe-go's types would make it half as big again.
+// A deposit paid at Stripe goes through the payment-webhook function's
+// /pay/{code}/checkout and /pay/{code}/return.
+//
+// Environment: TABLE_NAME, SITE_URL, and optionally DYNAMODB_ENDPOINT.
 package main
 
 import (
@@ -17,10 +20,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/pages"
-	"github.com/doorstep/doorstep/pkg/stripepay"
 )
 
 func main() {
@@ -32,11 +33,7 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return lambdaenv.NewPagesHandler(ctx, getenv, newStripe, func(p lambdaenv.Pages) http.Handler {
-		return pages.New(pages.Config{Desk: p.Desk, Mover: p.Mover, Payments: p.Payments, Log: p.Log})
+	return lambdaenv.NewPagesHandler(ctx, getenv, func(p lambdaenv.Pages) http.Handler {
+		return pages.New(pages.Config{Desk: p.Desk, Mover: p.Mover, Log: p.Log})
 	})
-}
-
-func newStripe(s lambdaenv.Stripe) booking.Payments {
-	return stripepay.New(stripepay.Config{SecretKey: s.Keys.SecretKey, SiteURL: s.SiteURL, APIURL: s.APIURL, Log: s.Log})
 }

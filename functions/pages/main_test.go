@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"net/http"
 	"strings"
 	"testing"
 
@@ -12,7 +11,6 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
-	"github.com/doorstep/doorstep/pkg/stripepay/stripetest"
 )
 
 // invoke passes an API Gateway event through the handler as the Lambda
@@ -78,34 +76,5 @@ func TestEvents(t *testing.T) {
 				t.Errorf("got no <html lang=\"en\">")
 			}
 		})
-	}
-}
-
-// A Stripe deposit's pay page opens a Checkout Session with the keys read
-// from Secrets Manager, and sends the person there.
-func TestStripeDeposit(t *testing.T) {
-	env := lambdatest.NewEnv(t)
-	const arn = "arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep/stripe-AbCdEf"
-	stripe := stripetest.NewServer(t)
-	env.Vars["STRIPE_SECRET_ARN"] = arn
-	env.Vars["SECRETS_MANAGER_ENDPOINT"] = stripetest.SecretsManager(t, arn, stripetest.Keys)
-	env.Vars["STRIPE_API_URL"] = stripe.URL
-	h, err := newHandler(context.Background(), env.Getenv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := env.FirstOpenWindow(t, "austin-rapid-plumbing")
-	c, _, err := env.Desk.CreateRequest(context.Background(), "austin-rapid-plumbing", []byte(`{"window_start":"`+w.Start.Format("2006-01-02T15:04:05Z07:00")+
-		`","address":{"street":"1 Test St","zip":"78701"},"contact":{"name":"Test","phone":"5125550100"},"deposit_accepted":true}`), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res := invoke(t, h, withPath(t, lambdatest.Event(t, "pages-status.json"), "GET", "/pay/{code}", "/pay/"+c.Code, c.Code))
-	sessions := stripe.Sessions()
-	if res.StatusCode != http.StatusSeeOther || len(sessions) != 1 || res.Headers["Location"] != "https://checkout.stripe.com/c/pay/"+sessions[0].ID {
-		t.Fatalf("got %d to %q with %d sessions, want 303 to the session", res.StatusCode, res.Headers["Location"], len(sessions))
-	}
-	if got := sessions[0].Metadata["request_code"]; got != c.Code {
-		t.Errorf("got the session for %q, want %s", got, c.Code)
 	}
 }

@@ -1,8 +1,17 @@
-// Command payment-webhook is the Lambda function behind POST
-// /webhooks/stripe: it checks each Stripe event's signature and, when a
-// deposit's Checkout Session is paid, moves its request pending_payment →
-// new, refunding a payment the request can no longer take
-// (stripepay.Webhook).
+// Command payment-webhook is the Lambda function of the deposits paid at
+// Stripe (pkg/stripepay):
+//
+//   - POST /webhooks/stripe: it checks each Stripe event's signature and,
+//     when a deposit's Checkout Session is paid, moves its request
+//     pending_payment → new, refunding a payment the request can no longer
+//     take (stripepay.Webhook);
+//   - GET /pay/{code}/checkout: opens a Checkout Session for a due deposit
+//     and sends the person there;
+//   - GET /pay/{code}/return: Stripe's success_url; applies and refunds as
+//     the webhook does, then sends the person to the status page.
+//
+// The GET routes are here, not in the pages function, so that the pages
+// (html/template) do not link stripe-go: see functions/pages.
 //
 // Environment: TABLE_NAME, SITE_URL, STRIPE_SECRET_ARN (the Secrets Manager
 // secret with the Stripe keys, webhook_secret included), and optionally
@@ -17,7 +26,6 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/stripepay"
 )
@@ -31,8 +39,12 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return lambdaenv.NewPaymentWebhookHandler(ctx, getenv, func(m *booking.Mover, s lambdaenv.Stripe) http.Handler {
+	return lambdaenv.NewPaymentWebhookHandler(ctx, getenv, func(p lambdaenv.Payment) http.Handler {
+		s := p.Stripe
 		provider := stripepay.New(stripepay.Config{SecretKey: s.Keys.SecretKey, SiteURL: s.SiteURL, APIURL: s.APIURL, Log: s.Log})
-		return &stripepay.Webhook{Mover: m, Payments: provider, Secret: s.Keys.WebhookSecret, Log: s.Log}
+		mux := http.NewServeMux()
+		mux.Handle(stripepay.WebhookPath, &stripepay.Webhook{Mover: p.Mover, Payments: provider, Secret: s.Keys.WebhookSecret, Log: s.Log})
+		mux.Handle("/pay/", stripepay.NewCheckoutHandler(stripepay.CheckoutConfig{Desk: p.Desk, Mover: p.Mover, Payments: provider, Log: s.Log}))
+		return mux
 	})
 }

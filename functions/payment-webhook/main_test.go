@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -49,18 +50,14 @@ func resigned(t *testing.T, event []byte) []byte {
 	return data
 }
 
-func TestEvents(t *testing.T) {
-	env := lambdatest.NewEnv(t)
-	const arn = "arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep/stripe-AbCdEf"
-	env.Vars["STRIPE_SECRET_ARN"] = arn
-	env.Vars["SECRETS_MANAGER_ENDPOINT"] = stripetest.SecretsManager(t, arn, stripetest.Keys)
-	env.Vars["STRIPE_API_URL"] = stripetest.NewServer(t).URL
-
-	// The request the sample pays: Austin Rapid Plumbing's $49 deposit, due.
+// storeDue stores the request code: Austin Rapid Plumbing's $49 deposit,
+// due, for its first open window.
+func storeDue(t *testing.T, env *lambdatest.Env, code string) {
+	t.Helper()
 	now := time.Now().UTC().Truncate(time.Second)
 	w := env.FirstOpenWindow(t, "austin-rapid-plumbing")
 	r := booking.Request{
-		Code: sampleCode, BusinessSlug: "austin-rapid-plumbing", Status: booking.StatusPendingPayment,
+		Code: code, BusinessSlug: "austin-rapid-plumbing", Status: booking.StatusPendingPayment,
 		ServiceName: booking.LocalText{EN: "Leak repair", ES: "Reparación de fugas"}, Window: w,
 		Address: booking.Address{Street: "1 Sample St", ZIP: "78701"}, Contact: booking.Contact{Name: "Sample Person", Phone: "5125550100"},
 		Urgency: "soon", Language: "en", Created: now, HoldExpires: now.Add(30 * time.Minute),
@@ -69,6 +66,16 @@ func TestEvents(t *testing.T) {
 	if err := env.Store.CreateRequest(context.Background(), r, nil, now); err != nil {
 		t.Fatal(err)
 	}
+}
+
+func TestEvents(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	const arn = "arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep/stripe-AbCdEf"
+	env.Vars["STRIPE_SECRET_ARN"] = arn
+	env.Vars["SECRETS_MANAGER_ENDPOINT"] = stripetest.SecretsManager(t, arn, stripetest.Keys)
+	env.Vars["STRIPE_API_URL"] = stripetest.NewServer(t).URL
+
+	storeDue(t, env, sampleCode) // the request the sample pays
 	h, err := newHandler(context.Background(), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
@@ -90,6 +97,59 @@ func TestEvents(t *testing.T) {
 	}
 	if got.Status != booking.StatusNew || got.Deposit.State != booking.DepositPaid || got.Deposit.PaymentRef != samplePayment || len(got.History) != 1 {
 		t.Errorf("got %s, deposit %+v, %d events; want new, paid by %s, one pay event", got.Status, got.Deposit, len(got.History), samplePayment)
+	}
+}
+
+// The person's way to Stripe and back: events/payment-webhook-checkout.json
+// opens a Checkout Session with the keys read from Secrets Manager and
+// sends the person there; Stripe's success_url, once paid, moves the
+// request on and sends the person to the status page.
+func TestCheckoutAndReturn(t *testing.T) {
+	const code = "DEM0-PAY0-0002" // the request the sample opens a session for
+	env := lambdatest.NewEnv(t)
+	const arn = "arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep/stripe-AbCdEf"
+	stripe := stripetest.NewServer(t)
+	env.Vars["STRIPE_SECRET_ARN"] = arn
+	env.Vars["SECRETS_MANAGER_ENDPOINT"] = stripetest.SecretsManager(t, arn, stripetest.Keys)
+	env.Vars["STRIPE_API_URL"] = stripe.URL
+	storeDue(t, env, code)
+	h, err := newHandler(context.Background(), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	res := invoke(t, h, lambdatest.Event(t, "payment-webhook-checkout.json"))
+	sessions := stripe.Sessions()
+	if res.StatusCode != http.StatusSeeOther || len(sessions) != 1 || res.Headers["Location"] != "https://checkout.stripe.com/c/pay/"+sessions[0].ID {
+		t.Fatalf("got %d to %q with %d sessions, want 303 to the session", res.StatusCode, res.Headers["Location"], len(sessions))
+	}
+	s := sessions[0]
+	if s.Metadata["request_code"] != code || s.Form.Get("success_url") != lambdatest.SiteURL+"/pay/"+code+"/return?session_id={CHECKOUT_SESSION_ID}" {
+		t.Errorf("got a session for %q back to %q, want %s back to /pay/%s/return", s.Metadata["request_code"], s.Form.Get("success_url"), code, code)
+	}
+
+	stripe.Pay(t, s.ID, "pi_test_back")
+	var e events.APIGatewayV2HTTPRequest
+	if err := json.Unmarshal(lambdatest.Event(t, "payment-webhook-checkout.json"), &e); err != nil {
+		t.Fatal(err)
+	}
+	e.RouteKey, e.RequestContext.RouteKey = "GET /pay/{code}/return", "GET /pay/{code}/return"
+	e.RawPath = "/pay/" + code + "/return"
+	e.RequestContext.HTTP.Path, e.RawQueryString = e.RawPath, "session_id="+s.ID
+	back, err := json.Marshal(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = invoke(t, h, back)
+	if res.StatusCode != http.StatusSeeOther || res.Headers["Location"] != "/r/"+code+"?done=paid" {
+		t.Fatalf("return: got %d to %q, want 303 to /r/%s?done=paid", res.StatusCode, res.Headers["Location"], code)
+	}
+	got, err := env.Store.Request(context.Background(), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != booking.StatusNew || got.Deposit.PaymentRef != "pi_test_back" {
+		t.Errorf("got %s paid by %q, want new paid by pi_test_back", got.Status, got.Deposit.PaymentRef)
 	}
 }
 

@@ -43,7 +43,10 @@ var wantFunctions = map[string]struct {
 		[]string{"GET /pay/{code}", "GET /r/{code}", "GET /r/{code}/cancel", "POST /pay/{code}", "POST /r/{code}/cancel"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
 	},
-	"payment-webhook": {[]string{"POST /webhooks/stripe"}, []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"}},
+	"payment-webhook": {
+		[]string{"GET /pay/{code}/checkout", "GET /pay/{code}/return", "POST /webhooks/stripe"},
+		[]string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
+	},
 	"refund-deposits": {[]string{"STREAM DoorstepTable.StreamArn"}, nil},
 	"expire-holds": {
 		[]string{"SCHEDULE rate(1 minute)"},
@@ -261,10 +264,15 @@ func TestLimits(t *testing.T) {
 	}{
 		{"default rate", ref(field(api, "DefaultRouteSettings", "ThrottlingRateLimit")), "ApiRateLimit"},
 		{"default burst", ref(field(api, "DefaultRouteSettings", "ThrottlingBurstLimit")), "ApiBurstLimit"},
-		{"create rate", ref(field(api, "RouteSettings", "POST /api/v1/businesses/{slug}/requests", "ThrottlingRateLimit")), "CreateRateLimit"},
-		{"create burst", ref(field(api, "RouteSettings", "POST /api/v1/businesses/{slug}/requests", "ThrottlingBurstLimit")), "CreateBurstLimit"},
-		{"mcp rate", ref(field(api, "RouteSettings", "ANY /mcp", "ThrottlingRateLimit")), "CreateRateLimit"},
 		{"reserved concurrency", reserved, "HasReservedConcurrency ReservedConcurrency"},
+	}
+	// The public routes that write (a request, a tool call, a cancel, a
+	// simulated payment, a Stripe session) are throttled harder.
+	for _, route := range []string{"POST /api/v1/businesses/{slug}/requests", "ANY /mcp",
+		"POST /r/{code}/cancel", "POST /pay/{code}", "GET /pay/{code}/checkout"} {
+		tests = append(tests,
+			struct{ name, got, want string }{route + " rate", ref(field(api, "RouteSettings", route, "ThrottlingRateLimit")), "CreateRateLimit"},
+			struct{ name, got, want string }{route + " burst", ref(field(api, "RouteSettings", route, "ThrottlingBurstLimit")), "CreateBurstLimit"})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

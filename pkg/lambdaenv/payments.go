@@ -35,7 +35,7 @@ type StripeKeys struct {
 // Stripe is what a function that takes payments knows of Stripe.
 type Stripe struct {
 	Keys    StripeKeys
-	SiteURL string // the person comes back to {SiteURL}/r/{code}
+	SiteURL string // the person comes back to {SiteURL}/pay/{code}/return
 	// APIURL (STRIPE_API_URL, optional) is Stripe's API address: empty for
 	// Stripe's own, stripe-mock's under sam local invoke.
 	APIURL string
@@ -160,14 +160,22 @@ func DeskOptions(ctx context.Context, getenv func(string) string, c Config, newP
 	return []booking.DeskOption{booking.WithPayments(newPayments(s))}, nil
 }
 
-// NewPaymentWebhookHandler builds the Lambda handler of POST
-// /webhooks/stripe from the environment: TABLE_NAME, SITE_URL,
-// STRIPE_SECRET_ARN (required here) and the optional DYNAMODB_ENDPOINT,
-// STRIPE_API_URL and SECRETS_MANAGER_ENDPOINT. build makes the webhook's
-// net/http handler (stripepay.Webhook) over the mover, the provider and the
-// signing secret.
-func NewPaymentWebhookHandler(ctx context.Context, getenv func(string) string,
-	build func(m *booking.Mover, s Stripe) http.Handler) (HTTPHandler, error) {
+// Payment is what the payment function is built over: the businesses and
+// the requests, and Stripe.
+type Payment struct {
+	Desk   *booking.Desk
+	Mover  *booking.Mover
+	Stripe Stripe
+}
+
+// NewPaymentWebhookHandler builds the Lambda handler of the payment
+// function, from the environment: TABLE_NAME, SITE_URL, STRIPE_SECRET_ARN
+// (required here) and the optional DYNAMODB_ENDPOINT, STRIPE_API_URL and
+// SECRETS_MANAGER_ENDPOINT. build makes its net/http handler: Stripe's
+// webhook, POST /webhooks/stripe (stripepay.Webhook), and the person's way
+// to Stripe and back, GET /pay/{code}/checkout and GET /pay/{code}/return
+// (stripepay.NewCheckoutHandler).
+func NewPaymentWebhookHandler(ctx context.Context, getenv func(string) string, build func(Payment) http.Handler) (HTTPHandler, error) {
 	c, err := ConfigFrom(getenv)
 	if err != nil {
 		return nil, err
@@ -183,7 +191,7 @@ func NewPaymentWebhookHandler(ctx context.Context, getenv func(string) string,
 	if err != nil {
 		return nil, err
 	}
-	return HTTP(build(booking.NewMover(store, time.Now), s)), nil
+	return HTTP(build(Payment{Desk: booking.NewDesk(store, c.SiteURL, time.Now), Mover: booking.NewMover(store, time.Now), Stripe: s})), nil
 }
 
 // NewRefundHandler builds the Lambda handler of the table's stream that

@@ -269,7 +269,7 @@ func newStripe(s lambdaenv.Stripe) booking.Payments {
 
 func TestPaymentFunctionsFailAtStart(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	webhook := func(m *booking.Mover, s lambdaenv.Stripe) http.Handler { return http.NotFoundHandler() }
+	webhook := func(lambdaenv.Payment) http.Handler { return http.NotFoundHandler() }
 	pages := func(lambdaenv.Pages) http.Handler { return http.NotFoundHandler() }
 	noSecret := func(k string) string {
 		if k == "STRIPE_SECRET_ARN" {
@@ -299,15 +299,15 @@ func TestPaymentFunctionsFailAtStart(t *testing.T) {
 	if _, err := lambdaenv.NewRefundHandler(ctx, noSecret, newStripe); err == nil {
 		t.Error("refunds without STRIPE_SECRET_ARN: got no error")
 	}
-	if _, err := lambdaenv.NewPagesHandler(ctx, noSecret, newStripe, pages); err != nil {
-		t.Errorf("pages without STRIPE_SECRET_ARN: %v, want them to start (simulated deposits only)", err)
+	if _, err := lambdaenv.NewPagesHandler(ctx, noSecret, pages); err != nil {
+		t.Errorf("pages without STRIPE_SECRET_ARN: %v, want them to start (they need no Stripe key)", err)
 	}
 	if _, err := lambdaenv.NewPagesHandler(ctx, func(k string) string {
 		if k == "TABLE_NAME" {
 			return ""
 		}
 		return env.Getenv(k)
-	}, newStripe, pages); err == nil {
+	}, pages); err == nil {
 		t.Error("pages without TABLE_NAME: got no error")
 	}
 	opts, err := lambdaenv.DeskOptions(ctx, withStripe(stripetest.Keys), lambdaenv.Config{SiteURL: lambdatest.SiteURL}, newStripe)

@@ -48,53 +48,19 @@ func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return 
 func (c *clock) Set(t time.Time)     { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
 func (c *clock) Add(d time.Duration) { c.Set(c.Now().Add(d)) }
 
-// fakePayments is a payment provider whose checkout is at
-// https://checkout.example/<code> and whose returned payments the test sets.
-type fakePayments struct {
-	mu       sync.Mutex
-	returned map[string]booking.Payment
-	refunds  []string
-	fail     bool
-}
-
-func (p *fakePayments) Checkout(_ context.Context, r booking.Request, _ *booking.Business) (string, error) {
-	if p.fail {
-		return "", fmt.Errorf("provider down")
-	}
-	return "https://checkout.example/" + r.Code, nil
-}
-
-func (p *fakePayments) Returned(_ context.Context, id string) (booking.Payment, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	pay, ok := p.returned[id]
-	if !ok {
-		return booking.Payment{}, booking.Errorf(booking.NotFound, "no session")
-	}
-	return pay, nil
-}
-
-func (p *fakePayments) Refund(_ context.Context, code, ref string) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.refunds = append(p.refunds, ref)
-	return nil
-}
-
 type fixture struct {
-	phones   int // requests sent
-	clock    *clock
-	store    *dynamo.Store
-	desk     *booking.Desk
-	mover    *booking.Mover
-	payments *fakePayments
-	h        http.Handler
+	phones int // requests sent
+	clock  *clock
+	store  *dynamo.Store
+	desk   *booking.Desk
+	mover  *booking.Mover
+	h      http.Handler
 }
 
 func newFixture(t *testing.T, config func(*pages.Config)) *fixture {
 	t.Helper()
 	client, table := dynamotest.Minidyn(t)
-	f := &fixture{clock: &clock{t: start}, store: dynamo.New(client, table), payments: &fakePayments{returned: map[string]booking.Payment{}}}
+	f := &fixture{clock: &clock{t: start}, store: dynamo.New(client, table)}
 	for _, b := range demoBusinesses(t) {
 		if err := f.store.PutBusiness(context.Background(), b); err != nil {
 			t.Fatal(err)
@@ -102,7 +68,7 @@ func newFixture(t *testing.T, config func(*pages.Config)) *fixture {
 	}
 	f.desk = booking.NewDesk(f.store, siteURL, f.clock.Now)
 	f.mover = booking.NewMover(f.store, f.clock.Now)
-	c := pages.Config{Desk: f.desk, Mover: f.mover, Payments: f.payments, Now: f.clock.Now, Log: slog.New(slog.DiscardHandler)}
+	c := pages.Config{Desk: f.desk, Mover: f.mover, Now: f.clock.Now, Log: slog.New(slog.DiscardHandler)}
 	if config != nil {
 		config(&c)
 	}

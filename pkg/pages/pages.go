@@ -10,11 +10,18 @@
 //
 // Routes:
 //
-//	GET  /r/{code}          the status; ?session_id= when Stripe sends the person back
+//	GET  /r/{code}          the status; ?done= says what just happened
 //	GET  /r/{code}/cancel   what cancelling does to the deposit, and the confirm button
 //	POST /r/{code}/cancel   cancel, as the person (booking.ActorCustomer)
-//	GET  /pay/{code}        the simulated payment page, or a redirect to the provider's
+//	GET  /pay/{code}        the simulated payment page, or a redirect to /pay/{code}/checkout
 //	POST /pay/{code}        pay a simulated deposit
+//
+// A deposit paid at Stripe is not paid here: /pay/{code}/checkout and
+// Stripe's way back, /pay/{code}/return, are served by the payment function
+// (pkg/stripepay), which sends the person to the status page with ?done=
+// paid, refunded or unavailable. This package does not link stripe-go:
+// html/template makes the linker keep every exported method of every type
+// the binary reaches (golang/go#72895), and stripe-go has thousands.
 package pages
 
 import (
@@ -36,11 +43,6 @@ import (
 type Config struct {
 	Desk  *booking.Desk  // the businesses
 	Mover *booking.Mover // the requests, and the moves the person makes
-	// Payments takes the deposits that are not simulated (Stripe): the pay
-	// page sends the person to its checkout, and the status page asks it
-	// what was paid when the person comes back. Nil: such deposits cannot
-	// be paid here (unless SimulateAll).
-	Payments booking.Payments
 	// SimulateAll has every deposit paid on the simulated page, even one the
 	// business takes for real: for the local server, which has no payment
 	// provider. Never in a deployment.
@@ -167,55 +169,36 @@ func (h *handler) status(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	var notice string
-	switch r.URL.Query().Get("done") {
+	h.renderStatus(w, http.StatusOK, req, b, h.notice(req, r.URL.Query().Get("done")))
+}
+
+// notice is the sentence the status page shows for ?done=, what just
+// happened: only when the stored request agrees, so that an address
+// reloaded later, or made up, shows nothing untrue. paid and cancelled come
+// from these pages; paid, refunded and unavailable also from the return
+// from Stripe and the way there (pkg/stripepay).
+func (h *handler) notice(req booking.Request, done string) string {
+	lang, d := language(req), req.Deposit
+	atStripe := d != nil && !h.simulated(req) // only such a payment is refunded, or cannot be opened
+	switch done {
 	case "paid":
-		if req.Deposit != nil && req.Deposit.State == booking.DepositPaid {
-			notice = tr(language(req), "notice_paid")
+		if d != nil && d.State == booking.DepositPaid {
+			return tr(lang, "notice_paid")
+		}
+	case "refunded": // a payment the request could not take
+		if atStripe {
+			return tr(lang, "notice_late")
+		}
+	case "unavailable":
+		if atStripe && req.Effective(h.Now()).Status == booking.StatusPendingPayment {
+			return tr(lang, "pay_unavailable")
 		}
 	case "cancelled":
 		if req.Status == booking.StatusCancelled {
-			notice = tr(language(req), "notice_cancelled")
+			return tr(lang, "notice_cancelled")
 		}
 	}
-	if id := r.URL.Query().Get("session_id"); id != "" && h.Payments != nil {
-		req, notice = h.returned(ctx, req, id)
-	}
-	h.renderStatus(w, http.StatusOK, req, b, notice)
-}
-
-// returned handles the person's return from the provider's checkout id:
-// a paid checkout moves the request on at once (the provider's webhook
-// will find it done), and one the request cannot take is refunded and
-// said to be (the webhook refunds it too, once).
-func (h *handler) returned(ctx context.Context, req booking.Request, id string) (booking.Request, string) {
-	lang := language(req)
-	p, err := h.Payments.Returned(ctx, id)
-	switch {
-	case booking.ErrorCode(err) == booking.NotFound:
-		return req, ""
-	case err != nil:
-		h.Log.Error("pages: checkout the person came back from", "error", err)
-		return req, ""
-	case p.Code != req.Code || !p.Paid:
-		return req, ""
-	}
-	outcome, err := h.Mover.ApplyPayment(ctx, p)
-	if err != nil {
-		h.Log.Error("pages: apply the payment the person came back from", "error", err)
-		return req, ""
-	}
-	if outcome == booking.PaymentUnwanted {
-		// The webhook refunds it too; a refund is idempotent on the payment.
-		if err := h.Payments.Refund(ctx, p.Code, p.Ref); err != nil {
-			h.Log.Error("pages: refund of a payment the request cannot take; the webhook retries it", "payment", p.Ref, "error", err)
-		}
-		return req, tr(lang, "notice_late")
-	}
-	if again, err := h.Mover.Request(ctx, "", req.Code, booking.ActorCustomer); err == nil {
-		req = again
-	}
-	return req, tr(lang, "notice_paid")
+	return ""
 }
 
 func (h *handler) renderStatus(w http.ResponseWriter, status int, req booking.Request, b *booking.Business, notice string) {
@@ -276,14 +259,21 @@ func (h *handler) cancel(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/r/"+req.Code+"?done=cancelled", http.StatusSeeOther)
 }
 
+// checkoutPath is where a deposit paid at Stripe is paid: the payment
+// function opens a Checkout Session there (pkg/stripepay).
+func checkoutPath(code string) string {
+	return "/pay/" + code + "/checkout"
+}
+
 // simulated reports whether req's deposit is paid on the simulated page.
 func (h *handler) simulated(req booking.Request) bool {
 	return req.Deposit != nil && (req.Deposit.Simulated || h.SimulateAll)
 }
 
 // payPage shows the simulated payment page of a deposit that is due, or
-// sends the person to the provider's checkout for a real one. A deposit
-// that is not due any more sends them to the status page.
+// sends the person on to /pay/{code}/checkout (the payment function) for a
+// real one. A deposit that is not due any more sends them to the status
+// page.
 func (h *handler) payPage(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	req, b, err := h.load(ctx, r)
@@ -298,19 +288,9 @@ func (h *handler) payPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !h.simulated(req) {
-		if h.Payments == nil {
-			renderMessage(w, http.StatusServiceUnavailable, lang, tr(lang, "pay_title"), tr(lang, "pay_unavailable"), "/r/"+req.Code)
-			return
-		}
-		// The payment_url of a real deposit is the provider's page; this is
-		// the way there when that page could not be opened at the time,
-		// or for a person who starts from the status page.
-		url, err := h.Payments.Checkout(ctx, req, b)
-		if err != nil {
-			renderMessage(w, http.StatusServiceUnavailable, lang, tr(lang, "pay_title"), tr(lang, "pay_unavailable"), "/r/"+req.Code)
-			return
-		}
-		http.Redirect(w, r, url, http.StatusSeeOther)
+		// The payment_url of a real deposit is Stripe's page; this is the
+		// way there when that page could not be opened at the time.
+		http.Redirect(w, r, checkoutPath(req.Code), http.StatusSeeOther)
 		return
 	}
 	d := buildDeposit(req.Effective(now), b, lang, h.SimulateAll)

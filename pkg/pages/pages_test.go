@@ -164,37 +164,29 @@ func TestSimulatedPayment(t *testing.T) {
 	})
 }
 
+// A deposit paid at Stripe: these pages send the person to the payment
+// function's /pay/{code}/checkout (pkg/stripepay), which sends them back
+// here with ?done=; the notice shows only when the stored request agrees.
 func TestRealDeposit(t *testing.T) {
-	t.Run("the pay page sends the person to the provider", func(t *testing.T) {
+	t.Run("the pay page and the status page lead to the checkout", func(t *testing.T) {
 		f := newFixture(t, nil)
 		c := f.create(t, "austin-rapid-plumbing", "78701", "en", 0)
 		res := f.do(t, "GET", "/pay/"+c.Code, nil)
-		if res.status != http.StatusSeeOther || res.location != "https://checkout.example/"+c.Code {
-			t.Errorf("got %d to %q, want 303 to the provider's checkout", res.status, res.location)
+		if res.status != http.StatusSeeOther || res.location != "/pay/"+c.Code+"/checkout" {
+			t.Errorf("got %d to %q, want 303 to /pay/%s/checkout", res.status, res.location, c.Code)
 		}
+		wantIn(t, f.do(t, "GET", "/r/"+c.Code, nil).body, `id="pay" href="/pay/`+c.Code+`/checkout"`)
 		if res := f.do(t, "POST", "/pay/"+c.Code, url.Values{}); res.status != http.StatusForbidden {
 			t.Errorf("simulated pay of a real deposit: got %d, want 403", res.status)
 		}
 		if got := f.request(t, c.Code).Status; got != booking.StatusPendingPayment {
 			t.Errorf("got %s, want pending_payment", got)
 		}
-		f.payments.fail = true
-		res = f.do(t, "GET", "/pay/"+c.Code, nil)
-		if res.status != http.StatusServiceUnavailable {
-			t.Errorf("provider down: got %d, want 503", res.status)
-		}
-		wantIn(t, res.body, "Online payment is not available right now.")
-	})
-	t.Run("without a provider it cannot be paid here", func(t *testing.T) {
-		f := newFixture(t, func(c *pages.Config) { c.Payments = nil })
-		c := f.create(t, "austin-rapid-plumbing", "78701", "en", 0)
-		if res := f.do(t, "GET", "/pay/"+c.Code, nil); res.status != http.StatusServiceUnavailable {
-			t.Errorf("got %d, want 503", res.status)
-		}
 	})
 	t.Run("the local server simulates it", func(t *testing.T) {
-		f := newFixture(t, func(c *pages.Config) { c.Payments, c.SimulateAll = nil, true })
+		f := newFixture(t, func(c *pages.Config) { c.SimulateAll = true })
 		c := f.create(t, "austin-rapid-plumbing", "78701", "en", 0)
+		wantIn(t, f.do(t, "GET", "/r/"+c.Code, nil).body, `id="pay" href="/pay/`+c.Code+`"`)
 		res := f.do(t, "GET", "/pay/"+c.Code, nil)
 		wantIn(t, res.body, "Simulate paying $49.00", "this server takes no real payments")
 		if res := f.do(t, "POST", "/pay/"+c.Code, url.Values{}); res.status != http.StatusSeeOther {
@@ -204,36 +196,56 @@ func TestRealDeposit(t *testing.T) {
 			t.Errorf("got %s, want paid", got)
 		}
 	})
-	t.Run("back from the provider", func(t *testing.T) {
+	t.Run("back from Stripe", func(t *testing.T) {
 		f := newFixture(t, nil)
 		c := f.create(t, "austin-rapid-plumbing", "78701", "es", 0)
-		other := f.create(t, "austin-rapid-plumbing", "78701", "en", 1)
-		f.payments.returned["cs_paid"] = booking.Payment{Code: c.Code, Ref: "pi_1", AmountCents: 4900, Currency: "usd", Paid: true}
-		f.payments.returned["cs_unpaid"] = booking.Payment{Code: other.Code, AmountCents: 4900, Currency: "usd"}
-		f.payments.returned["cs_someone_else"] = booking.Payment{Code: c.Code, Ref: "pi_2", AmountCents: 4900, Currency: "usd", Paid: true}
-
-		res := f.do(t, "GET", "/r/"+c.Code+"?session_id=cs_paid", nil)
-		wantIn(t, res.body, "Solicitud enviada, aún sin confirmar", "Depósito recibido.", "$49.00 pagado el lunes 23 de noviembre de 2026.")
-		if r := f.request(t, c.Code); r.Status != booking.StatusNew || r.Deposit.PaymentRef != "pi_1" {
-			t.Errorf("got %s paid by %q, want new paid by pi_1", r.Status, r.Deposit.PaymentRef)
+		simulated := f.create(t, "mile-high-electric", "80202", "en", 1)
+		notices := []string{"Depósito recibido", "se le reembolsa", "no está disponible", "Deposit received", "being refunded", "not available"}
+		tests := []struct {
+			name, code, done string
+			prepare          func(t *testing.T)
+			want             []string
+		}{
+			{"paid, but not in the table yet: no notice", c.Code, "paid", nil, []string{"Esperando su depósito"}},
+			{"Stripe down", c.Code, "unavailable", nil, []string{"Esperando su depósito", "El pago en línea no está disponible ahora."}},
+			{"refunded: a real deposit", c.Code, "refunded", nil, []string{"se le reembolsa por completo"}},
+			{"refunded: a simulated deposit never is", simulated.Code, "refunded", nil, []string{"Waiting for your deposit"}},
+			{"unavailable: a simulated deposit never is", simulated.Code, "unavailable", nil, []string{"Waiting for your deposit"}},
+			{"paid", c.Code, "paid", func(t *testing.T) {
+				out, err := f.mover.ApplyPayment(t.Context(), booking.Payment{Code: c.Code, Ref: "pi_1", AmountCents: 4900, Currency: "usd", Paid: true})
+				if err != nil || out != booking.PaymentApplied {
+					t.Fatalf("got %v %v, want applied", out, err)
+				}
+			}, []string{"Solicitud enviada, aún sin confirmar", "Depósito recibido.", "$49.00 pagado el lunes 23 de noviembre de 2026."}},
+			{"unavailable, once paid: no notice", c.Code, "unavailable", nil, []string{"Solicitud enviada, aún sin confirmar"}},
 		}
-		// The webhook, coming after, finds it done.
-		if out, err := f.mover.ApplyPayment(t.Context(), f.payments.returned["cs_paid"]); err != nil || out != booking.PaymentAlreadyApplied {
-			t.Errorf("webhook after: got %v %v, want already applied", out, err)
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				if tt.prepare != nil {
+					tt.prepare(t)
+				}
+				res := f.do(t, "GET", "/r/"+tt.code+"?done="+tt.done, nil)
+				if res.status != http.StatusOK {
+					t.Fatalf("got %d, want 200", res.status)
+				}
+				wantIn(t, res.body, tt.want...)
+				var unwanted []string
+				for _, n := range notices {
+					if !strings.Contains(strings.Join(tt.want, " "), n) {
+						unwanted = append(unwanted, n)
+					}
+				}
+				wantNotIn(t, res.body, unwanted...)
+			})
 		}
-		for _, id := range []string{"cs_unpaid", "cs_unknown", "cs_someone_else"} {
-			res := f.do(t, "GET", "/r/"+other.Code+"?session_id="+id, nil)
-			wantIn(t, res.body, "Waiting for your deposit")
-			wantNotIn(t, res.body, "Deposit received", "being refunded")
-		}
-		// Paid after the hold lapsed: the person is told it is refunded.
-		f.clock.Add(31 * time.Minute)
-		f.payments.returned["cs_late"] = booking.Payment{Code: other.Code, Ref: "pi_3", AmountCents: 4900, Currency: "usd", Paid: true}
-		res = f.do(t, "GET", "/r/"+other.Code+"?session_id=cs_late", nil)
-		wantIn(t, res.body, "Expired: the deposit was not paid in time", "it is being refunded in full")
-		if got := f.payments.refunds; len(got) != 1 || got[0] != "pi_3" {
-			t.Errorf("got refunds %v, want pi_3's", got)
-		}
+		t.Run("paid after the hold lapsed: refunded", func(t *testing.T) {
+			late := f.create(t, "austin-rapid-plumbing", "78701", "en", 2)
+			f.clock.Add(31 * time.Minute)
+			defer f.clock.Set(start)
+			res := f.do(t, "GET", "/r/"+late.Code+"?done=refunded", nil)
+			wantIn(t, res.body, "Expired: the deposit was not paid in time", "it is being refunded in full")
+			wantNotIn(t, res.body, `id="pay"`)
+		})
 	})
 }
 

@@ -113,6 +113,9 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulate
 	v.Deposit = buildDeposit(r, b, lang, simulateAll)
 	if v.Deposit != nil && v.Deposit.State == booking.DepositDue {
 		v.PayURL = "/pay/" + r.Code
+		if !r.Deposit.Simulated && !simulateAll {
+			v.PayURL = checkoutPath(r.Code)
+		}
 	}
 	if _, err := booking.Allowed(r.Status, booking.ActionCancel, booking.ActorCustomer); err == nil {
 		v.CancelURL = "/r/" + r.Code + "/cancel"

@@ -1,8 +1,9 @@
 // Package stripepay is the Stripe adapter of booking.Payments, with
 // stripe-go: a Checkout Session per deposit, the check of the session a
-// person comes back from, refunds, and the webhook that moves a request on
-// when its deposit is paid (Webhook). Doorstep never sees card data: the
-// person pays on Stripe's page.
+// person comes back from, refunds, the webhook that moves a request on
+// when its deposit is paid (Webhook), and the person's way to Stripe's page
+// and back (NewCheckoutHandler). Doorstep never sees card data: the person
+// pays on Stripe's page.
 //
 // The Stripe calls:
 //
@@ -34,7 +35,7 @@ import (
 // Config configures a Provider.
 type Config struct {
 	SecretKey string // Stripe's secret API key (sk_live_..., sk_test_...)
-	SiteURL   string // the service's public address; the person comes back to {SiteURL}/r/{code}
+	SiteURL   string // the service's public address; the person comes back to {SiteURL}/pay/{code}/return
 	// APIURL is Stripe's API address: "" for Stripe's own; stripe-mock or a
 	// test server's otherwise.
 	APIURL     string
@@ -99,10 +100,10 @@ const metadataCode = "request_code"
 
 // Checkout creates a Checkout Session for r's deposit: one card payment of
 // the deposit's amount, in the request's language, the request's code in
-// its metadata, back to the status page on success or cancel. It expires
-// when the hold ends, or 31 minutes after now if the hold ends sooner, as
-// Stripe's minimum is 30: a payment made in between is one the request
-// cannot take any more, and the webhook refunds it.
+// its metadata, back to ReturnPath on success and to the status page on
+// cancel. It expires when the hold ends, or 31 minutes after now if the
+// hold ends sooner, as Stripe's minimum is 30: a payment made in between is
+// one the request cannot take any more, and the webhook refunds it.
 func (p *Provider) Checkout(ctx context.Context, r booking.Request, b *booking.Business) (string, error) {
 	d := r.Deposit
 	if d == nil {
@@ -116,7 +117,6 @@ func (p *Provider) Checkout(ctx context.Context, r booking.Request, b *booking.B
 	if r.Language == "es" {
 		name, lang = "Depósito: "+b.Name, "es"
 	}
-	statusURL := p.siteURL + "/r/" + r.Code
 	params := &stripe.CheckoutSessionCreateParams{
 		Mode:               stripe.String(string(stripe.CheckoutSessionModePayment)),
 		PaymentMethodTypes: stripe.StringSlice([]string{"card"}), // paid at once: the hold is short
@@ -136,10 +136,10 @@ func (p *Provider) Checkout(ctx context.Context, r booking.Request, b *booking.B
 			Description: stripe.String("Doorstep request " + r.Code),
 			Metadata:    map[string]string{metadataCode: r.Code},
 		},
-		// Stripe fills in {CHECKOUT_SESSION_ID}: the status page asks it
-		// what was paid (Returned).
-		SuccessURL: stripe.String(statusURL + "?session_id={CHECKOUT_SESSION_ID}"),
-		CancelURL:  stripe.String(statusURL),
+		// Stripe fills in {CHECKOUT_SESSION_ID}: ReturnPath asks it what was
+		// paid (Returned), then sends the person to the status page.
+		SuccessURL: stripe.String(p.siteURL + "/pay/" + r.Code + "/return?session_id={CHECKOUT_SESSION_ID}"),
+		CancelURL:  stripe.String(p.siteURL + "/r/" + r.Code),
 	}
 	// The Desk opens the checkout while the person's create call waits:
 	// past checkoutTimeout it gives up, and payment_url is the service's

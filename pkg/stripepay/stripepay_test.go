@@ -33,7 +33,7 @@ func TestCheckout(t *testing.T) {
 		"client_reference_id":    c.Code,
 		"metadata[request_code]": c.Code,
 		"payment_intent_data[metadata][request_code]": c.Code,
-		"success_url": siteURL + "/r/" + c.Code + "?session_id={CHECKOUT_SESSION_ID}",
+		"success_url": siteURL + "/pay/" + c.Code + "/return?session_id={CHECKOUT_SESSION_ID}",
 		"cancel_url":  siteURL + "/r/" + c.Code,
 		// The hold is 30 minutes, shorter than Stripe's least: 31 from now.
 		"expires_at": strconv.FormatInt(start.Add(31*time.Minute).Unix(), 10),

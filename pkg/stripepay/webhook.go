@@ -24,8 +24,8 @@ const maxEventBytes = 256 << 10
 // Checkout Session is paid (checkout.session.completed with payment_status
 // paid), moves the request pending_payment → new through the Mover,
 // recording the PaymentIntent. A payment the request cannot take (its hold
-// lapsed, it was cancelled, another session paid it) is refunded here; the
-// person sees so on the status page Stripe sends them back to.
+// lapsed, it was cancelled, another session paid it) is refunded here, as
+// on the person's return from Stripe (ReturnPath), which says so.
 //
 // Every effect is idempotent, so the same event delivered again (Stripe
 // retries until it gets a 2xx, and may deliver twice) changes nothing: the
@@ -84,8 +84,13 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply(w, http.StatusOK, "not paid yet")
 		return
 	}
-	outcome, err := h.Mover.ApplyPayment(r.Context(), pay)
-	if err != nil {
+	outcome, err := settle(r.Context(), h.Mover, h.Payments, pay)
+	switch {
+	case outcome == booking.PaymentUnwanted && err != nil:
+		log.Error("stripe webhook: refund of a payment the request cannot take", "error", err)
+		reply(w, http.StatusInternalServerError, "try again")
+		return
+	case err != nil:
 		log.Error("stripe webhook: apply payment", "error", err)
 		reply(w, http.StatusInternalServerError, "try again")
 		return
@@ -96,11 +101,6 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case booking.PaymentAlreadyApplied:
 		log.Info("stripe webhook: deposit paid before")
 	case booking.PaymentUnwanted:
-		if err := h.Payments.Refund(r.Context(), pay.Code, pay.Ref); err != nil {
-			log.Error("stripe webhook: refund of a payment the request cannot take", "error", err)
-			reply(w, http.StatusInternalServerError, "try again")
-			return
-		}
 		log.Warn("stripe webhook: payment refunded: the request could not take it")
 	default:
 		log.Error("stripe webhook: unknown outcome", "outcome", outcome)
