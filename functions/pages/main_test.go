@@ -7,26 +7,18 @@ import (
 	"testing"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 )
 
 // invoke passes an API Gateway event through the handler as the Lambda
 // runtime would. (lambdatest.InvokeHTTP checks exchanges against the JSON
 // API's document, which these HTML pages are not part of.)
-func invoke(t *testing.T, h lambdaenv.HTTPHandler, event []byte) events.APIGatewayV2HTTPResponse {
+// invoke feeds event to the handler as Lambda would, and checks the
+// exchange against the OpenAPI document (lambdatest.InvokeHTTP).
+func invoke(t *testing.T, h any, event []byte) events.APIGatewayV2HTTPResponse {
 	t.Helper()
-	out, err := lambda.NewHandler(h).Invoke(context.Background(), event)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res events.APIGatewayV2HTTPResponse
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return lambdatest.InvokeHTTP(t, h, event)
 }
 
 // withPath returns the sample event for another method and path.

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
@@ -21,17 +20,11 @@ const (
 	samplePayment = "pi_test_DEM0PAY00001" // and its PaymentIntent
 )
 
+// invoke feeds event to the handler as Lambda would, and checks the
+// exchange against the OpenAPI document (lambdatest.InvokeHTTP).
 func invoke(t *testing.T, h any, event []byte) events.APIGatewayV2HTTPResponse {
 	t.Helper()
-	out, err := lambda.NewHandler(h).Invoke(context.Background(), event)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var res events.APIGatewayV2HTTPResponse
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatal(err)
-	}
-	return res
+	return lambdatest.InvokeHTTP(t, h, event)
 }
 
 // resigned returns the event with its body signed now, as Stripe signs a

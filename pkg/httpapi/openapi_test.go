@@ -52,6 +52,14 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"GET", "/api/v1/inbox/requests", "listInboxRequests"},
 		{"GET", "/api/v1/inbox/requests/{code}", "getInboxRequest"},
 		{"POST", "/api/v1/inbox/requests/{code}/{action}", "moveInboxRequest"},
+		{"GET", "/r/{code}", "getStatusPage"},
+		{"GET", "/r/{code}/cancel", "getCancelPage"},
+		{"POST", "/r/{code}/cancel", "cancelFromPage"},
+		{"GET", "/pay/{code}", "getPayPage"},
+		{"POST", "/pay/{code}", "paySimulatedDeposit"},
+		{"GET", "/pay/{code}/checkout", "startCheckout"},
+		{"GET", "/pay/{code}/return", "returnFromCheckout"},
+		{"POST", "/webhooks/stripe", "receiveStripeEvent"},
 	} {
 		got := "no such path"
 		if item := doc.Paths.Value(op.path); item != nil {
@@ -67,8 +75,57 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
 		}
 	}
-	if got := len(doc.Paths.Map()); got != 9 {
-		t.Errorf("got %d paths, want the 9 above", got)
+	if got := len(doc.Paths.Map()); got != 15 {
+		t.Errorf("got %d paths, want the 15 above", got)
+	}
+	// openapitest picks the answer to a request no operation matches by the
+	// tag of the path's operations: pages and payments outside /api/v1,
+	// never inside.
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			outside := slices.Contains(op.Tags, "pages") || slices.Contains(op.Tags, "payments")
+			if len(op.Tags) != 1 || outside == strings.HasPrefix(path, "/api/v1/") {
+				t.Errorf("%s %s: got tags %v, want one: pages or payments exactly outside /api/v1", method, path, op.Tags)
+			}
+		}
+	}
+}
+
+// isJSONAPI reports whether path is the JSON API's: the person's pages and
+// the payment routes are outside /api/v1, and answer no JSON errors.
+func isJSONAPI(path string) bool { return strings.HasPrefix(path, "/api/v1/") }
+
+// The person's pages answer HTML, never JSON: every answer but a redirect
+// is a text/html page or, for a cross-site form or a page that failed,
+// plain text; and every redirect says where to in Location.
+func TestOpenAPIPages(t *testing.T) {
+	doc := loadDocument(t)
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			if isJSONAPI(path) {
+				continue
+			}
+			for status, ref := range op.Responses.Map() {
+				r := ref.Value
+				if status == "303" {
+					if r.Headers["Location"] == nil || !r.Headers["Location"].Value.Required {
+						t.Errorf("%s %s: the 303 response has no required Location header", method, path)
+					}
+					continue
+				}
+				if !slices.Contains(op.Tags, "pages") {
+					continue
+				}
+				if len(r.Content) == 0 {
+					t.Errorf("%s %s: the %s response has no body", method, path, status)
+				}
+				for mediaType := range r.Content {
+					if mediaType != "text/html" && mediaType != "text/plain" {
+						t.Errorf("%s %s: the %s response is %s, want text/html (or text/plain)", method, path, status, mediaType)
+					}
+				}
+			}
+		}
 	}
 }
 
@@ -166,6 +223,9 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 	}
 	var responses []response
 	for path, item := range doc.Paths.Map() {
+		if !isJSONAPI(path) {
+			continue // HTML pages and Stripe's webhook: no JSON error codes (TestOpenAPIPages)
+		}
 		for method, op := range item.Operations() {
 			for status, ref := range op.Responses.Map() {
 				n, err := strconv.Atoi(status)

@@ -19,6 +19,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 	"github.com/doorstep/doorstep/pkg/pages"
 )
 
@@ -141,7 +142,8 @@ type response struct {
 	location string
 }
 
-// do sends a request to the pages; form, when not nil, is posted.
+// do sends a request to the pages, form posted when not nil, and checks
+// the exchange against the OpenAPI document (openapitest).
 func (f *fixture) do(t *testing.T, method, path string, form url.Values, header ...string) response {
 	t.Helper()
 	var body io.Reader
@@ -155,8 +157,7 @@ func (f *fixture) do(t *testing.T, method, path string, form url.Values, header 
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
-	rec := httptest.NewRecorder()
-	f.h.ServeHTTP(rec, req)
+	rec := openapitest.Serve(t, f.h, req) // every exchange is checked against the OpenAPI document
 	return response{status: rec.Code, header: rec.Header(), body: rec.Body.String(), location: rec.Header().Get("Location")}
 }
 

@@ -21,8 +21,7 @@ func (f *fixture) checkoutHandler() http.Handler {
 // get sends GET path to h and returns the status and the Location header.
 func get(t *testing.T, h http.Handler, path string) (int, string) {
 	t.Helper()
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, path, nil))
+	rec := serve(t, h, httptest.NewRequest(http.MethodGet, path, nil))
 	if got := rec.Header().Get("Cache-Control"); rec.Code == http.StatusSeeOther && got != "no-store" {
 		t.Errorf("%s: got Cache-Control %q, want no-store", path, got)
 	}
@@ -84,8 +83,7 @@ func TestCheckoutRoute(t *testing.T) {
 		})
 	}
 	t.Run("only GET", func(t *testing.T) {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, "/pay/"+c.Code+"/checkout", nil))
+		rec := serve(t, h, httptest.NewRequest(http.MethodPost, "/pay/"+c.Code+"/checkout", nil))
 		if rec.Code != http.StatusMethodNotAllowed {
 			t.Errorf("got %d, want 405", rec.Code)
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"sync"
@@ -14,6 +16,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 	"github.com/doorstep/doorstep/pkg/stripepay"
 	"github.com/doorstep/doorstep/pkg/stripepay/stripetest"
 )
@@ -102,4 +105,12 @@ func (f *fixture) request(t *testing.T, code string) booking.Request {
 		t.Fatal(err)
 	}
 	return r
+}
+
+// serve sends req to h, the webhook or the checkout routes, and checks the
+// exchange against the OpenAPI document (openapitest): every test of these
+// routes goes through here.
+func serve(t *testing.T, h http.Handler, req *http.Request) *httptest.ResponseRecorder {
+	t.Helper()
+	return openapitest.Serve(t, h, req)
 }

@@ -18,15 +18,16 @@ import (
 	"github.com/doorstep/doorstep/pkg/stripepay/stripetest"
 )
 
-// post sends a webhook event with the given Stripe-Signature header.
-func post(h http.Handler, payload []byte, signature string) *httptest.ResponseRecorder {
+// post sends a webhook event with the given Stripe-Signature header, as
+// Stripe sends it.
+func post(t *testing.T, h http.Handler, payload []byte, signature string) *httptest.ResponseRecorder {
+	t.Helper()
 	req := httptest.NewRequest(http.MethodPost, stripepay.WebhookPath, bytes.NewReader(payload))
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
 	if signature != "" {
 		req.Header.Set("Stripe-Signature", signature)
 	}
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, req)
-	return rec
+	return serve(t, h, req)
 }
 
 func TestWebhook(t *testing.T) {
@@ -55,11 +56,11 @@ func TestWebhook(t *testing.T) {
 		old := webhook.GenerateTestSignedPayload(&webhook.UnsignedPayload{Payload: event, Secret: stripetest.WebhookSecret, Timestamp: time.Now().Add(-10 * time.Minute)})
 		tampered := bytes.Replace(event, []byte(`"amount_total":4900`), []byte(`"amount_total":1`), 1)
 		for name, rec := range map[string]*httptest.ResponseRecorder{
-			"no header":      post(h, event, ""),
-			"another secret": post(h, event, stripetest.Sign(event, "whsec_other")),
-			"too old":        post(h, event, old.Header),
-			"tampered body":  post(h, tampered, stripetest.Sign(event, stripetest.WebhookSecret)),
-			"garbage header": post(h, event, "t=abc,v1="+hex.EncodeToString([]byte("x"))),
+			"no header":      post(t, h, event, ""),
+			"another secret": post(t, h, event, stripetest.Sign(event, "whsec_other")),
+			"too old":        post(t, h, event, old.Header),
+			"tampered body":  post(t, h, tampered, stripetest.Sign(event, stripetest.WebhookSecret)),
+			"garbage header": post(t, h, event, "t=abc,v1="+hex.EncodeToString([]byte("x"))),
 		} {
 			if rec.Code != http.StatusBadRequest {
 				t.Errorf("%s: got %d, want 400", name, rec.Code)
@@ -75,8 +76,8 @@ func TestWebhook(t *testing.T) {
 		req := httptest.NewRequest(http.MethodPost, stripepay.WebhookPath, bytes.NewReader(event))
 		req.Header.Add("Stripe-Signature", t0)
 		req.Header.Add("Stripe-Signature", v1)
-		rec := httptest.NewRecorder()
-		if h.ServeHTTP(rec, req); rec.Code != http.StatusOK {
+		req.Header.Set("Content-Type", "application/json; charset=utf-8")
+		if rec := serve(t, h, req); rec.Code != http.StatusOK {
 			t.Fatalf("got %d %s, want 200", rec.Code, rec.Body)
 		}
 		r := f.request(t, c.Code)
@@ -86,7 +87,7 @@ func TestWebhook(t *testing.T) {
 	})
 	t.Run("the same event again changes nothing", func(t *testing.T) {
 		history := len(f.request(t, c.Code).History)
-		if rec := post(h, event, stripetest.Sign(event, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
+		if rec := post(t, h, event, stripetest.Sign(event, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
 			t.Fatalf("got %d %s, want 200", rec.Code, rec.Body)
 		}
 		if r := f.request(t, c.Code); len(r.History) != history || r.Status != booking.StatusNew {
@@ -101,7 +102,7 @@ func TestWebhook(t *testing.T) {
 		f.clock.Add(30 * time.Minute) // the hold lapses; the session is open a minute more
 		defer f.clock.Add(-30 * time.Minute)
 		e := paidEvent(t, late.Code, "pi_test_late")
-		if rec := post(h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
+		if rec := post(t, h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
 			t.Fatalf("got %d %s, want 200", rec.Code, rec.Body)
 		}
 		refunds := f.stripe.Refunds()
@@ -112,7 +113,7 @@ func TestWebhook(t *testing.T) {
 			t.Errorf("got %s, deposit %+v; want expired and unpaid", r.Status, r.Deposit)
 		}
 		// Delivered again: refunded once.
-		if rec := post(h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
+		if rec := post(t, h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
 			t.Fatalf("again: got %d, want 200", rec.Code)
 		}
 		if got := len(f.stripe.Refunds()); got != 1 {
@@ -125,7 +126,7 @@ func TestWebhook(t *testing.T) {
 			ID: "cs_test_other", AmountTotal: 4900, Currency: "usd", PaymentStatus: "paid", PaymentIntent: "pi_test_second",
 			Metadata: map[string]string{"request_code": c.Code},
 		})
-		if rec := post(h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
+		if rec := post(t, h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
 			t.Fatalf("got %d %s, want 200", rec.Code, rec.Body)
 		}
 		if got := f.stripe.Refunds(); len(got) != before+1 || got[before].PaymentIntent != "pi_test_second" {
@@ -141,10 +142,10 @@ func TestWebhook(t *testing.T) {
 			Metadata: map[string]string{"request_code": "ZZZZ-ZZZZ-ZZZZ"},
 		})
 		f.stripe.FailNext(400)
-		if rec := post(h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusInternalServerError {
+		if rec := post(t, h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusInternalServerError {
 			t.Errorf("got %d, want 500", rec.Code)
 		}
-		if rec := post(h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
+		if rec := post(t, h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
 			t.Errorf("delivered again: got %d, want 200", rec.Code)
 		}
 		last := f.stripe.Refunds()[len(f.stripe.Refunds())-1]
@@ -162,7 +163,7 @@ func TestWebhook(t *testing.T) {
 				stripetest.Event(fmt.Sprint("evt_unpaid_", i), "checkout.session.completed", s),
 				stripetest.Event(fmt.Sprint("evt_expired_", i), "checkout.session.expired", s),
 			} {
-				if rec := post(h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
+				if rec := post(t, h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
 					t.Errorf("got %d, want 200", rec.Code)
 				}
 			}
@@ -172,8 +173,7 @@ func TestWebhook(t *testing.T) {
 		}
 	})
 	t.Run("only POST", func(t *testing.T) {
-		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, stripepay.WebhookPath, nil))
+		rec := serve(t, h, httptest.NewRequest(http.MethodGet, stripepay.WebhookPath, nil))
 		if rec.Code != http.StatusMethodNotAllowed || !strings.Contains(rec.Header().Get("Allow"), "POST") {
 			t.Errorf("got %d Allow %q, want 405 Allow POST", rec.Code, rec.Header().Get("Allow"))
 		}

@@ -1,5 +1,9 @@
-// Package openapitest checks exchanges with the JSON API against its OpenAPI
+// Package openapitest checks exchanges with the JSON API, the person's pages
+// (pkg/pages) and the payment routes (pkg/stripepay) against their OpenAPI
 // document, pkg/httpapi/openapi.yaml, with kin-openapi's openapi3filter.
+// The pages answer text/html and their forms post
+// application/x-www-form-urlencoded: openapi3filter decodes the forms
+// itself, and reads text/html here as the plain text it is.
 //
 // For a request that matches an operation of the document:
 //   - the response must match the operation's response for its status
@@ -8,11 +12,17 @@
 //     accept more than the document promises, never what it rules out.
 //
 // A request that matches no operation gets the document's answers that
-// belong to no operation: a known path with another method is 405
-// (components/responses/MethodNotAllowed), any other path 404
-// (components/responses/NotFound). OPTIONS (the CORS preflight) is not in
-// the document and is not checked. Callers leave out the MCP tool server's
-// exchanges (/mcp), which the document does not describe.
+// belong to no operation, by the tag of the path's operations:
+//   - a known path of the JSON API with another method is 405
+//     (components/responses/MethodNotAllowed); of the pages (tag pages), the
+//     404 page (PageNotFound); of the payment routes (tag payments), 405
+//     (PaymentMethodNotAllowed);
+//   - any other path is 404: the 404 page (PageNotFound) under the pages'
+//     first segments (/r/, /pay/), else the JSON API's NotFound.
+//
+// OPTIONS (the CORS preflight) is not in the document and is not checked.
+// Callers leave out the MCP tool server's exchanges (/mcp), which the
+// document does not describe.
 package openapitest
 
 import (
@@ -24,6 +34,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -41,7 +52,17 @@ type checker struct {
 	doc    *openapi3.T
 	router routers.Router
 	opts   *openapi3filter.Options
+	// pagePrefixes are the first segments of the pages' paths ("/r/",
+	// "/pay/"): any other path under them is the pages' 404 page.
+	pagePrefixes []string
 }
+
+// The tags of the routes outside the JSON API, whose answers to requests
+// that match no operation differ from the API's.
+const (
+	tagPages    = "pages"
+	tagPayments = "payments"
+)
 
 var load = sync.OnceValues(func() (*checker, error) {
 	doc, err := Load()
@@ -55,9 +76,26 @@ var load = sync.OnceValues(func() (*checker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("openapi.yaml: router: %w", err)
 	}
+	// The pages are HTML. openapi3filter decodes forms
+	// (application/x-www-form-urlencoded) but has no decoder for text/html;
+	// a page is checked as text against its schema (a string).
+	if openapi3filter.RegisteredBodyDecoder("text/html") == nil {
+		openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
+	}
+	var prefixes []string
+	for path, item := range doc.Paths.Map() {
+		if pathTag(item) != tagPages {
+			continue
+		}
+		first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
+		if p := "/" + first + "/"; !slices.Contains(prefixes, p) {
+			prefixes = append(prefixes, p)
+		}
+	}
 	return &checker{
-		doc:    doc,
-		router: router,
+		doc:          doc,
+		router:       router,
+		pagePrefixes: prefixes,
 		opts: &openapi3filter.Options{
 			IncludeResponseStatus: true,
 			SkipSettingDefaults:   true, // validate the request as sent
@@ -119,10 +157,10 @@ func Serve(t testing.TB, h http.Handler, req *http.Request) *httptest.ResponseRe
 	return rec
 }
 
-// Check checks one exchange with the JSON API against the document: req as
-// sent, with body reqBody (req.Body is not read), and the response's status,
-// header and body. Failures are reported with t.Errorf, so Check may be
-// called from several goroutines.
+// Check checks one exchange with the JSON API, a page or a payment route
+// against the document: req as sent, with body reqBody (req.Body is not
+// read), and the response's status, header and body. Failures are reported
+// with t.Errorf, so Check may be called from several goroutines.
 func Check(t testing.TB, req *http.Request, reqBody []byte, status int, header http.Header, respBody []byte) {
 	t.Helper()
 	c, err := load()
@@ -139,7 +177,8 @@ func Check(t testing.TB, req *http.Request, reqBody []byte, status int, header h
 	r.Body = io.NopCloser(bytes.NewReader(reqBody))
 	r.ContentLength = int64(len(reqBody))
 	if len(reqBody) > 0 && r.Header.Get("Content-Type") == "" {
-		// The API reads every body as JSON, whatever its Content-Type.
+		// The JSON API reads every body as JSON, whatever its Content-Type
+		// (the pages' forms and Stripe's events say theirs).
 		r.Header.Set("Content-Type", "application/json")
 	}
 
@@ -155,6 +194,30 @@ func Check(t testing.TB, req *http.Request, reqBody []byte, status int, header h
 	c.checkResponse(t, where, in, status, header, respBody)
 }
 
+// pathTag returns the tag of a path's operations (the first tag of the
+// first), "" when it has none.
+func pathTag(item *openapi3.PathItem) string {
+	for _, op := range item.Operations() {
+		if len(op.Tags) > 0 {
+			return op.Tags[0]
+		}
+	}
+	return ""
+}
+
+// pathItem returns the document's path that r's path matches with another
+// method, nil when none does.
+func (c *checker) pathItem(r *http.Request) *openapi3.PathItem {
+	for _, method := range []string{http.MethodGet, http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete, http.MethodHead} {
+		other := r.Clone(r.Context())
+		other.Method = method
+		if route, _, err := c.router.FindRoute(other); err == nil {
+			return route.PathItem
+		}
+	}
+	return nil
+}
+
 // checkNoRoute checks the answer to a request that matches no operation.
 func (c *checker) checkNoRoute(t testing.TB, where string, r *http.Request, routeErr error, status int, header http.Header, body []byte) {
 	t.Helper()
@@ -162,9 +225,25 @@ func (c *checker) checkNoRoute(t testing.TB, where string, r *http.Request, rout
 	var name string
 	switch {
 	case errors.Is(routeErr, routers.ErrMethodNotAllowed):
-		want, name = http.StatusMethodNotAllowed, "MethodNotAllowed"
+		var tag string
+		if item := c.pathItem(r); item != nil {
+			tag = pathTag(item)
+		}
+		switch tag {
+		case tagPages:
+			want, name = http.StatusNotFound, "PageNotFound"
+		case tagPayments:
+			want, name = http.StatusMethodNotAllowed, "PaymentMethodNotAllowed"
+		default:
+			want, name = http.StatusMethodNotAllowed, "MethodNotAllowed"
+		}
 	case errors.Is(routeErr, routers.ErrPathNotFound):
 		want, name = http.StatusNotFound, "NotFound"
+		for _, p := range c.pagePrefixes {
+			if strings.HasPrefix(r.URL.Path, p) {
+				name = "PageNotFound"
+			}
+		}
 	default:
 		t.Errorf("%s: finding the document's operation: %v", where, routeErr)
 		return

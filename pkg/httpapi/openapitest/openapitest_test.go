@@ -37,6 +37,20 @@ func errorBody(code string) string {
 
 var jsonHeader = http.Header{"Content-Type": {"application/json"}}
 
+// A page of the person's, as pkg/pages answers it.
+const page = "<!doctype html>\n<html lang=\"en\"><title>Request</title></html>"
+
+const stripeEvent = `{"id":"evt_1","object":"event","type":"checkout.session.completed","data":{"object":{"id":"cs_test_1"}}}`
+
+var (
+	htmlHeader = http.Header{"Content-Type": {"text/html; charset=utf-8"}, "Cache-Control": {"no-store"}}
+	formHeader = http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
+)
+
+func redirectHeader(location string) http.Header {
+	return http.Header{"Location": {location}, "Cache-Control": {"no-store"}}
+}
+
 // Check accepts what the document says and reports what it does not.
 func TestCheck(t *testing.T) {
 	tests := []struct {
@@ -75,6 +89,39 @@ func TestCheck(t *testing.T) {
 		{"wrong method without Allow", "DELETE", "/api/v1/requests/7K3M-Q9TD-2HXA", "", nil, 405, jsonHeader, errorBody("METHOD_NOT_ALLOWED"), `"Allow" missing`},
 		{"wrong method answered 404", "DELETE", "/api/v1/requests/7K3M-Q9TD-2HXA", "", nil, 404, jsonHeader, errorBody("NOT_FOUND"), "want 405, got 404"},
 		{"CORS preflight", "OPTIONS", requestPath, "", nil, 204, http.Header{}, "", ""},
+
+		// The person's pages: HTML, outside /api/v1.
+		{"status page", "GET", "/r/7K3M-Q9TD-2HXA?done=paid", "", nil, 200, htmlHeader, page, ""},
+		{"status page as JSON", "GET", "/r/7K3M-Q9TD-2HXA", "", nil, 200, jsonHeader, created, "does not match the document"},
+		{"status page that is no HTML document", "GET", "/r/7K3M-Q9TD-2HXA", "", nil, 200, htmlHeader, "Waiting for your deposit", "does not match the document"},
+		{"status page without no-store", "GET", "/r/7K3M-Q9TD-2HXA", "", nil, 200, http.Header{"Content-Type": {"text/html; charset=utf-8"}}, page, `"Cache-Control" missing`},
+		{"the 404 page", "GET", "/r/ZZZZ-ZZZZ-ZZZZ", "", nil, 404, htmlHeader, page, ""},
+		{"another path under /r/: the 404 page", "GET", "/r/ZZZZ-ZZZZ-ZZZZ/other", "", nil, 404, htmlHeader, page, ""},
+		{"another path under /r/ answered JSON", "GET", "/r/ZZZZ-ZZZZ-ZZZZ/other", "", nil, 404, jsonHeader, errorBody("NOT_FOUND"), "does not match the document"},
+		{"another method on a page: the 404 page", "PUT", "/r/7K3M-Q9TD-2HXA", "", nil, 404, htmlHeader, page, ""},
+		{"another method on a page answered 405", "PUT", "/r/7K3M-Q9TD-2HXA", "", nil, 405,
+			http.Header{"Content-Type": {"application/json"}, "Allow": {"GET"}}, errorBody("METHOD_NOT_ALLOWED"), "want 404, got 405"},
+		{"cancel form", "POST", "/r/7K3M-Q9TD-2HXA/cancel", "deposit=refunded", formHeader, 303, redirectHeader("/r/7K3M-Q9TD-2HXA?done=cancelled"), "", ""},
+		{"cancel form without a deposit, refused", "POST", "/r/7K3M-Q9TD-2HXA/cancel", "", formHeader, 409, htmlHeader, page, ""},
+		{"cancel form without a deposit, accepted", "POST", "/r/7K3M-Q9TD-2HXA/cancel", "", formHeader, 303, redirectHeader("/r/7K3M-Q9TD-2HXA"), "", "the document refuses this request"},
+		{"a redirect without Location", "POST", "/r/7K3M-Q9TD-2HXA/cancel", "deposit=kept", formHeader, 303, http.Header{"Cache-Control": {"no-store"}}, "", `"Location" missing`},
+		{"a cross-site form", "POST", "/pay/7K3M-Q9TD-2HXA", "", formHeader, 403,
+			http.Header{"Content-Type": {"text/plain; charset=utf-8"}, "Cache-Control": {"no-store"}}, "cross-origin request detected", ""},
+
+		// The payment routes.
+		{"to Stripe", "GET", "/pay/7K3M-Q9TD-2HXA/checkout", "", nil, 303, redirectHeader("https://checkout.stripe.com/c/pay/cs_test_1"), "", ""},
+		{"back from Stripe", "GET", "/pay/7K3M-Q9TD-2HXA/return?session_id=cs_test_1", "", nil, 303, redirectHeader("/r/7K3M-Q9TD-2HXA?done=paid"), "", ""},
+		{"back from Stripe with a page", "GET", "/pay/7K3M-Q9TD-2HXA/return", "", nil, 200, htmlHeader, page, "status is not supported"},
+		{"another method on the checkout", "POST", "/pay/7K3M-Q9TD-2HXA/checkout", "", nil, 405,
+			http.Header{"Content-Type": {"text/plain; charset=utf-8"}, "Allow": {"GET, HEAD"}}, "Method Not Allowed", ""},
+		{"another method on the checkout without Allow", "POST", "/pay/7K3M-Q9TD-2HXA/checkout", "", nil, 405,
+			http.Header{"Content-Type": {"text/plain; charset=utf-8"}}, "Method Not Allowed", `"Allow" missing`},
+		{"an event", "POST", "/webhooks/stripe", stripeEvent, http.Header{"Stripe-Signature": {"t=1,v1=ab"}}, 200, jsonHeader, `{"result":"done"}`, ""},
+		{"an event refused", "POST", "/webhooks/stripe", stripeEvent, http.Header{"Stripe-Signature": {"t=1,v1=ab"}}, 400, jsonHeader, `{"result":"signature check failed"}`, ""},
+		{"an event answered with another result", "POST", "/webhooks/stripe", stripeEvent, http.Header{"Stripe-Signature": {"t=1,v1=ab"}}, 200, jsonHeader, `{"result":"try again"}`, "does not match the document"},
+		{"an unsigned event accepted", "POST", "/webhooks/stripe", stripeEvent, nil, 200, jsonHeader, `{"result":"done"}`, "the document refuses this request"},
+		{"another method on the webhook", "GET", "/webhooks/stripe", "", nil, 405,
+			http.Header{"Content-Type": {"application/json"}, "Allow": {"POST"}}, `{"result":"only POST"}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
