@@ -27,6 +27,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
+	"github.com/doorstep/doorstep/pkg/lambdaenv/paymentenv"
 	"github.com/doorstep/doorstep/pkg/stripepay"
 )
 
@@ -39,7 +40,7 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return lambdaenv.NewPaymentWebhookHandler(ctx, getenv, func(p lambdaenv.Payment) http.Handler {
+	return paymentenv.NewPaymentWebhookHandler(ctx, getenv, func(p paymentenv.Payment) http.Handler {
 		s := p.Stripe
 		provider := stripepay.New(stripepay.Config{SecretKey: s.Keys.SecretKey, SiteURL: s.SiteURL, APIURL: s.APIURL, Log: s.Log})
 		mux := http.NewServeMux()

@@ -2,7 +2,7 @@
 // stream that gives deposits back: each stored move that made a deposit
 // paid through Stripe refunded (a decline, a cancel by the business, an
 // early cancel by the person...) is refunded through Stripe, once
-// (lambdaenv.RefundStream).
+// (paymentenv.RefundStream).
 //
 // Environment: STRIPE_SECRET_ARN (the Secrets Manager secret with the
 // Stripe keys), and optionally STRIPE_API_URL and SECRETS_MANAGER_ENDPOINT.
@@ -17,6 +17,7 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
+	"github.com/doorstep/doorstep/pkg/lambdaenv/paymentenv"
 	"github.com/doorstep/doorstep/pkg/stripepay"
 )
 
@@ -29,9 +30,9 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.StreamHandler, error) {
-	return lambdaenv.NewRefundHandler(ctx, getenv, newStripe)
+	return paymentenv.NewRefundHandler(ctx, getenv, newStripe)
 }
 
-func newStripe(s lambdaenv.Stripe) booking.Payments {
+func newStripe(s paymentenv.Stripe) booking.Payments {
 	return stripepay.New(stripepay.Config{SecretKey: s.Keys.SecretKey, SiteURL: s.SiteURL, APIURL: s.APIURL, Log: s.Log})
 }

@@ -82,19 +82,21 @@ func NewAPIHandler(ctx context.Context, getenv func(string) string) (HTTPHandler
 // package does not import it, so that the JSON API's binaries do not carry
 // the MCP SDK.
 //
-// A function that creates requests may pass newPayments (stripepay's
-// builder): with STRIPE_SECRET_ARN set, deposits that are not simulated
-// then get a Stripe Checkout Session as payment_url (DeskOptions).
-func NewHTTPHandler(ctx context.Context, getenv func(string) string, build func(*booking.Desk, *slog.Logger) http.Handler, newPayments ...NewPayments) (HTTPHandler, error) {
+// A function that creates requests passes paymentenv.DeskOptions: with
+// STRIPE_SECRET_ARN set, deposits that are not simulated then get a Stripe
+// Checkout Session as payment_url.
+func NewHTTPHandler(ctx context.Context, getenv func(string) string, build func(*booking.Desk, *slog.Logger) http.Handler, options ...DeskOptionsFunc) (HTTPHandler, error) {
 	c, err := ConfigFrom(getenv)
 	if err != nil {
 		return nil, err
 	}
 	var opts []booking.DeskOption
-	for _, np := range newPayments {
-		if opts, err = DeskOptions(ctx, getenv, c, np); err != nil {
+	for _, o := range options {
+		more, err := o(ctx, getenv, c)
+		if err != nil {
 			return nil, err
 		}
+		opts = append(opts, more...)
 	}
 	desk, err := Desk(ctx, c, opts...)
 	if err != nil {
@@ -102,6 +104,12 @@ func NewHTTPHandler(ctx context.Context, getenv func(string) string, build func(
 	}
 	return HTTP(build(desk, Logger())), nil
 }
+
+// DeskOptionsFunc gives a function's desk options from its environment,
+// such as the payment provider of the functions that create requests
+// (paymentenv.DeskOptions). It lives outside this package so that the
+// functions that take no payments link no Stripe or Secrets Manager code.
+type DeskOptionsFunc func(ctx context.Context, getenv func(string) string, c Config) ([]booking.DeskOption, error)
 
 // HTTP adapts a net/http handler to API Gateway HTTP API (payload 2.0)
 // events, handing the Lambda request id to the access log.

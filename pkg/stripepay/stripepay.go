@@ -15,7 +15,7 @@
 //
 // The webhook's Stripe-Signature check is stripe-go's webhook package; it
 // calls nothing. Refunds owed by a stored move come from the table's stream
-// (lambdaenv.RefundStream), which calls Refund.
+// (paymentenv.RefundStream), which calls Refund.
 package stripepay
 
 import (

@@ -1,14 +1,10 @@
-package lambdaenv
+package paymentenv
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -17,10 +13,12 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
+	"github.com/doorstep/doorstep/pkg/awsenv"
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/lambdaenv"
 )
 
 // StripeKeys are Stripe's secrets. They live in AWS Secrets Manager, in the
@@ -58,7 +56,7 @@ func StripeFrom(ctx context.Context, getenv func(string) string, siteURL string,
 	if arn == "" {
 		return Stripe{}, false, nil
 	}
-	s = Stripe{SiteURL: siteURL, APIURL: strings.TrimSpace(getenv("STRIPE_API_URL")), Log: Logger()}
+	s = Stripe{SiteURL: siteURL, APIURL: strings.TrimSpace(getenv("STRIPE_API_URL")), Log: lambdaenv.Logger()}
 	if s.APIURL != "" {
 		if u, err := url.Parse(s.APIURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 			return Stripe{}, false, fmt.Errorf("STRIPE_API_URL must be an absolute http(s) URL, got %q", s.APIURL)
@@ -69,18 +67,15 @@ func StripeFrom(ctx context.Context, getenv func(string) string, siteURL string,
 		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN must be a Secrets Manager secret's ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>), got %q", arn)
 	}
 	endpoint := strings.TrimSpace(getenv("SECRETS_MANAGER_ENDPOINT"))
-	if endpoint == "" {
-		endpoint = "https://secretsmanager." + region + ".amazonaws.com"
+	cfg, err := awsenv.Config(getenv, "secretsmanager", false)
+	if err != nil {
+		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN: %w", err)
 	}
-	creds := aws.Credentials{
-		AccessKeyID:     getenv("AWS_ACCESS_KEY_ID"),
-		SecretAccessKey: getenv("AWS_SECRET_ACCESS_KEY"),
-		SessionToken:    getenv("AWS_SESSION_TOKEN"),
+	cfg.Region = region // the secret's own region
+	if client != nil {
+		cfg.HTTPClient = client
 	}
-	if creds.AccessKeyID == "" || creds.SecretAccessKey == "" {
-		return Stripe{}, false, errors.New("STRIPE_SECRET_ARN: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set (Lambda sets them)")
-	}
-	secret, err := getSecretValue(ctx, client, endpoint, region, arn, creds)
+	secret, err := getSecretValue(ctx, cfg, endpoint, arn)
 	if err != nil {
 		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN: %w", err)
 	}
@@ -102,62 +97,40 @@ func secretRegion(arn string) (string, bool) {
 	return parts[3], true
 }
 
-// getSecretValue calls Secrets Manager's GetSecretValue, signed with
-// Signature Version 4 by the SDK's signer. It is one call at start, which
-// does not warrant the Secrets Manager SDK module in go.mod.
-func getSecretValue(ctx context.Context, client *http.Client, endpoint, region, arn string, creds aws.Credentials) (string, error) {
-	body, _ := json.Marshal(map[string]string{"SecretId": arn})
+// getSecretValue reads the secret's string with the SDK's Secrets Manager
+// client: one call at start. A non-empty endpoint stands in for the
+// service (tests).
+func getSecretValue(ctx context.Context, cfg aws.Config, endpoint, arn string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(endpoint, "/")+"/", bytes.NewReader(body))
-	if err != nil {
-		return "", err
-	}
-	req.Header.Set("Content-Type", "application/x-amz-json-1.1")
-	req.Header.Set("X-Amz-Target", "secretsmanager.GetSecretValue")
-	sum := sha256.Sum256(body)
-	if err := v4.NewSigner().SignHTTP(ctx, creds, req, hex.EncodeToString(sum[:]), "secretsmanager", region, time.Now()); err != nil {
-		return "", err
-	}
-	if client == nil {
-		client = http.DefaultClient
-	}
-	res, err := client.Do(req)
-	if err != nil {
-		return "", fmt.Errorf("get secret value: %w", err)
-	}
-	defer res.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(res.Body, 64<<10))
-	if err != nil {
-		return "", fmt.Errorf("get secret value: %w", err)
-	}
-	if res.StatusCode != http.StatusOK {
-		var e struct {
-			Type    string `json:"__type"`
-			Message string `json:"message"`
+	sm := secretsmanager.NewFromConfig(cfg, func(o *secretsmanager.Options) {
+		if endpoint != "" {
+			o.BaseEndpoint = aws.String(endpoint)
 		}
-		json.Unmarshal(data, &e)
-		return "", fmt.Errorf("get secret value: %d %s %s", res.StatusCode, e.Type, e.Message)
+	})
+	out, err := sm.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(arn)})
+	if err != nil {
+		return "", fmt.Errorf("get secret value: %w", err)
 	}
-	var out struct {
-		SecretString string `json:"SecretString"`
-	}
-	if err := json.Unmarshal(data, &out); err != nil || out.SecretString == "" {
+	if aws.ToString(out.SecretString) == "" {
 		return "", errors.New("get secret value: no SecretString in the answer")
 	}
-	return out.SecretString, nil
+	return aws.ToString(out.SecretString), nil
 }
 
-// DeskOptions are the desk's options for a function that creates requests
-// (create-service-request, mcp): with STRIPE_SECRET_ARN set, deposits that
-// are not simulated get a Stripe Checkout Session as payment_url. Without
-// it their payment_url is {SITE_URL}/pay/{code}, which opens one.
-func DeskOptions(ctx context.Context, getenv func(string) string, c Config, newPayments NewPayments) ([]booking.DeskOption, error) {
-	s, ok, err := StripeFrom(ctx, getenv, c.SiteURL, nil)
-	if err != nil || !ok {
-		return nil, err
+// DeskOptions is the desk options hook (lambdaenv.NewHTTPHandler) of a
+// function that creates requests: with STRIPE_SECRET_ARN set, deposits that
+// are not simulated get a Stripe Checkout Session, made by newPayments, as
+// payment_url. Without it their payment_url is {SITE_URL}/pay/{code}, which
+// opens one.
+func DeskOptions(newPayments NewPayments) lambdaenv.DeskOptionsFunc {
+	return func(ctx context.Context, getenv func(string) string, c lambdaenv.Config) ([]booking.DeskOption, error) {
+		s, ok, err := StripeFrom(ctx, getenv, c.SiteURL, nil)
+		if err != nil || !ok {
+			return nil, err
+		}
+		return []booking.DeskOption{booking.WithPayments(newPayments(s))}, nil
 	}
-	return []booking.DeskOption{booking.WithPayments(newPayments(s))}, nil
 }
 
 // Payment is what the payment function is built over: the businesses and
@@ -175,8 +148,8 @@ type Payment struct {
 // webhook, POST /webhooks/stripe (stripepay.Webhook), and the person's way
 // to Stripe and back, GET /pay/{code}/checkout and GET /pay/{code}/return
 // (stripepay.NewCheckoutHandler).
-func NewPaymentWebhookHandler(ctx context.Context, getenv func(string) string, build func(Payment) http.Handler) (HTTPHandler, error) {
-	c, err := ConfigFrom(getenv)
+func NewPaymentWebhookHandler(ctx context.Context, getenv func(string) string, build func(Payment) http.Handler) (lambdaenv.HTTPHandler, error) {
+	c, err := lambdaenv.ConfigFrom(getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -187,18 +160,18 @@ func NewPaymentWebhookHandler(ctx context.Context, getenv func(string) string, b
 	if !ok || s.Keys.WebhookSecret == "" {
 		return nil, errors.New("STRIPE_SECRET_ARN must name a secret with a webhook_secret: the webhook checks every event's signature with it")
 	}
-	store, err := Store(ctx, c)
+	store, err := lambdaenv.Store(ctx, c)
 	if err != nil {
 		return nil, err
 	}
-	return HTTP(build(Payment{Desk: booking.NewDesk(store, c.SiteURL, time.Now), Mover: booking.NewMover(store, time.Now), Stripe: s})), nil
+	return lambdaenv.HTTP(build(Payment{Desk: booking.NewDesk(store, c.SiteURL, time.Now), Mover: booking.NewMover(store, time.Now), Stripe: s})), nil
 }
 
 // NewRefundHandler builds the Lambda handler of the table's stream that
 // refunds deposits (RefundStream), from the environment: STRIPE_SECRET_ARN
 // (required) and the optional STRIPE_API_URL and SECRETS_MANAGER_ENDPOINT.
 // It reads no table: the stream's images say everything.
-func NewRefundHandler(ctx context.Context, getenv func(string) string, newPayments NewPayments) (StreamHandler, error) {
+func NewRefundHandler(ctx context.Context, getenv func(string) string, newPayments NewPayments) (lambdaenv.StreamHandler, error) {
 	s, ok, err := StripeFrom(ctx, getenv, strings.TrimSpace(getenv("SITE_URL")), nil)
 	if err != nil {
 		return nil, err
@@ -206,7 +179,7 @@ func NewRefundHandler(ctx context.Context, getenv func(string) string, newPaymen
 	if !ok {
 		return nil, errors.New("STRIPE_SECRET_ARN is not set: refunds go through Stripe")
 	}
-	return RefundStream(newPayments(s), Logger()), nil
+	return RefundStream(newPayments(s), lambdaenv.Logger()), nil
 }
 
 // RefundStream is the handler of the table's stream (NEW_AND_OLD_IMAGES)
@@ -224,7 +197,7 @@ func NewRefundHandler(ctx context.Context, getenv func(string) string, newPaymen
 // Records are handled in order. The first that fails is reported in
 // BatchItemFailures and the rest of the batch is left for the retry, which
 // starts from it: a refund is never skipped.
-func RefundStream(payments booking.Payments, log *slog.Logger) StreamHandler {
+func RefundStream(payments booking.Payments, log *slog.Logger) lambdaenv.StreamHandler {
 	return func(ctx context.Context, e events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
 		res := events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{}}
 		refunds := 0

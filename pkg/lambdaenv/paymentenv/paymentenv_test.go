@@ -1,4 +1,4 @@
-package lambdaenv_test
+package paymentenv_test
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
+	"github.com/doorstep/doorstep/pkg/lambdaenv/paymentenv"
 	"github.com/doorstep/doorstep/pkg/stripepay"
 	"github.com/doorstep/doorstep/pkg/stripepay/stripetest"
 )
@@ -63,7 +64,7 @@ func TestStripeFrom(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, ok, err := lambdaenv.StripeFrom(context.Background(), stripeEnv(t, tt.value, tt.edits), "https://book.example.com", nil)
+			s, ok, err := paymentenv.StripeFrom(context.Background(), stripeEnv(t, tt.value, tt.edits), "https://book.example.com", nil)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("got %v, want an error with %q", err, tt.wantErr)
@@ -228,7 +229,7 @@ func TestRefundStream(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := &refunds{fail: tt.fail}
-			res, err := lambdaenv.RefundStream(p, slog.New(slog.DiscardHandler))(ctx, events.DynamoDBEvent{Records: tt.records})
+			res, err := paymentenv.RefundStream(p, slog.New(slog.DiscardHandler))(ctx, events.DynamoDBEvent{Records: tt.records})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -247,7 +248,7 @@ func TestRefundStream(t *testing.T) {
 	t.Run("through the function's handler, with Stripe", func(t *testing.T) {
 		stripe := stripetest.NewServer(t)
 		getenv := stripeEnv(t, stripetest.Keys, map[string]string{"STRIPE_API_URL": stripe.URL})
-		h, err := lambdaenv.NewRefundHandler(ctx, getenv, newStripe)
+		h, err := paymentenv.NewRefundHandler(ctx, getenv, newStripe)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -263,13 +264,13 @@ func TestRefundStream(t *testing.T) {
 	})
 }
 
-func newStripe(s lambdaenv.Stripe) booking.Payments {
+func newStripe(s paymentenv.Stripe) booking.Payments {
 	return stripepay.New(stripepay.Config{SecretKey: s.Keys.SecretKey, SiteURL: s.SiteURL, APIURL: s.APIURL, Log: s.Log})
 }
 
 func TestPaymentFunctionsFailAtStart(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	webhook := func(lambdaenv.Payment) http.Handler { return http.NotFoundHandler() }
+	webhook := func(paymentenv.Payment) http.Handler { return http.NotFoundHandler() }
 	pages := func(lambdaenv.Pages) http.Handler { return http.NotFoundHandler() }
 	noSecret := func(k string) string {
 		if k == "STRIPE_SECRET_ARN" {
@@ -287,16 +288,16 @@ func TestPaymentFunctionsFailAtStart(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	if _, err := lambdaenv.NewPaymentWebhookHandler(ctx, noSecret, webhook); err == nil {
+	if _, err := paymentenv.NewPaymentWebhookHandler(ctx, noSecret, webhook); err == nil {
 		t.Error("webhook without STRIPE_SECRET_ARN: got no error")
 	}
-	if _, err := lambdaenv.NewPaymentWebhookHandler(ctx, withStripe(`{"secret_key":"sk_test_1"}`), webhook); err == nil || !strings.Contains(err.Error(), "webhook_secret") {
+	if _, err := paymentenv.NewPaymentWebhookHandler(ctx, withStripe(`{"secret_key":"sk_test_1"}`), webhook); err == nil || !strings.Contains(err.Error(), "webhook_secret") {
 		t.Errorf("webhook without a webhook_secret: got %v", err)
 	}
-	if _, err := lambdaenv.NewPaymentWebhookHandler(ctx, withStripe(stripetest.Keys), webhook); err != nil {
+	if _, err := paymentenv.NewPaymentWebhookHandler(ctx, withStripe(stripetest.Keys), webhook); err != nil {
 		t.Errorf("webhook: %v", err)
 	}
-	if _, err := lambdaenv.NewRefundHandler(ctx, noSecret, newStripe); err == nil {
+	if _, err := paymentenv.NewRefundHandler(ctx, noSecret, newStripe); err == nil {
 		t.Error("refunds without STRIPE_SECRET_ARN: got no error")
 	}
 	if _, err := lambdaenv.NewPagesHandler(ctx, noSecret, pages); err != nil {
@@ -310,11 +311,11 @@ func TestPaymentFunctionsFailAtStart(t *testing.T) {
 	}, pages); err == nil {
 		t.Error("pages without TABLE_NAME: got no error")
 	}
-	opts, err := lambdaenv.DeskOptions(ctx, withStripe(stripetest.Keys), lambdaenv.Config{SiteURL: lambdatest.SiteURL}, newStripe)
+	opts, err := paymentenv.DeskOptions(newStripe)(ctx, withStripe(stripetest.Keys), lambdaenv.Config{SiteURL: lambdatest.SiteURL})
 	if err != nil || len(opts) != 1 {
 		t.Errorf("desk options with Stripe: got %d, %v; want 1", len(opts), err)
 	}
-	if opts, err := lambdaenv.DeskOptions(ctx, noSecret, lambdaenv.Config{SiteURL: lambdatest.SiteURL}, newStripe); err != nil || len(opts) != 0 {
+	if opts, err := paymentenv.DeskOptions(newStripe)(ctx, noSecret, lambdaenv.Config{SiteURL: lambdatest.SiteURL}); err != nil || len(opts) != 0 {
 		t.Errorf("desk options without Stripe: got %d, %v; want none", len(opts), err)
 	}
 }
