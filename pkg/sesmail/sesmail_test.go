@@ -4,55 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/doorstep/doorstep/pkg/awsenv/awsenvtest"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/sesmail"
 )
-
-// call is one request the stand-in for SES received.
-type call struct {
-	method, path, contentType, auth string
-	body                            map[string]any
-}
-
-// fakeSES stands in for the SES v2 endpoint: it records each call and
-// answers with status and body.
-func fakeSES(t *testing.T, status int, header map[string]string, body string) (url string, calls func() []call) {
-	t.Helper()
-	var (
-		mu  sync.Mutex
-		got []call
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		data, _ := io.ReadAll(r.Body)
-		c := call{method: r.Method, path: r.URL.Path, contentType: r.Header.Get("Content-Type"), auth: r.Header.Get("Authorization")}
-		if err := json.Unmarshal(data, &c.body); err != nil {
-			t.Errorf("request body is not JSON: %v: %s", err, data)
-		}
-		mu.Lock()
-		got = append(got, c)
-		mu.Unlock()
-		for k, v := range header {
-			w.Header().Set(k, v)
-		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		io.WriteString(w, body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL, func() []call {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]call(nil), got...)
-	}
-}
 
 func sender(t *testing.T, endpoint string) *sesmail.Sender {
 	t.Helper()
@@ -72,7 +32,7 @@ var message = notify.Message{
 }
 
 func TestSendEmail(t *testing.T) {
-	url, calls := fakeSES(t, http.StatusOK, nil, `{"MessageId":"010001ef-0000-4e6f-8f3a-000000000000-000000"}`)
+	url, calls := awsenvtest.Endpoint(t, http.StatusOK, nil, `{"MessageId":"010001ef-0000-4e6f-8f3a-000000000000-000000"}`)
 	if err := sender(t, url).SendEmail(context.Background(), message); err != nil {
 		t.Fatal(err)
 	}
@@ -81,11 +41,11 @@ func TestSendEmail(t *testing.T) {
 		t.Fatalf("got %d calls, want 1", len(got))
 	}
 	c := got[0]
-	if c.method != http.MethodPost || c.path != "/v2/email/outbound-emails" || c.contentType != "application/json" {
-		t.Errorf("got %s %s (%s), want POST /v2/email/outbound-emails (application/json): SendEmail", c.method, c.path, c.contentType)
+	if c.Method != http.MethodPost || c.Path != "/v2/email/outbound-emails" || c.ContentType != "application/json" {
+		t.Errorf("got %s %s (%s), want POST /v2/email/outbound-emails (application/json): SendEmail", c.Method, c.Path, c.ContentType)
 	}
-	if !strings.Contains(c.auth, "/us-west-2/ses/aws4_request") {
-		t.Errorf("got Authorization %q, want SigV4 for ses in us-west-2", c.auth)
+	if !strings.Contains(c.Auth, "/us-west-2/ses/aws4_request") {
+		t.Errorf("got Authorization %q, want SigV4 for ses in us-west-2", c.Auth)
 	}
 	want := map[string]any{
 		"FromEmailAddress": "notify@book.example.com",
@@ -95,15 +55,15 @@ func TestSendEmail(t *testing.T) {
 			"Body":    map[string]any{"Text": map[string]any{"Data": message.Body, "Charset": "UTF-8"}},
 		}},
 	}
-	if !reflect.DeepEqual(c.body, want) {
-		g, _ := json.Marshal(c.body)
+	if !reflect.DeepEqual(c.Body, want) {
+		g, _ := json.Marshal(c.Body)
 		w, _ := json.Marshal(want)
 		t.Errorf("got body\n\t%s\nwant\n\t%s", g, w)
 	}
 }
 
 func TestSendEmailRejected(t *testing.T) {
-	url, calls := fakeSES(t, http.StatusBadRequest, map[string]string{"X-Amzn-ErrorType": "MessageRejected"},
+	url, calls := awsenvtest.Endpoint(t, http.StatusBadRequest, map[string]string{"X-Amzn-ErrorType": "MessageRejected"},
 		`{"message":"Email address is not verified. The following identities failed the check in region US-WEST-2: ana@example.com"}`)
 	err := sender(t, url).SendEmail(context.Background(), message)
 	if err == nil || !strings.Contains(err.Error(), "MessageRejected") {

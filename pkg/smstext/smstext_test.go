@@ -4,53 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/doorstep/doorstep/pkg/awsenv/awsenvtest"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/smstext"
 )
 
-// call is one request the stand-in for End User Messaging SMS received.
-type call struct {
-	method, path, target, contentType, auth string
-	body                                    map[string]any
-}
-
-// fakeSMS stands in for the pinpoint-sms-voice-v2 endpoint (JSON 1.0): it
-// records each call and answers with status and body.
-func fakeSMS(t *testing.T, status int, body string) (url string, calls func() []call) {
-	t.Helper()
-	var (
-		mu  sync.Mutex
-		got []call
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		data, _ := io.ReadAll(r.Body)
-		c := call{method: r.Method, path: r.URL.Path, target: r.Header.Get("X-Amz-Target"),
-			contentType: r.Header.Get("Content-Type"), auth: r.Header.Get("Authorization")}
-		if err := json.Unmarshal(data, &c.body); err != nil {
-			t.Errorf("request body is not JSON: %v: %s", err, data)
-		}
-		mu.Lock()
-		got = append(got, c)
-		mu.Unlock()
-		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-		w.WriteHeader(status)
-		io.WriteString(w, body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL, func() []call {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]call(nil), got...)
-	}
-}
+// jsonOne is how End User Messaging SMS answers: AWS JSON 1.0.
+var jsonOne = map[string]string{"Content-Type": "application/x-amz-json-1.0"}
 
 func sender(t *testing.T, endpoint string) *smstext.Sender {
 	t.Helper()
@@ -69,7 +34,7 @@ var message = notify.Message{
 }
 
 func TestSendText(t *testing.T) {
-	url, calls := fakeSMS(t, http.StatusOK, `{"MessageId":"6ad0d3b1-0000-4e6f-8f3a-000000000000"}`)
+	url, calls := awsenvtest.Endpoint(t, http.StatusOK, jsonOne, `{"MessageId":"6ad0d3b1-0000-4e6f-8f3a-000000000000"}`)
 	if err := sender(t, url).SendText(context.Background(), message); err != nil {
 		t.Fatal(err)
 	}
@@ -78,12 +43,12 @@ func TestSendText(t *testing.T) {
 		t.Fatalf("got %d calls, want 1", len(got))
 	}
 	c := got[0]
-	if c.method != http.MethodPost || c.path != "/" || c.target != "PinpointSMSVoiceV2.SendTextMessage" || c.contentType != "application/x-amz-json-1.0" {
+	if c.Method != http.MethodPost || c.Path != "/" || c.Target != "PinpointSMSVoiceV2.SendTextMessage" || c.ContentType != "application/x-amz-json-1.0" {
 		t.Errorf("got %s %s target %q (%s), want POST / PinpointSMSVoiceV2.SendTextMessage (application/x-amz-json-1.0)",
-			c.method, c.path, c.target, c.contentType)
+			c.Method, c.Path, c.Target, c.ContentType)
 	}
-	if !strings.Contains(c.auth, "/us-east-1/sms-voice/aws4_request") {
-		t.Errorf("got Authorization %q, want SigV4 for sms-voice in us-east-1", c.auth)
+	if !strings.Contains(c.Auth, "/us-east-1/sms-voice/aws4_request") {
+		t.Errorf("got Authorization %q, want SigV4 for sms-voice in us-east-1", c.Auth)
 	}
 	want := map[string]any{
 		"DestinationPhoneNumber": "+13125550147",
@@ -91,8 +56,8 @@ func TestSendText(t *testing.T) {
 		"MessageBody":            message.Body,
 		"MessageType":            "TRANSACTIONAL",
 	}
-	if !reflect.DeepEqual(c.body, want) {
-		g, _ := json.Marshal(c.body)
+	if !reflect.DeepEqual(c.Body, want) {
+		g, _ := json.Marshal(c.Body)
 		w, _ := json.Marshal(want)
 		t.Errorf("got body\n\t%s\nwant\n\t%s", g, w)
 	}
@@ -124,7 +89,7 @@ func TestSendTextErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			url, calls := fakeSMS(t, tt.status, tt.body)
+			url, calls := awsenvtest.Endpoint(t, tt.status, jsonOne, tt.body)
 			err := sender(t, url).SendText(context.Background(), message)
 			if err == nil || errors.Is(err, notify.ErrOptedOut) != tt.wantOptOut || !strings.Contains(err.Error(), tt.wantInError) {
 				t.Fatalf("got %v, want an error with %q, opted out: %v", err, tt.wantInError, tt.wantOptOut)
