@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -50,20 +49,7 @@ func newDesk(t *testing.T) (*booking.Desk, *clock) {
 	t.Helper()
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
-	f, err := os.Open("../booking/testdata/businesses.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	bs, err := booking.LoadBusinesses(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range bs {
-		if err := store.PutBusiness(context.Background(), b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
 	c := &clock{now: start}
 	return booking.NewDesk(store, siteURL, c.Now), c
 }

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -32,20 +31,10 @@ type inboxFixture struct {
 
 func newInboxFixture(t *testing.T) *inboxFixture {
 	t.Helper()
-	ctx := context.Background()
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
-	f, err := os.Open("../booking/testdata/businesses.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	bs, err := booking.LoadBusinesses(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	fx := &inboxFixture{clock: &clock{now: start}}
-	for _, b := range bs {
+	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", func(b *booking.Business) {
 		switch b.Slug {
 		case "split-day-plumbing":
 			fx.tokenA, b.InboxTokenSHA256 = booking.NewInboxToken(b.Slug)
@@ -54,10 +43,7 @@ func newInboxFixture(t *testing.T) *inboxFixture {
 		case "deposit-plumbing":
 			fx.tokenD, b.InboxTokenSHA256 = booking.NewInboxToken(b.Slug)
 		}
-		if err := store.PutBusiness(ctx, b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	mux := http.NewServeMux()
 	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(booking.NewInbox(store, fx.clock.Now), log))

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -61,23 +60,9 @@ func newToolsFixture(t *testing.T) *toolsFixture {
 // businesses, at toolsStart.
 func newToolsDesk(t *testing.T) *booking.Desk {
 	t.Helper()
-	ctx := context.Background()
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
-	f, err := os.Open("../booking/testdata/businesses.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	bs, err := booking.LoadBusinesses(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range bs {
-		if err := store.PutBusiness(ctx, b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
 	clock := &toolsClock{now: toolsStart}
 	return booking.NewDesk(store, "https://book.example.com", clock.Now)
 }

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/dynamo/embedded"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/outbox"
@@ -90,20 +90,7 @@ func TestLocalWiring(t *testing.T) {
 		t.Fatal(err)
 	}
 	store := dynamo.New(client, table)
-	f, err := os.Open("../../infra/local/businesses.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	businesses, err := booking.LoadBusinesses(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range businesses {
-		if err := store.PutBusiness(ctx, b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dynamotest.PutBusinesses(t, store, "../../infra/local/businesses.json", nil)
 
 	log := slog.New(slog.DiscardHandler)
 	box := outbox.New(100, log)

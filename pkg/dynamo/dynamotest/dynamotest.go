@@ -26,6 +26,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -36,6 +37,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/truora/minidyn/server"
 
+	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 )
 
@@ -136,4 +138,29 @@ func newTable(t testing.TB, client *dynamodb.Client) string {
 		t.Fatalf("create test table: %v", err)
 	}
 	return table
+}
+
+// PutBusinesses stores the businesses of the business file at path
+// (booking.LoadBusinesses) in store, each changed by edit first when edit is
+// not nil (to give one an inbox token, say), and returns them.
+func PutBusinesses(t testing.TB, store *dynamo.Store, path string, edit func(*booking.Business)) []*booking.Business {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	bs, err := booking.LoadBusinesses(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	for _, b := range bs {
+		if edit != nil {
+			edit(b)
+		}
+		if err := store.PutBusiness(context.Background(), b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bs
 }

@@ -53,20 +53,7 @@ func NewEnv(t testing.TB) *Env {
 	ctx := context.Background()
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
-	f, err := os.Open(filepath.Join(RepoRoot(t), "infra", "local", "businesses.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	businesses, err := booking.LoadBusinesses(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range businesses {
-		if err := store.PutBusiness(ctx, b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	businesses := dynamotest.PutBusinesses(t, store, filepath.Join(RepoRoot(t), "infra", "local", "businesses.json"), nil)
 	env := &Env{
 		Vars: map[string]string{
 			"TABLE_NAME":            table,
