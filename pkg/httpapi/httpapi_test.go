@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/httpapi"
@@ -23,21 +24,12 @@ import (
 
 const siteURL = "https://book.example.com"
 
-// clock is a settable clock for the desk.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
-func (c *clock) Set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.now = t }
-
 // start is Friday 2026-11-20 00:00 UTC: Thursday afternoon in Los Angeles.
 var start = time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
 
 // newAPI returns the JSON API over a fresh embedded store holding the test
 // businesses, and its clock.
-func newAPI(t *testing.T) (http.Handler, *clock) {
+func newAPI(t *testing.T) (http.Handler, *bookingtest.Clock) {
 	t.Helper()
 	desk, c := newDesk(t)
 	return httpapi.New(desk, slog.New(slog.NewTextHandler(io.Discard, nil))), c
@@ -45,12 +37,12 @@ func newAPI(t *testing.T) (http.Handler, *clock) {
 
 // newDesk returns a desk over a fresh embedded store holding the test
 // businesses, and its clock.
-func newDesk(t *testing.T) (*booking.Desk, *clock) {
+func newDesk(t *testing.T) (*booking.Desk, *bookingtest.Clock) {
 	t.Helper()
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
 	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
-	c := &clock{now: start}
+	c := bookingtest.NewClock(start)
 	return booking.NewDesk(store, siteURL, c.Now), c
 }
 

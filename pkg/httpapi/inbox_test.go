@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/httpapi"
@@ -22,7 +23,7 @@ import (
 // the local server mounts them, with inbox tokens for two businesses.
 type inboxFixture struct {
 	h      http.Handler
-	clock  *clock
+	clock  *bookingtest.Clock
 	tokenA string // split-day-plumbing
 	tokenB string // all-day-plumbing
 	tokenD string // deposit-plumbing
@@ -33,7 +34,7 @@ func newInboxFixture(t *testing.T) *inboxFixture {
 	t.Helper()
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
-	fx := &inboxFixture{clock: &clock{now: start}}
+	fx := &inboxFixture{clock: bookingtest.NewClock(start)}
 	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", func(b *booking.Business) {
 		switch b.Slug {
 		case "split-day-plumbing":

@@ -9,7 +9,6 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -25,13 +24,6 @@ import (
 
 // toolsStart is Friday 2026-11-20 00:00 UTC: Thursday afternoon in Los Angeles.
 var toolsStart = time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
-
-type toolsClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *toolsClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.now }
 
 // toolsFixture is the tool server and the JSON API over one embedded store
 // holding the test businesses, at a fixed time, with an SDK client session.
@@ -63,8 +55,7 @@ func newToolsDesk(t *testing.T) *booking.Desk {
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
 	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
-	clock := &toolsClock{now: toolsStart}
-	return booking.NewDesk(store, "https://book.example.com", clock.Now)
+	return booking.NewDesk(store, "https://book.example.com", func() time.Time { return toolsStart })
 }
 
 // call calls a tool and returns its structured content as a JSON object,

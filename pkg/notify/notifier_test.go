@@ -13,21 +13,9 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/notify"
 )
-
-// clock is the tests' time, moved on by the Notifier's waits.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
 
 // ledger is a notify.Ledger in memory, with the DynamoDB ledger's rules
 // (pkg/dynamo tests those on real engines).
@@ -146,7 +134,7 @@ type fixture struct {
 	n       *notify.Notifier
 	ledger  *ledger
 	senders *senders
-	clock   *clock
+	clock   *bookingtest.Clock // moved on by the Notifier's waits
 	logs    *bytes.Buffer
 	waited  []time.Duration
 }
@@ -154,16 +142,16 @@ type fixture struct {
 func newFixture(t *testing.T, edits ...func(*booking.Business)) *fixture {
 	t.Helper()
 	f := &fixture{ledger: newLedger(), senders: &senders{fail: map[string]bool{}, optedOut: map[string]bool{}},
-		clock: &clock{t: created}, logs: &bytes.Buffer{}}
+		clock: bookingtest.NewClock(created), logs: &bytes.Buffer{}}
 	b := business(t, edits...)
 	f.n = &notify.Notifier{
 		Composer: composer, Businesses: businesses{b.Slug: b},
 		Email: f.senders, SMS: f.senders, Ledger: f.ledger,
-		Log: slog.New(slog.NewJSONHandler(f.logs, nil)), Now: f.clock.now,
+		Log: slog.New(slog.NewJSONHandler(f.logs, nil)), Now: f.clock.Now,
 	}
 	notify.SetSleep(f.n, func(_ context.Context, d time.Duration) error {
 		f.waited = append(f.waited, d)
-		f.clock.advance(d)
+		f.clock.Add(d)
 		return nil
 	})
 	return f

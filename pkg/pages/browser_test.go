@@ -67,11 +67,7 @@ func TestBrowser(t *testing.T) {
 	t.Cleanup(srv.Close)
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
-	for _, b := range demoBusinesses(t) {
-		if err := store.PutBusiness(context.Background(), b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dynamotest.PutBusinesses(t, store, demoFile, nil)
 	log := slog.New(slog.DiscardHandler)
 	desk := booking.NewDesk(store, srv.URL, time.Now)
 	pagesHandler := pages.New(pages.Config{Desk: desk, Mover: booking.NewMover(store, time.Now), Log: log})

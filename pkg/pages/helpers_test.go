@@ -9,14 +9,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
@@ -24,6 +23,9 @@ import (
 )
 
 const siteURL = "https://book.example.com"
+
+// demoFile is the local server's demo businesses.
+var demoFile = filepath.Join("..", "..", "infra", "local", "businesses.json")
 
 // start is the fixtures' clock at the beginning: Monday 2026-11-23, 8:00 AM
 // in Denver (mile-high-electric, simulated deposit) and 9:00 AM in Austin
@@ -40,18 +42,9 @@ const (
 	city        = "Lakewood"
 )
 
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Set(t time.Time)     { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
-func (c *clock) Add(d time.Duration) { c.Set(c.Now().Add(d)) }
-
 type fixture struct {
 	phones int // requests sent
-	clock  *clock
+	clock  *bookingtest.Clock
 	store  *dynamo.Store
 	desk   *booking.Desk
 	mover  *booking.Mover
@@ -61,12 +54,8 @@ type fixture struct {
 func newFixture(t *testing.T, config func(*pages.Config)) *fixture {
 	t.Helper()
 	client, table := dynamotest.Minidyn(t)
-	f := &fixture{clock: &clock{t: start}, store: dynamo.New(client, table)}
-	for _, b := range demoBusinesses(t) {
-		if err := f.store.PutBusiness(context.Background(), b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	f := &fixture{clock: bookingtest.NewClock(start), store: dynamo.New(client, table)}
+	dynamotest.PutBusinesses(t, f.store, demoFile, nil)
 	f.desk = booking.NewDesk(f.store, siteURL, f.clock.Now)
 	f.mover = booking.NewMover(f.store, f.clock.Now)
 	c := pages.Config{Desk: f.desk, Mover: f.mover, Now: f.clock.Now, Log: slog.New(slog.DiscardHandler)}
@@ -75,20 +64,6 @@ func newFixture(t *testing.T, config func(*pages.Config)) *fixture {
 	}
 	f.h = pages.New(c)
 	return f
-}
-
-func demoBusinesses(t testing.TB) []*booking.Business {
-	t.Helper()
-	file, err := os.Open(filepath.Join("..", "..", "infra", "local", "businesses.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer file.Close()
-	bs, err := booking.LoadBusinesses(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return bs
 }
 
 // create sends a request to slug, with its deposit accepted, for the first

@@ -7,13 +7,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
@@ -27,20 +26,10 @@ const siteURL = "https://book.example.com"
 // in Austin (America/Chicago), where the first open window is 10:00-12:00.
 var start = time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
 
-// clock is a settable clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) Set(t time.Time)     { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
-func (c *clock) Add(d time.Duration) { c.Set(c.Now().Add(d)) }
-
 // fixture is the demo businesses on minidyn, a fake Stripe, the Stripe
 // provider over it, and the domain's desk and mover on one clock.
 type fixture struct {
-	clock    *clock
+	clock    *bookingtest.Clock
 	store    *dynamo.Store
 	stripe   *stripetest.Server
 	provider *stripepay.Provider
@@ -51,22 +40,9 @@ type fixture struct {
 func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	client, table := dynamotest.Minidyn(t)
-	f := &fixture{clock: &clock{t: start}, store: dynamo.New(client, table), stripe: stripetest.NewServer(t)}
+	f := &fixture{clock: bookingtest.NewClock(start), store: dynamo.New(client, table), stripe: stripetest.NewServer(t)}
 	f.stripe.Now = f.clock.Now
-	data, err := os.Open(filepath.Join("..", "..", "infra", "local", "businesses.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer data.Close()
-	businesses, err := booking.LoadBusinesses(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range businesses {
-		if err := f.store.PutBusiness(context.Background(), b); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dynamotest.PutBusinesses(t, f.store, filepath.Join("..", "..", "infra", "local", "businesses.json"), nil)
 	f.provider = stripepay.New(stripepay.Config{
 		SecretKey: stripetest.SecretKey, SiteURL: siteURL, APIURL: f.stripe.URL, Now: f.clock.Now,
 		Log: slog.New(slog.DiscardHandler),

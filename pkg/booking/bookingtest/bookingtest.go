@@ -1,0 +1,27 @@
+// Package bookingtest holds what tests of the domain's users share.
+package bookingtest
+
+import (
+	"sync"
+	"time"
+)
+
+// Clock is a settable clock: its Now is the now func the domain's types
+// take, so a test moves time by hand (holds, horizons, expiry, DST days).
+// It is safe for concurrent use.
+type Clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// NewClock returns a clock that reads t until it is moved.
+func NewClock(t time.Time) *Clock { return &Clock{t: t} }
+
+// Now returns the clock's time.
+func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+
+// Set moves the clock to t.
+func (c *Clock) Set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
+
+// Add moves the clock on by d.
+func (c *Clock) Add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
