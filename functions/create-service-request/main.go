@@ -13,11 +13,9 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/paymentenv"
-	"github.com/doorstep/doorstep/pkg/stripepay"
 )
 
 func main() {
@@ -29,9 +27,5 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return lambdaenv.NewHTTPHandler(ctx, getenv, httpapi.New, paymentenv.DeskOptions(newStripe))
-}
-
-func newStripe(s paymentenv.Stripe) booking.Payments {
-	return stripepay.New(stripepay.Config{SecretKey: s.Keys.SecretKey, SiteURL: s.SiteURL, APIURL: s.APIURL, Log: s.Log})
+	return lambdaenv.NewHTTPHandler(ctx, getenv, httpapi.New, paymentenv.DeskOptions)
 }

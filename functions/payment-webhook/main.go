@@ -21,14 +21,12 @@ package main
 import (
 	"context"
 	"log"
-	"net/http"
 	"os"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/paymentenv"
-	"github.com/doorstep/doorstep/pkg/stripepay"
 )
 
 func main() {
@@ -40,12 +38,5 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return paymentenv.NewPaymentWebhookHandler(ctx, getenv, func(p paymentenv.Payment) http.Handler {
-		s := p.Stripe
-		provider := stripepay.New(stripepay.Config{SecretKey: s.Keys.SecretKey, SiteURL: s.SiteURL, APIURL: s.APIURL, Log: s.Log})
-		mux := http.NewServeMux()
-		mux.Handle(stripepay.WebhookPath, &stripepay.Webhook{Mover: p.Mover, Payments: provider, Secret: s.Keys.WebhookSecret, Log: s.Log})
-		mux.Handle("/pay/", stripepay.NewCheckoutHandler(stripepay.CheckoutConfig{Desk: p.Desk, Mover: p.Mover, Payments: provider, Log: s.Log}))
-		return mux
-	})
+	return paymentenv.NewPaymentWebhookHandler(ctx, getenv)
 }

@@ -15,10 +15,8 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/paymentenv"
-	"github.com/doorstep/doorstep/pkg/stripepay"
 )
 
 func main() {
@@ -30,9 +28,5 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.StreamHandler, error) {
-	return paymentenv.NewRefundHandler(ctx, getenv, newStripe)
-}
-
-func newStripe(s paymentenv.Stripe) booking.Payments {
-	return stripepay.New(stripepay.Config{SecretKey: s.Keys.SecretKey, SiteURL: s.SiteURL, APIURL: s.APIURL, Log: s.Log})
+	return paymentenv.NewRefundHandler(ctx, getenv)
 }

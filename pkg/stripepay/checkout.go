@@ -179,3 +179,13 @@ func settle(ctx context.Context, m *booking.Mover, payments booking.Payments, p 
 	}
 	return outcome, nil
 }
+
+// NewHandler is the payment function's handler: Stripe's events at
+// WebhookPath (signed with webhookSecret) and the person's way to Stripe
+// and back under /pay/ (NewCheckoutHandler), over one provider.
+func NewHandler(c CheckoutConfig, webhookSecret string) http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(WebhookPath, &Webhook{Mover: c.Mover, Payments: c.Payments, Secret: webhookSecret, Log: c.Log})
+	mux.Handle("/pay/", NewCheckoutHandler(c))
+	return mux
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
+	"github.com/doorstep/doorstep/pkg/stripepay"
 )
 
 // StripeKeys are Stripe's secrets. They live in AWS Secrets Manager, in the
@@ -40,10 +41,10 @@ type Stripe struct {
 	Log    *slog.Logger
 }
 
-// NewPayments builds the payment provider from s. The functions that take
-// payments pass one that builds stripepay's: this package does not import
-// it, so that every other function is built without stripe-go.
-type NewPayments func(s Stripe) booking.Payments
+// Provider is the Stripe payment provider s describes.
+func (s Stripe) Provider() *stripepay.Provider {
+	return stripepay.New(stripepay.Config{SecretKey: s.Keys.SecretKey, SiteURL: s.SiteURL, APIURL: s.APIURL, Log: s.Log})
+}
 
 // StripeFrom reads the Stripe configuration: STRIPE_SECRET_ARN, the ARN of
 // the secret holding StripeKeys, STRIPE_API_URL (optional), and
@@ -120,35 +121,26 @@ func getSecretValue(ctx context.Context, cfg aws.Config, endpoint, arn string) (
 
 // DeskOptions is the desk options hook (lambdaenv.NewHTTPHandler) of a
 // function that creates requests: with STRIPE_SECRET_ARN set, deposits that
-// are not simulated get a Stripe Checkout Session, made by newPayments, as
-// payment_url. Without it their payment_url is {SITE_URL}/pay/{code}, which
-// opens one.
-func DeskOptions(newPayments NewPayments) lambdaenv.DeskOptionsFunc {
-	return func(ctx context.Context, getenv func(string) string, c lambdaenv.Config) ([]booking.DeskOption, error) {
-		s, ok, err := StripeFrom(ctx, getenv, c.SiteURL, nil)
-		if err != nil || !ok {
-			return nil, err
-		}
-		return []booking.DeskOption{booking.WithPayments(newPayments(s))}, nil
+// are not simulated get a Stripe Checkout Session as payment_url. Without it
+// their payment_url is {SITE_URL}/pay/{code}, which opens one. Only the
+// functions that take payments import this package, and with it stripe-go.
+func DeskOptions(ctx context.Context, getenv func(string) string, c lambdaenv.Config) ([]booking.DeskOption, error) {
+	s, ok, err := StripeFrom(ctx, getenv, c.SiteURL, nil)
+	if err != nil || !ok {
+		return nil, err
 	}
+	return []booking.DeskOption{booking.WithPayments(s.Provider())}, nil
 }
 
-// Payment is what the payment function is built over: the businesses and
-// the requests, and Stripe.
-type Payment struct {
-	Desk   *booking.Desk
-	Mover  *booking.Mover
-	Stripe Stripe
-}
+var _ lambdaenv.DeskOptionsFunc = DeskOptions
 
 // NewPaymentWebhookHandler builds the Lambda handler of the payment
 // function, from the environment: TABLE_NAME, SITE_URL, STRIPE_SECRET_ARN
 // (required here) and the optional DYNAMODB_ENDPOINT, STRIPE_API_URL and
-// SECRETS_MANAGER_ENDPOINT. build makes its net/http handler: Stripe's
-// webhook, POST /webhooks/stripe (stripepay.Webhook), and the person's way
-// to Stripe and back, GET /pay/{code}/checkout and GET /pay/{code}/return
-// (stripepay.NewCheckoutHandler).
-func NewPaymentWebhookHandler(ctx context.Context, getenv func(string) string, build func(Payment) http.Handler) (lambdaenv.HTTPHandler, error) {
+// SECRETS_MANAGER_ENDPOINT. It serves Stripe's webhook, POST
+// /webhooks/stripe, and the person's way to Stripe and back, GET
+// /pay/{code}/checkout and GET /pay/{code}/return (stripepay.NewHandler).
+func NewPaymentWebhookHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
 	c, err := lambdaenv.ConfigFrom(getenv)
 	if err != nil {
 		return nil, err
@@ -164,14 +156,18 @@ func NewPaymentWebhookHandler(ctx context.Context, getenv func(string) string, b
 	if err != nil {
 		return nil, err
 	}
-	return lambdaenv.HTTP(build(Payment{Desk: booking.NewDesk(store, c.SiteURL, time.Now), Mover: booking.NewMover(store, time.Now), Stripe: s})), nil
+	h := stripepay.NewHandler(stripepay.CheckoutConfig{
+		Desk: booking.NewDesk(store, c.SiteURL, time.Now), Mover: booking.NewMover(store, time.Now),
+		Payments: s.Provider(), Log: s.Log,
+	}, s.Keys.WebhookSecret)
+	return lambdaenv.HTTP(h), nil
 }
 
 // NewRefundHandler builds the Lambda handler of the table's stream that
 // refunds deposits (RefundStream), from the environment: STRIPE_SECRET_ARN
 // (required) and the optional STRIPE_API_URL and SECRETS_MANAGER_ENDPOINT.
 // It reads no table: the stream's images say everything.
-func NewRefundHandler(ctx context.Context, getenv func(string) string, newPayments NewPayments) (lambdaenv.StreamHandler, error) {
+func NewRefundHandler(ctx context.Context, getenv func(string) string) (lambdaenv.StreamHandler, error) {
 	s, ok, err := StripeFrom(ctx, getenv, strings.TrimSpace(getenv("SITE_URL")), nil)
 	if err != nil {
 		return nil, err
@@ -179,7 +175,7 @@ func NewRefundHandler(ctx context.Context, getenv func(string) string, newPaymen
 	if !ok {
 		return nil, errors.New("STRIPE_SECRET_ARN is not set: refunds go through Stripe")
 	}
-	return RefundStream(newPayments(s), lambdaenv.Logger()), nil
+	return RefundStream(s.Provider(), lambdaenv.Logger()), nil
 }
 
 // RefundStream is the handler of the table's stream (NEW_AND_OLD_IMAGES)

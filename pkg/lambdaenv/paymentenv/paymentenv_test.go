@@ -21,7 +21,6 @@ import (
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/paymentenv"
-	"github.com/doorstep/doorstep/pkg/stripepay"
 	"github.com/doorstep/doorstep/pkg/stripepay/stripetest"
 )
 
@@ -248,7 +247,7 @@ func TestRefundStream(t *testing.T) {
 	t.Run("through the function's handler, with Stripe", func(t *testing.T) {
 		stripe := stripetest.NewServer(t)
 		getenv := stripeEnv(t, stripetest.Keys, map[string]string{"STRIPE_API_URL": stripe.URL})
-		h, err := paymentenv.NewRefundHandler(ctx, getenv, newStripe)
+		h, err := paymentenv.NewRefundHandler(ctx, getenv)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,13 +263,8 @@ func TestRefundStream(t *testing.T) {
 	})
 }
 
-func newStripe(s paymentenv.Stripe) booking.Payments {
-	return stripepay.New(stripepay.Config{SecretKey: s.Keys.SecretKey, SiteURL: s.SiteURL, APIURL: s.APIURL, Log: s.Log})
-}
-
 func TestPaymentFunctionsFailAtStart(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	webhook := func(paymentenv.Payment) http.Handler { return http.NotFoundHandler() }
 	pages := func(lambdaenv.Pages) http.Handler { return http.NotFoundHandler() }
 	noSecret := func(k string) string {
 		if k == "STRIPE_SECRET_ARN" {
@@ -288,16 +282,16 @@ func TestPaymentFunctionsFailAtStart(t *testing.T) {
 		}
 	}
 	ctx := context.Background()
-	if _, err := paymentenv.NewPaymentWebhookHandler(ctx, noSecret, webhook); err == nil {
+	if _, err := paymentenv.NewPaymentWebhookHandler(ctx, noSecret); err == nil {
 		t.Error("webhook without STRIPE_SECRET_ARN: got no error")
 	}
-	if _, err := paymentenv.NewPaymentWebhookHandler(ctx, withStripe(`{"secret_key":"sk_test_1"}`), webhook); err == nil || !strings.Contains(err.Error(), "webhook_secret") {
+	if _, err := paymentenv.NewPaymentWebhookHandler(ctx, withStripe(`{"secret_key":"sk_test_1"}`)); err == nil || !strings.Contains(err.Error(), "webhook_secret") {
 		t.Errorf("webhook without a webhook_secret: got %v", err)
 	}
-	if _, err := paymentenv.NewPaymentWebhookHandler(ctx, withStripe(stripetest.Keys), webhook); err != nil {
+	if _, err := paymentenv.NewPaymentWebhookHandler(ctx, withStripe(stripetest.Keys)); err != nil {
 		t.Errorf("webhook: %v", err)
 	}
-	if _, err := paymentenv.NewRefundHandler(ctx, noSecret, newStripe); err == nil {
+	if _, err := paymentenv.NewRefundHandler(ctx, noSecret); err == nil {
 		t.Error("refunds without STRIPE_SECRET_ARN: got no error")
 	}
 	if _, err := lambdaenv.NewPagesHandler(ctx, noSecret, pages); err != nil {
@@ -311,11 +305,11 @@ func TestPaymentFunctionsFailAtStart(t *testing.T) {
 	}, pages); err == nil {
 		t.Error("pages without TABLE_NAME: got no error")
 	}
-	opts, err := paymentenv.DeskOptions(newStripe)(ctx, withStripe(stripetest.Keys), lambdaenv.Config{SiteURL: lambdatest.SiteURL})
+	opts, err := paymentenv.DeskOptions(ctx, withStripe(stripetest.Keys), lambdaenv.Config{SiteURL: lambdatest.SiteURL})
 	if err != nil || len(opts) != 1 {
 		t.Errorf("desk options with Stripe: got %d, %v; want 1", len(opts), err)
 	}
-	if opts, err := paymentenv.DeskOptions(newStripe)(ctx, noSecret, lambdaenv.Config{SiteURL: lambdatest.SiteURL}); err != nil || len(opts) != 0 {
+	if opts, err := paymentenv.DeskOptions(ctx, noSecret, lambdaenv.Config{SiteURL: lambdatest.SiteURL}); err != nil || len(opts) != 0 {
 		t.Errorf("desk options without Stripe: got %d, %v; want none", len(opts), err)
 	}
 }
