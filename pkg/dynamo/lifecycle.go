@@ -28,8 +28,8 @@ func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, 
 			in, at, err = s.moveTransaction(ctx, before, after, t, now)
 			return in, err
 		},
-		func(reasons []types.CancellationReason, err error) (bool, error) {
-			return movedWhy(before, t, at, reasons, err)
+		func(i int, _ types.CancellationReason, err error) (bool, error) {
+			return movedWhy(before, t, at, i, err)
 		},
 		func(reasons []types.CancellationReason, err error) error {
 			// As a create does: a window others keep writing is taken.
@@ -40,34 +40,25 @@ func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, 
 		})
 }
 
-// movedWhy explains a cancelled move: the first item that did not pass
-// decides. again is true when the move should run again.
-func movedWhy(r booking.Request, t booking.Transition, at moveItems, reasons []types.CancellationReason, err error) (again bool, _ error) {
-	for i, reason := range reasons {
-		code := aws.ToString(reason.Code)
-		switch {
-		case code == "" || code == reasonNone:
-			continue
-		case code == reasonTransactionConflict || code == reasonThrottling || code == reasonThroughputExceeded:
-			return true, err
-		case code != reasonConditionalCheckFailed:
-			return false, fmt.Errorf("move request %s: item %d: %s: %w", r.Code, i, code, err)
-		case i == at.request:
-			if t.From == booking.StatusPendingPayment && t.Action != booking.ActionExpire {
-				return false, booking.Errorf(booking.InvalidTransition,
-					"request %s is no longer %s (it was moved just now, or its payment hold lapsed); read it again", r.Code, t.From)
-			}
+// movedWhy explains a move whose item i failed its condition. again is
+// true when the move should run again on a fresh read.
+func movedWhy(r booking.Request, t booking.Transition, at moveItems, i int, err error) (again bool, _ error) {
+	switch i {
+	case at.request:
+		if t.From == booking.StatusPendingPayment && t.Action != booking.ActionExpire {
 			return false, booking.Errorf(booking.InvalidTransition,
-				"request %s is no longer %s with this window: it was moved just now; read it again", r.Code, t.From)
-		case i == at.counter:
-			return false, fmt.Errorf("move request %s: the phone's open count is already zero: %w", r.Code, err)
-		case i == at.newHold:
-			return false, windowTaken()
-		case i == at.oldHold:
-			return true, err // the hold changed since it was read: read it again
+				"request %s is no longer %s (it was moved just now, or its payment hold lapsed); read it again", r.Code, t.From)
 		}
+		return false, booking.Errorf(booking.InvalidTransition,
+			"request %s is no longer %s with this window: it was moved just now; read it again", r.Code, t.From)
+	case at.counter:
+		return false, fmt.Errorf("move request %s: the phone's open count is already zero: %w", r.Code, err)
+	case at.newHold:
+		return false, windowTaken()
+	case at.oldHold:
+		return true, err // the hold changed since it was read: read it again
 	}
-	return false, fmt.Errorf("move request %s: %w", r.Code, err)
+	return false, fmt.Errorf("move request %s: item %d: %w", r.Code, i, err)
 }
 
 // moveTransaction builds the TransactWriteItems of a move. It reads the old

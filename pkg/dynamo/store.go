@@ -134,18 +134,13 @@ func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(sto
 		return fmt.Errorf("put business %q: %w", b.Slug, err)
 	}
 	// The first item that did not pass says why.
-	for i, reason := range canceled.CancellationReasons {
-		code := aws.ToString(reason.Code)
-		if code == "" || code == reasonNone {
-			continue
-		}
-		if code != reasonConditionalCheckFailed {
-			break
-		}
-		if i == 0 {
-			return fmt.Errorf("put business %q: the stored record changed while this one was being stored; try again: %w", b.Slug, err)
-		}
-		owner, lookupErr := s.siteOwner(ctx, reason.Item, at[i])
+	i, code := firstFailure(canceled.CancellationReasons)
+	switch {
+	case code != reasonConditionalCheckFailed:
+	case i == 0:
+		return fmt.Errorf("put business %q: the stored record changed while this one was being stored; try again: %w", b.Slug, err)
+	default:
+		owner, lookupErr := s.siteOwner(ctx, canceled.CancellationReasons[i].Item, at[i])
 		if lookupErr != nil {
 			return fmt.Errorf("put business %q: site %s: %w", b.Slug, at[i], lookupErr)
 		}
@@ -416,24 +411,26 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 	}
 	return s.transact(ctx, "create request "+r.Code,
 		func() (*dynamodb.TransactWriteItemsInput, error) { return in, nil },
-		func(reasons []types.CancellationReason, err error) (bool, error) {
-			return s.canceled(ctx, r, key, now, at, reasons, err)
+		func(i int, reason types.CancellationReason, err error) (bool, error) {
+			return s.canceled(ctx, r, key, now, at, i, reason, err)
 		},
 		func(reasons []types.CancellationReason, err error) error {
 			return s.stillConflicted(ctx, r, key, now, at, reasons, err)
 		})
 }
 
-// transact runs the TransactWriteItems that build makes until it passes,
-// or explain says a cancellation is final (again false), or maxAttempts
-// runs were cancelled, when exhausted says what to answer. A run that
-// explain says to try again (another transaction wrote the same items at
-// the same moment, throttling) waits a jittered pause, from firstBackoff
-// doubling up to maxBackoff. build runs before each attempt, so a
-// transaction that depends on a read is built on a fresh one.
+// transact runs the TransactWriteItems that build makes until it passes.
+// When it is cancelled, the first item that did not pass decides: a
+// conflict with another transaction writing the same items at the same
+// moment, or throttling, runs it again after a jittered pause (from
+// firstBackoff doubling up to maxBackoff); a failed condition is for
+// failed to explain, and it may say to run again too; anything else is an
+// error. After maxAttempts cancelled runs, exhausted says what to answer.
+// build runs before each attempt, so a transaction that depends on a read
+// is built on a fresh one.
 func (s *Store) transact(ctx context.Context, what string,
 	build func() (*dynamodb.TransactWriteItemsInput, error),
-	explain func(reasons []types.CancellationReason, err error) (again bool, _ error),
+	failed func(i int, reason types.CancellationReason, err error) (again bool, _ error),
 	exhausted func(reasons []types.CancellationReason, err error) error) error {
 	backoff := firstBackoff
 	for attempt := 1; ; attempt++ {
@@ -449,12 +446,21 @@ func (s *Store) transact(ctx context.Context, what string,
 		if !errors.As(err, &canceled) || len(canceled.CancellationReasons) != len(in.TransactItems) {
 			return fmt.Errorf("%s: %w", what, err)
 		}
-		again, err := explain(canceled.CancellationReasons, err)
-		if !again {
-			return err
+		reasons := canceled.CancellationReasons
+		switch i, code := firstFailure(reasons); {
+		case i < 0:
+			return fmt.Errorf("%s: %w", what, err)
+		case retryable(code):
+		case code != reasonConditionalCheckFailed:
+			return fmt.Errorf("%s: item %d: %s: %w", what, i, code, err)
+		default:
+			var again bool
+			if again, err = failed(i, reasons[i], err); !again {
+				return err
+			}
 		}
 		if attempt == maxAttempts {
-			return exhausted(canceled.CancellationReasons, err)
+			return exhausted(reasons, err)
 		}
 		if err := sleep(ctx, backoff/2+rand.N(backoff/2+1)); err != nil {
 			return fmt.Errorf("%s: %w", what, err)
@@ -463,45 +469,53 @@ func (s *Store) transact(ctx context.Context, what string,
 	}
 }
 
+// firstFailure returns the index and reason code of the first item of a
+// cancelled transaction that did not pass; -1 when no item says why.
+func firstFailure(reasons []types.CancellationReason) (int, string) {
+	for i, r := range reasons {
+		if code := aws.ToString(r.Code); code != "" && code != reasonNone {
+			return i, code
+		}
+	}
+	return -1, ""
+}
+
+// retryable reports whether a cancellation reason leaves the answer open:
+// running the transaction again may pass.
+func retryable(code string) bool {
+	return code == reasonTransactionConflict || code == reasonThrottling || code == reasonThroughputExceeded
+}
+
 // positions says where each item of a create transaction is; -1 for an item
 // it does not have.
 type positions struct{ idempotency, counter, hold, request int }
 
-// canceled explains a canceled create transaction: the first item that did
-// not pass decides, in transaction order. A conflict with another
-// transaction (or throttling) there leaves the answer open: again is true
-// and the transaction should run again.
+// canceled explains a create transaction whose item i failed its
+// condition: a used idempotency key, a phone at its most open requests, a
+// held window. again is true when the answer is still open (the key's record
+// lapsed in between) and the transaction should run again.
 func (s *Store) canceled(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time,
-	at positions, reasons []types.CancellationReason, err error) (again bool, _ error) {
-	for i, reason := range reasons {
-		code := aws.ToString(reason.Code)
-		switch {
-		case code == "" || code == reasonNone:
-			continue
-		case code == reasonTransactionConflict || code == reasonThrottling || code == reasonThroughputExceeded:
-			return true, err
-		case code != reasonConditionalCheckFailed:
-			return false, fmt.Errorf("create request %s: item %d: %s: %w", r.Code, i, code, err)
-		case i == at.idempotency:
-			rec, err := s.usedKey(ctx, reason.Item, r.BusinessSlug, key.Key, now)
-			if err != nil {
-				return false, err
-			}
-			if rec == nil {
-				// The record lapsed in between: the key is free again.
-				return true, fmt.Errorf("create request %s: idempotency record gone", r.Code)
-			}
-			return false, &booking.KeyUsedError{Record: *rec}
-		case i == at.counter:
-			return false, booking.Errorf(booking.TooManyOpen,
-				"this phone number already has %d open requests with this business", booking.MaxOpenPerPhone)
-		case i == at.hold:
-			return false, windowTaken()
-		case i == at.request:
-			return false, fmt.Errorf("create request %s: a request with this code exists: %w", r.Code, err)
+	at positions, i int, reason types.CancellationReason, err error) (again bool, _ error) {
+	switch i {
+	case at.idempotency:
+		rec, err := s.usedKey(ctx, reason.Item, r.BusinessSlug, key.Key, now)
+		if err != nil {
+			return false, err
 		}
+		if rec == nil {
+			// The record lapsed in between: the key is free again.
+			return true, fmt.Errorf("create request %s: idempotency record gone", r.Code)
+		}
+		return false, &booking.KeyUsedError{Record: *rec}
+	case at.counter:
+		return false, booking.Errorf(booking.TooManyOpen,
+			"this phone number already has %d open requests with this business", booking.MaxOpenPerPhone)
+	case at.hold:
+		return false, windowTaken()
+	case at.request:
+		return false, fmt.Errorf("create request %s: a request with this code exists: %w", r.Code, err)
 	}
-	return false, fmt.Errorf("create request %s: %w", r.Code, err)
+	return false, fmt.Errorf("create request %s: item %d: %w", r.Code, i, err)
 }
 
 // stillConflicted answers a create whose last attempt still conflicted with
@@ -518,15 +532,8 @@ func (s *Store) stillConflicted(ctx context.Context, r booking.Request, key *boo
 			return &booking.KeyUsedError{Record: *rec}
 		}
 	}
-	for i, reason := range reasons {
-		code := aws.ToString(reason.Code)
-		if code == "" || code == reasonNone {
-			continue
-		}
-		if i == at.hold && code == reasonTransactionConflict {
-			return windowTaken()
-		}
-		break
+	if i, code := firstFailure(reasons); i == at.hold && code == reasonTransactionConflict {
+		return windowTaken()
 	}
 	return fmt.Errorf("create request %s: still conflicting after %d attempts: %w", r.Code, maxAttempts, err)
 }
