@@ -144,3 +144,34 @@ func TestAllowedMessages(t *testing.T) {
 		}
 	}
 }
+
+// The effects of each move, written out by hand from issue 5: leaving new or
+// pending_payment for a closed state frees a place in the phone's count;
+// declined, cancelled and expired release the window; a move takes another
+// window; a paid deposit keeps the window to its end. The store's tests
+// check that each effect happens; this checks they are the right ones.
+func TestLifecycleEffects(t *testing.T) {
+	type e = booking.Effects
+	want := map[[2]string]e{
+		{"pending_payment", "pay"}:    {EndPaymentHold: true},
+		{"pending_payment", "expire"}: {DecrementPhone: true, ReleaseHold: true},
+		{"pending_payment", "cancel"}: {DecrementPhone: true, ReleaseHold: true},
+		{"new", "accept"}:             {DecrementPhone: true},
+		{"new", "decline"}:            {DecrementPhone: true, ReleaseHold: true},
+		{"new", "move"}:               {MoveWindow: true},
+		{"new", "cancel"}:             {DecrementPhone: true, ReleaseHold: true},
+		{"accepted", "complete"}:      {},
+		{"accepted", "no_show"}:       {},
+		{"accepted", "move"}:          {MoveWindow: true},
+		{"accepted", "cancel"}:        {ReleaseHold: true},
+	}
+	if len(booking.Lifecycle) != len(want) {
+		t.Errorf("got %d moves in the Lifecycle, want %d", len(booking.Lifecycle), len(want))
+	}
+	for _, tr := range booking.Lifecycle {
+		key := [2]string{string(tr.From), string(tr.Action)}
+		if got := tr.Effects(); got != want[key] {
+			t.Errorf("%s -%s->: got effects %+v, want %+v", tr.From, tr.Action, got, want[key])
+		}
+	}
+}

@@ -165,6 +165,13 @@ func (f *lifecycleFixture) checkMoved(t *testing.T, before, after booking.Reques
 	if ev.Action != tr.Action || ev.From != tr.From || ev.To != tr.To || ev.By != actorFor(tr.From, tr.Action) || !ev.At.Equal(f.clock) {
 		t.Errorf("last event = %+v, want %s by %s from %s to %s at %s", ev, tr.Action, actorFor(tr.From, tr.Action), tr.From, tr.To, f.clock)
 	}
+	wantWindow := before.Window.Start // the event names the window the request has after the move
+	if e.MoveWindow {
+		wantWindow = newWindow
+	}
+	if !ev.Window.Start.Equal(wantWindow) || !ev.Window.Start.Equal(after.Window.Start) {
+		t.Errorf("last event's window starts %s, want %s", ev.Window.Start, wantWindow)
+	}
 
 	wantOpen := int64(1)
 	if !tr.To.Open() {
@@ -200,5 +207,35 @@ func (f *lifecycleFixture) checkMoved(t *testing.T, before, after booking.Reques
 	}
 	if got, want := attrS(item, "inbox_slug") != "", after.SeenByBusiness(); got != want {
 		t.Errorf("in the inbox index = %v, want %v", got, want)
+	}
+}
+
+// TestExpireLeavesAnotherRequestsHold: a request whose payment hold lapsed
+// may have lost its window to another request; expiring it then must leave
+// that other request's hold alone (it releases a hold only if it still
+// holds it), or the window would be booked twice.
+func TestExpireLeavesAnotherRequestsHold(t *testing.T) {
+	ctx := context.Background()
+	for _, eng := range dynamotest.Engines() {
+		t.Run(eng.Name, func(t *testing.T) {
+			f := newLifecycleFixture(t, eng)
+			lapsed := f.reach(t, booking.StatusPendingPayment)
+			taker := newRequest(slug, phone(2), monday)
+			mustCreate(t, f.engine, taker, nil, holdLapsed) // the lapsed hold counts as absent
+			if h := f.item(t, holdKey(slug, monday)); attrS(h, "request_code") != taker.Code {
+				t.Fatalf("the window's hold = %v, want the new request's", h)
+			}
+
+			f.clock = holdLapsed
+			if _, err := f.mover.Move(ctx, booking.MoveInput{Code: lapsed.Code, Action: booking.ActionExpire, Actor: booking.ActorSystem}); err != nil {
+				t.Fatalf("expire: %v", err)
+			}
+			if h := f.item(t, holdKey(slug, monday)); attrS(h, "request_code") != taker.Code {
+				t.Errorf("after the expiry the window's hold = %v, want it still the new request's", h)
+			}
+			if got := attrN(t, f.item(t, phoneKey(slug, phone(1))), "open_count"); got != 0 {
+				t.Errorf("the expired request's phone: open_count = %d, want 0", got)
+			}
+		})
 	}
 }

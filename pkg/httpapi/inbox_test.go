@@ -122,8 +122,12 @@ func TestInboxKeepsBusinessesApart(t *testing.T) {
 	codeB := fx.create(t, "all-day-plumbing", mon08, "3235550101")
 	codeA := fx.create(t, "split-day-plumbing", mon08, "3235550102")
 
-	for _, action := range []string{"accept", "decline", "cancel"} {
-		res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+codeB+"/"+action, "")
+	for _, action := range []string{"accept", "decline", "cancel", "move"} {
+		body := ""
+		if action == "move" {
+			body = `{"window_start": "` + mon10 + `"}`
+		}
+		res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+codeB+"/"+action, body)
 		if res.status != 404 || res.errorCode(t) != "NOT_FOUND" {
 			t.Errorf("A %s B's request: got %d %s, want 404 NOT_FOUND", action, res.status, res.raw)
 		}
