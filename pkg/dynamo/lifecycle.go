@@ -93,38 +93,31 @@ func (s *Store) moveTransaction(ctx context.Context, before, after booking.Reque
 
 	// 3. The new window's hold, as a create takes one.
 	if e.MoveWindow {
-		hold := keyMap(pk, holdSK(after.Window.Start))
-		hold[attrRequestCode] = str(after.Code)
-		hold[attrExpiresAt] = unix(after.HoldUntil())
 		at.newHold = len(items)
-		items = append(items, types.TransactWriteItem{Put: &types.Put{
-			TableName:                 s.table,
-			Item:                      hold,
-			ConditionExpression:       aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":now": unix(now)},
-		}})
+		items = append(items, types.TransactWriteItem{Put: s.takeHold(after, now)})
 	}
 
-	// 4. The old window's hold: released, or kept to the window's end.
-	if e.ReleaseHold || e.MoveWindow || e.EndPaymentHold {
-		oldKey := keyMap(pk, holdSK(before.Window.Start))
+	// 4. The old window's hold: kept to the window's end once the deposit
+	// is paid (the request's own condition says the hold has not lapsed, so
+	// it is still this request's), or released if this request still holds
+	// it.
+	oldKey := keyMap(pk, holdSK(before.Window.Start))
+	switch {
+	case e.EndPaymentHold:
+		at.oldHold = len(items)
+		items = append(items, types.TransactWriteItem{Update: &types.Update{
+			TableName:                 s.table,
+			Key:                       oldKey,
+			UpdateExpression:          aws.String("SET expires_at = :until"),
+			ConditionExpression:       aws.String("request_code = :code"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":code": str(before.Code), ":until": unix(after.HoldUntil())},
+		}})
+	case e.ReleaseHold || e.MoveWindow:
 		ours, err := s.holds(ctx, oldKey, before.Code)
 		if err != nil {
 			return nil, at, err
 		}
-		switch {
-		case e.EndPaymentHold:
-			// The request's own condition says the hold has not lapsed, so
-			// it is still this request's.
-			at.oldHold = len(items)
-			items = append(items, types.TransactWriteItem{Update: &types.Update{
-				TableName:                 s.table,
-				Key:                       oldKey,
-				UpdateExpression:          aws.String("SET expires_at = :until"),
-				ConditionExpression:       aws.String("request_code = :code"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{":code": str(before.Code), ":until": unix(after.HoldUntil())},
-			}})
-		case ours:
+		if ours {
 			at.oldHold = len(items)
 			items = append(items, types.TransactWriteItem{Delete: &types.Delete{
 				TableName:                 s.table,

@@ -547,7 +547,6 @@ func windowTaken() error {
 func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRecord, now time.Time) (*dynamodb.TransactWriteItemsInput, positions, error) {
 	at := positions{idempotency: -1}
 	pk := businessPK(r.BusinessSlug)
-	nowValue := unix(now)
 	var items []types.TransactWriteItem
 
 	// 1. The idempotency record, unless a live one is there.
@@ -565,7 +564,7 @@ func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRec
 			TableName:                           s.table,
 			Item:                                item,
 			ConditionExpression:                 aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
-			ExpressionAttributeValues:           map[string]types.AttributeValue{":now": nowValue},
+			ExpressionAttributeValues:           map[string]types.AttributeValue{":now": unix(now)},
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		}})
 	}
@@ -585,16 +584,8 @@ func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRec
 	}})
 
 	// 3. The window hold, unless a live one is there.
-	hold := keyMap(pk, holdSK(r.Window.Start))
-	hold[attrRequestCode] = str(r.Code)
-	hold[attrExpiresAt] = unix(r.HoldUntil())
 	at.hold = len(items)
-	items = append(items, types.TransactWriteItem{Put: &types.Put{
-		TableName:                 s.table,
-		Item:                      hold,
-		ConditionExpression:       aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":now": nowValue},
-	}})
+	items = append(items, types.TransactWriteItem{Put: s.takeHold(r, now)})
 
 	// 4. The request, unless its code is taken.
 	request, err := requestItem(r)
@@ -609,6 +600,20 @@ func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRec
 	}})
 
 	return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at, nil
+}
+
+// takeHold is the put of the hold of r on its window, on the condition
+// that no live hold is there: how a create and a window move take one.
+func (s *Store) takeHold(r booking.Request, now time.Time) *types.Put {
+	hold := keyMap(businessPK(r.BusinessSlug), holdSK(r.Window.Start))
+	hold[attrRequestCode] = str(r.Code)
+	hold[attrExpiresAt] = unix(r.HoldUntil())
+	return &types.Put{
+		TableName:                 s.table,
+		Item:                      hold,
+		ConditionExpression:       aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":now": unix(now)},
+	}
 }
 
 // requestItem is the item of request r: its JSON fields as attributes, and
