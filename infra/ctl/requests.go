@@ -180,14 +180,6 @@ func (c *ctl) showRequest(ctx context.Context, args []string) error {
 	return tw.Flush()
 }
 
-// operatorActions are the actions ctl makes. The others are the system's:
-// pay comes from the payment provider, expire from the hold sweeper, and
-// neither is an operator's to fake.
-var operatorActions = []booking.Action{
-	booking.ActionAccept, booking.ActionDecline, booking.ActionMove,
-	booking.ActionComplete, booking.ActionCancel, booking.ActionNoShow,
-}
-
 // moveRequest moves a request through the Lifecycle as ActorOperator, with
 // the same checks and the same one conditional write as every other mover.
 func (c *ctl) moveRequest(ctx context.Context, args []string) error {
@@ -204,7 +196,7 @@ func (c *ctl) moveRequest(ctx context.Context, args []string) error {
 		return errors.New("pay is the system's move: the payment provider makes it when the person pays; an operator cannot")
 	case action == booking.ActionExpire:
 		return errors.New("expire is the system's move: the hold sweeper makes it when a payment hold lapses; an operator cannot (cancel the request instead)")
-	case !slices.Contains(operatorActions, action):
+	case !slices.Contains(booking.ActionsBy(booking.ActorOperator), action):
 		return usagef(moveSynopsis, "unknown action %q; want accept, decline, move, complete, cancel or no_show", pos[1])
 	case action == booking.ActionMove && windowStart == "":
 		return usagef(moveSynopsis, "move needs --window-start, the new window's start (RFC 3339)")

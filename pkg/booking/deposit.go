@@ -84,8 +84,7 @@ func DepositOutcome(r Request, t Transition, actor Actor, now time.Time) string 
 // cancelsEarly reports whether a cancel at now is early enough for the
 // deposit to be refunded: at least FreeCancellationHours before the window.
 func (r Request) cancelsEarly(now time.Time) bool {
-	free := time.Duration(r.Deposit.FreeCancellationHours) * time.Hour
-	return !now.After(r.Window.Start.Add(-free))
+	return !now.After(r.FreeCancellationUntil())
 }
 
 // FreeCancellationUntil is the last instant at which the person may cancel

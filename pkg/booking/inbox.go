@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -86,8 +87,8 @@ func (in *Inbox) Requests(ctx context.Context, b *Business, f RequestFilter) (In
 	if f.Status != "" {
 		for _, s := range strings.Split(f.Status, ",") {
 			st := Status(strings.TrimSpace(s))
-			if !isInboxStatus(st) {
-				return InboxPage{}, Errorf(InvalidRequest, "status %q: want one or more of new, accepted, declined, completed, cancelled, no_show, joined by commas", s)
+			if !slices.Contains(inboxStatuses, st) {
+				return InboxPage{}, Errorf(InvalidRequest, "status %q: want one or more of %s, joined by commas", s, joinStatuses(inboxStatuses))
 			}
 			q.Statuses = append(q.Statuses, st)
 		}
@@ -132,13 +133,16 @@ func (in *Inbox) Requests(ctx context.Context, b *Business, f RequestFilter) (In
 	return out, nil
 }
 
-// isInboxStatus reports whether a business can have requests in state s.
-func isInboxStatus(s Status) bool {
-	switch s {
-	case StatusNew, StatusAccepted, StatusDeclined, StatusCompleted, StatusCancelled, StatusNoShow:
-		return true
+// inboxStatuses are the states a business sees requests in: new, and every
+// state a new request can be moved to.
+var inboxStatuses = statesFrom(StatusNew)
+
+func joinStatuses(states []Status) string {
+	names := make([]string, len(states))
+	for i, s := range states {
+		names[i] = string(s)
 	}
-	return false
+	return strings.Join(names, ", ")
 }
 
 // localMidnight returns the instant a day (a date value, as ParseDate

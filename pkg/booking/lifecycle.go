@@ -94,6 +94,33 @@ func Allowed(from Status, action Action, actor Actor) (Transition, error) {
 		from, pastTense(action), strings.Join(can, ", "))
 }
 
+// ActionsBy returns the actions actor may make from some state, in the
+// Lifecycle's order: the business's inbox and the operator's CLI take
+// these, and no others.
+func ActionsBy(actor Actor) []Action {
+	var actions []Action
+	for _, t := range Lifecycle {
+		if t.allows(actor) && !slices.Contains(actions, t.Action) {
+			actions = append(actions, t.Action)
+		}
+	}
+	return actions
+}
+
+// statesFrom returns s and every state the Lifecycle can move a request in
+// state s to, in the order they are first reached.
+func statesFrom(s Status) []Status {
+	states := []Status{s}
+	for i := 0; i < len(states); i++ {
+		for _, t := range Lifecycle {
+			if t.From == states[i] && !slices.Contains(states, t.To) {
+				states = append(states, t.To)
+			}
+		}
+	}
+	return states
+}
+
 func (t Transition) allows(actor Actor) bool {
 	if actor == ActorOperator {
 		return slices.ContainsFunc(t.By, func(a Actor) bool { return a == ActorBusiness || a == ActorCustomer })

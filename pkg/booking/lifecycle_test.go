@@ -2,6 +2,7 @@ package booking_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -172,6 +173,25 @@ func TestLifecycleEffects(t *testing.T) {
 		key := [2]string{string(tr.From), string(tr.Action)}
 		if got := tr.Effects(); got != want[key] {
 			t.Errorf("%s -%s->: got effects %+v, want %+v", tr.From, tr.Action, got, want[key])
+		}
+	}
+}
+
+// Who may make which actions, as the inbox and the operator's CLI offer
+// them: written out by hand, so a slip in the table or in ActionsBy fails.
+func TestActionsBy(t *testing.T) {
+	tests := []struct {
+		actor booking.Actor
+		want  []booking.Action
+	}{
+		{booking.ActorBusiness, []booking.Action{"accept", "decline", "move", "cancel", "complete", "no_show"}},
+		{booking.ActorOperator, []booking.Action{"cancel", "accept", "decline", "move", "complete", "no_show"}},
+		{booking.ActorCustomer, []booking.Action{"cancel"}},
+		{booking.ActorSystem, []booking.Action{"pay", "expire"}},
+	}
+	for _, tt := range tests {
+		if got := booking.ActionsBy(tt.actor); !slices.Equal(got, tt.want) {
+			t.Errorf("ActionsBy(%s) = %v, want %v", tt.actor, got, tt.want)
 		}
 	}
 }

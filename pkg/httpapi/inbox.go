@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -78,14 +79,12 @@ func (a *inboxAPI) getRequest(w http.ResponseWriter, r *http.Request, b *booking
 	a.respond(w, r, http.StatusOK, req, err)
 }
 
-// inboxActions are the moves the business makes, by their path segment.
-var inboxActions = map[string]booking.Action{
-	"accept":   booking.ActionAccept,
-	"decline":  booking.ActionDecline,
-	"move":     booking.ActionMove,
-	"complete": booking.ActionComplete,
-	"cancel":   booking.ActionCancel,
-	"no_show":  booking.ActionNoShow,
+func joinActions(actions []booking.Action) string {
+	names := make([]string, len(actions))
+	for i, a := range actions {
+		names[i] = string(a)
+	}
+	return strings.Join(names, ", ")
 }
 
 // moveBody is the body of POST .../move.
@@ -94,9 +93,11 @@ type moveBody struct {
 }
 
 func (a *inboxAPI) act(w http.ResponseWriter, r *http.Request, b *booking.Business) {
-	action, ok := inboxActions[r.PathValue("action")]
-	if !ok {
-		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such action %q: use accept, decline, move, complete, cancel or no_show", r.PathValue("action")))
+	// The path segment is the action's name; the business makes those the
+	// Lifecycle lets it make, and no route is there for any other.
+	action := booking.Action(r.PathValue("action"))
+	if actions := booking.ActionsBy(booking.ActorBusiness); !slices.Contains(actions, action) {
+		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such action %q: use %s", action, joinActions(actions)))
 		return
 	}
 	var windowStart string
