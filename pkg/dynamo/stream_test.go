@@ -2,9 +2,7 @@ package dynamo_test
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"maps"
 	"strings"
 	"testing"
@@ -15,52 +13,9 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/notify"
 )
-
-// streamJSON writes an item as a stream record's image spells it (DynamoDB
-// JSON: {"S": ...}, {"N": ...}, {"M": {...}}).
-func streamJSON(item map[string]types.AttributeValue) map[string]any {
-	out := make(map[string]any, len(item))
-	for name, v := range item {
-		out[name] = streamJSONValue(v)
-	}
-	return out
-}
-
-func streamJSONValue(v types.AttributeValue) map[string]any {
-	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return map[string]any{"S": v.Value}
-	case *types.AttributeValueMemberN:
-		return map[string]any{"N": v.Value}
-	case *types.AttributeValueMemberBOOL:
-		return map[string]any{"BOOL": v.Value}
-	case *types.AttributeValueMemberNULL:
-		return map[string]any{"NULL": true}
-	case *types.AttributeValueMemberB:
-		return map[string]any{"B": base64.StdEncoding.EncodeToString(v.Value)}
-	case *types.AttributeValueMemberSS:
-		return map[string]any{"SS": v.Value}
-	case *types.AttributeValueMemberNS:
-		return map[string]any{"NS": v.Value}
-	case *types.AttributeValueMemberBS:
-		bs := make([]string, len(v.Value))
-		for i, b := range v.Value {
-			bs[i] = base64.StdEncoding.EncodeToString(b)
-		}
-		return map[string]any{"BS": bs}
-	case *types.AttributeValueMemberL:
-		l := make([]any, len(v.Value))
-		for i, e := range v.Value {
-			l[i] = streamJSONValue(e)
-		}
-		return map[string]any{"L": l}
-	case *types.AttributeValueMemberM:
-		return map[string]any{"M": streamJSON(v.Value)}
-	}
-	panic(fmt.Sprintf("attribute of type %T", v))
-}
 
 // streamRecord returns the stream record DynamoDB writes for a write of an
 // item from old to item (either nil for an INSERT or a REMOVE), decoded
@@ -73,16 +28,16 @@ func streamRecord(t *testing.T, name string, old, item map[string]types.Attribut
 	}
 	change := map[string]any{
 		"ApproximateCreationDateTime": now.Unix(),
-		"Keys":                        streamJSON(map[string]types.AttributeValue{"pk": keys["pk"], "sk": keys["sk"]}),
+		"Keys":                        dynamotest.StreamJSON(map[string]types.AttributeValue{"pk": keys["pk"], "sk": keys["sk"]}),
 		"SequenceNumber":              "4421584500000000017450439091",
 		"SizeBytes":                   1024,
 		"StreamViewType":              "NEW_AND_OLD_IMAGES",
 	}
 	if item != nil {
-		change["NewImage"] = streamJSON(item)
+		change["NewImage"] = dynamotest.StreamJSON(item)
 	}
 	if old != nil {
-		change["OldImage"] = streamJSON(old)
+		change["OldImage"] = dynamotest.StreamJSON(old)
 	}
 	data, err := json.Marshal(map[string]any{
 		"eventID": "c4ca4238a0b923820dcc509a6f75849b", "eventName": name, "eventVersion": "1.1",

@@ -23,6 +23,8 @@ package dynamotest
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -31,6 +33,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -163,4 +166,63 @@ func PutBusinesses(t testing.TB, store *dynamo.Store, path string, edit func(*bo
 		}
 	}
 	return bs
+}
+
+// StreamJSON writes an item as a stream record's image spells it (DynamoDB
+// JSON: {"S": ...}, {"N": ...}, {"M": {...}}).
+func StreamJSON(item map[string]types.AttributeValue) map[string]any {
+	out := make(map[string]any, len(item))
+	for name, v := range item {
+		out[name] = streamJSONValue(v)
+	}
+	return out
+}
+
+func streamJSONValue(v types.AttributeValue) map[string]any {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return map[string]any{"S": v.Value}
+	case *types.AttributeValueMemberN:
+		return map[string]any{"N": v.Value}
+	case *types.AttributeValueMemberBOOL:
+		return map[string]any{"BOOL": v.Value}
+	case *types.AttributeValueMemberNULL:
+		return map[string]any{"NULL": true}
+	case *types.AttributeValueMemberB:
+		return map[string]any{"B": base64.StdEncoding.EncodeToString(v.Value)}
+	case *types.AttributeValueMemberSS:
+		return map[string]any{"SS": v.Value}
+	case *types.AttributeValueMemberNS:
+		return map[string]any{"NS": v.Value}
+	case *types.AttributeValueMemberBS:
+		bs := make([]string, len(v.Value))
+		for i, b := range v.Value {
+			bs[i] = base64.StdEncoding.EncodeToString(b)
+		}
+		return map[string]any{"BS": bs}
+	case *types.AttributeValueMemberL:
+		l := make([]any, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = streamJSONValue(e)
+		}
+		return map[string]any{"L": l}
+	case *types.AttributeValueMemberM:
+		return map[string]any{"M": StreamJSON(v.Value)}
+	}
+	panic(fmt.Sprintf("attribute of type %T", v))
+}
+
+// StreamImage is an item as a stream record carries it to a Lambda function
+// (NewImage, OldImage), decoded as the Lambda runtime decodes it.
+func StreamImage(t testing.TB, item map[string]types.AttributeValue) map[string]events.DynamoDBAttributeValue {
+	t.Helper()
+	data, err := json.Marshal(StreamJSON(item))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var img map[string]events.DynamoDBAttributeValue
+	if err := json.Unmarshal(data, &img); err != nil {
+		t.Fatal(err)
+	}
+	return img
 }

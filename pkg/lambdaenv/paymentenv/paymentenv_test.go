@@ -2,7 +2,6 @@ package paymentenv_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -93,44 +92,7 @@ func image(t *testing.T, client *dynamodb.Client, table, pk, sk string) map[stri
 	if err != nil || out.Item == nil {
 		t.Fatalf("get %s %s: %v", pk, sk, err)
 	}
-	data, err := json.Marshal(streamJSON(&types.AttributeValueMemberM{Value: out.Item}).(map[string]any)["M"])
-	if err != nil {
-		t.Fatal(err)
-	}
-	var img map[string]events.DynamoDBAttributeValue
-	if err := json.Unmarshal(data, &img); err != nil {
-		t.Fatal(err)
-	}
-	return img
-}
-
-// streamJSON writes an attribute value in the stream's JSON ({"S": ...}).
-func streamJSON(av types.AttributeValue) any {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return map[string]any{"S": v.Value}
-	case *types.AttributeValueMemberN:
-		return map[string]any{"N": v.Value}
-	case *types.AttributeValueMemberBOOL:
-		return map[string]any{"BOOL": v.Value}
-	case *types.AttributeValueMemberNULL:
-		return map[string]any{"NULL": true}
-	case *types.AttributeValueMemberM:
-		m := map[string]any{}
-		for k, e := range v.Value {
-			m[k] = streamJSON(e)
-		}
-		return map[string]any{"M": m}
-	case *types.AttributeValueMemberL:
-		l := []any{}
-		for _, e := range v.Value {
-			l = append(l, streamJSON(e))
-		}
-		return map[string]any{"L": l}
-	case *types.AttributeValueMemberSS:
-		return map[string]any{"SS": v.Value}
-	}
-	panic(fmt.Sprintf("stream test: unexpected attribute value %T", av))
+	return dynamotest.StreamImage(t, out.Item)
 }
 
 // refunds records refunds, failing those of one payment.
