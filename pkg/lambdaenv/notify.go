@@ -105,6 +105,7 @@ func NewNotifyHandler(ctx context.Context, getenv func(string) string, senders S
 // a change before the one it follows.
 func NotifyStream(n *notify.Notifier, log *slog.Logger) StreamHandler {
 	return func(ctx context.Context, e events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
+		log := log // this invocation's: a warm function serves many
 		if lc, ok := lambdacontext.FromContext(ctx); ok {
 			log = log.With(slog.String("request_id", lc.AwsRequestID))
 		}

@@ -1,17 +1,23 @@
 package lambdaenv
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-lambda-go/lambdacontext"
 
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 	"github.com/doorstep/doorstep/pkg/notify"
 )
@@ -208,5 +214,35 @@ func TestNewNotifyHandlerFailsAtStart(t *testing.T) {
 	}
 	if h, err := NewNotifyHandler(context.Background(), func(k string) string { return env[k] }, broken); err == nil || h != nil {
 		t.Fatalf("got a handler and %v, want the senders' error", err)
+	}
+}
+
+// A warm function serves many invocations: each log line names its own
+// invocation's request id, once.
+func TestNotifyStreamLogsEachRequestIDOnce(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	rec := &recorder{unverified: map[string]bool{"sam.ortiz@example.net": true}} // one record fails, and is logged
+	var logs bytes.Buffer
+	n := &notify.Notifier{
+		Composer: notify.Composer{SiteURL: lambdatest.SiteURL}, Businesses: env.Store, Email: rec, SMS: rec,
+		Ledger: dynamo.NewLedger(dynamotest.NewClient(env.Vars["DYNAMODB_ENDPOINT"]), env.Vars["TABLE_NAME"]), Now: time.Now,
+	}
+	h := NotifyStream(n, slog.New(slog.NewJSONHandler(&logs, nil)))
+	event := lambdatest.Event(t, "notify-dynamodb-stream.json")
+	for _, id := range []string{"first-invocation", "second-invocation"} {
+		logs.Reset()
+		ctx := lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{AwsRequestID: id})
+		if _, err := lambda.NewHandler(h).Invoke(ctx, event); err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+		for _, line := range lines {
+			if strings.Count(line, `"request_id"`) != 1 || !strings.Contains(line, `"request_id":"`+id+`"`) {
+				t.Errorf("%s: got log line %s, want one request_id, %q", id, line, id)
+			}
+		}
+		if logs.Len() == 0 {
+			t.Errorf("%s: nothing was logged, want the refused record's line", id)
+		}
 	}
 }

@@ -67,6 +67,7 @@ func sweepHandler(mover *booking.Mover, clock func() time.Time, log *slog.Logger
 			return SweepReport{}, fmt.Errorf("the event's time %s is %s ahead of the clock; refusing to expire holds early",
 				e.Time.UTC().Format(time.RFC3339), lead.Round(time.Second))
 		}
+		log := log // this invocation's: a warm function serves many
 		if lc, ok := lambdacontext.FromContext(ctx); ok {
 			log = log.With(slog.String("request_id", lc.AwsRequestID))
 		}

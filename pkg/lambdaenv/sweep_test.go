@@ -213,3 +213,23 @@ func pendingRequest(t *testing.T, store *dynamo.Store, created time.Time) string
 	}
 	return r.Code
 }
+
+// A warm function serves many invocations: each log line names its own
+// invocation's request id, once, not every id the function has served.
+func TestSweepHandlerLogsEachRequestIDOnce(t *testing.T) {
+	sample, at := sampleEvent(t)
+	env := lambdatest.NewEnv(t)
+	var logs bytes.Buffer
+	clock := func() time.Time { return at }
+	h := sweepHandler(booking.NewMover(env.Store, clock), clock, slog.New(slog.NewJSONHandler(&logs, nil)))
+	for _, id := range []string{"first-invocation", "second-invocation"} {
+		logs.Reset()
+		ctx := lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{AwsRequestID: id})
+		if _, err := lambda.NewHandler(h).Invoke(ctx, sample); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Count(logs.String(), `"request_id"`); got != 1 || !strings.Contains(logs.String(), `"request_id":"`+id+`"`) {
+			t.Errorf("%s: got log %s, want one request_id, %q", id, logs.String(), id)
+		}
+	}
+}
