@@ -16,6 +16,7 @@ type lexicon struct {
 	labelCode, labelService      string
 	labelWindow, labelWas        string
 	labelStatus, labelUrgency    string
+	labelInbox                   string // the business's own link: its inbox, never the person's page
 	labelAssistant, labelDeposit string
 	depositPaid                  string
 	questions                    string // %s business, %s phone
@@ -53,7 +54,7 @@ var wording = map[string]*lexicon{
 	"en": {
 		hello:     "Hello %s,",
 		labelCode: "Code", labelService: "Service", labelWindow: "Arrival window", labelWas: "Was",
-		labelStatus: "Status", labelUrgency: "Urgency",
+		labelStatus: "Status", labelUrgency: "Urgency", labelInbox: "Inbox",
 		labelAssistant: "Sent by the assistant", labelDeposit: "Deposit", depositPaid: "paid",
 		questions:      "Questions? Call %s at %s.",
 		changeOrCancel: "To change or cancel it, call %s at %s.",
@@ -99,7 +100,7 @@ var wording = map[string]*lexicon{
 	"es": {
 		hello:     "Hola, %s:",
 		labelCode: "Código", labelService: "Servicio", labelWindow: "Horario de llegada", labelWas: "Antes",
-		labelStatus: "Estado", labelUrgency: "Urgencia",
+		labelStatus: "Estado", labelUrgency: "Urgencia", labelInbox: "Bandeja",
 		labelAssistant: "Enviada por el asistente", labelDeposit: "Depósito", depositPaid: "pagado",
 		questions:      "¿Preguntas? Llama a %s al %s.",
 		changeOrCancel: "Para cambiarla o cancelarla, llama a %s al %s.",
@@ -243,7 +244,9 @@ func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booki
 		l.labelService + ": " + service,
 		l.labelWindow + ": " + w,
 	}
-	status := fmt.Sprintf("%s: %s/r/%s\n", l.labelStatus, c.SiteURL, r.Code)
+	// The business acts in its inbox. The person's status page cancels as
+	// the person, which would keep a deposit the business's cancel refunds.
+	status := fmt.Sprintf("%s: %s/api/v1/inbox/requests/%s\n", l.labelInbox, c.SiteURL, r.Code)
 	if kind == KindCancelledByCustomer {
 		// Short: what was called off and when; the rest is the inbox's.
 		body := fmt.Sprintf("%s\n\n%s\n\n%s", l.calledOff, strings.Join(lines, "\n"), status)

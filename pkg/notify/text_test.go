@@ -129,7 +129,7 @@ Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
 Urgency: soon
 
 Open your inbox to see the details, then accept it, offer another window or decline it.
-Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+Inbox: https://book.example.com/api/v1/inbox/requests/7K3M-Q9TD-2HXA
 `,
 		},
 		{
@@ -141,7 +141,7 @@ Code: 7K3M-Q9TD-2HXA
 Service: Drain cleaning
 Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
 
-Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+Inbox: https://book.example.com/api/v1/inbox/requests/7K3M-Q9TD-2HXA
 `,
 		},
 		{
@@ -153,7 +153,7 @@ Código: 7K3M-Q9TD-2HXA
 Servicio: Limpieza de drenaje
 Horario de llegada: lun 23 nov, 10:00-12:00 CST
 
-Estado: https://book.example.com/r/7K3M-Q9TD-2HXA
+Bandeja: https://book.example.com/api/v1/inbox/requests/7K3M-Q9TD-2HXA
 `,
 		},
 		{
@@ -167,7 +167,7 @@ Code: 7K3M-Q9TD-2HXA
 Service: Drain cleaning
 Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
 
-Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+Inbox: https://book.example.com/api/v1/inbox/requests/7K3M-Q9TD-2HXA
 `,
 		},
 		{
