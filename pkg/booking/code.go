@@ -2,6 +2,8 @@ package booking
 
 import (
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"strings"
 )
 
@@ -51,4 +53,23 @@ func CanonicalCode(s string) (string, bool) {
 		n++
 	}
 	return b.String(), n == codeChars
+}
+
+// LogRef is how logs name a request: the first 12 hex digits of the SHA-256
+// of its code. The lines of one request share it, and an operator holding a
+// code can find them, but it cannot be turned back into the code, which
+// opens the person's pages (status, cancel, payment).
+func LogRef(code string) string {
+	sum := sha256.Sum256([]byte(code))
+	return hex.EncodeToString(sum[:6])
+}
+
+// LogMessageRef is how logs name a notification: its ID (code#event/kind/
+// audience/channel) with the code replaced by its LogRef.
+func LogMessageRef(id string) string {
+	code, rest, ok := strings.Cut(id, "#")
+	if !ok {
+		return LogRef(id)
+	}
+	return LogRef(code) + "#" + rest
 }

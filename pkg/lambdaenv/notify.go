@@ -116,7 +116,7 @@ func NotifyStream(n *notify.Notifier, log *slog.Logger) StreamHandler {
 		writes := 0
 		for _, rec := range e.Records {
 			fail := func(code string, err error) {
-				log.Error("notify: record failed", "sequence_number", rec.Change.SequenceNumber, "code", code, "error", err)
+				log.Error("notify: record failed", "sequence_number", rec.Change.SequenceNumber, "request", booking.LogRef(code), "error", err)
 				failedCodes[code] = true
 				res.BatchItemFailures = append(res.BatchItemFailures, events.DynamoDBBatchItemFailure{ItemIdentifier: rec.Change.SequenceNumber})
 			}

@@ -84,7 +84,7 @@ func (n *Notifier) Notify(ctx context.Context, before *booking.Request, after bo
 	b, err := n.Businesses.Business(ctx, after.BusinessSlug)
 	if booking.ErrorCode(err) == booking.NotFound {
 		// Nobody to write on behalf of: retrying will not bring it back.
-		n.Log.Warn("notify: the request's business is gone", "code", after.Code, "business", after.BusinessSlug)
+		n.Log.Warn("notify: the request's business is gone", "request", booking.LogRef(after.Code), "business", after.BusinessSlug)
 		return nil
 	}
 	if err != nil {
@@ -152,7 +152,7 @@ func (n *Notifier) send(ctx context.Context, m Message) error {
 		if err := n.Ledger.MarkSent(lctx, m.ID, c.Token, n.Now()); err != nil {
 			// Sent all the same: failing the record would not unsend it.
 			n.Log.Error("notify: sent, but not marked sent; a retry after the claim lapses sends it again",
-				"message", m.ID, "error", err)
+				"message", booking.LogMessageRef(m.ID), "error", err)
 		}
 		n.logMessage(slog.LevelInfo, "notify: sent", m)
 		return nil
@@ -161,7 +161,7 @@ func (n *Notifier) send(ctx context.Context, m Message) error {
 			return errors.Join(fmt.Errorf("record the opt-out: %w", err), n.Ledger.Release(lctx, m.ID, c.Token))
 		}
 		if err := n.Ledger.MarkSent(lctx, m.ID, c.Token, n.Now()); err != nil {
-			n.Log.Error("notify: opt-out recorded, message not marked done", "message", m.ID, "error", err)
+			n.Log.Error("notify: opt-out recorded, message not marked done", "message", booking.LogMessageRef(m.ID), "error", err)
 		}
 		n.logMessage(slog.LevelInfo, "notify: the number opted out of texts; recorded, not sent", m)
 		return nil
@@ -188,7 +188,7 @@ func (n *Notifier) claim(ctx context.Context, id string) (Claim, error) {
 		if waited || n.sendTime(ctx, wait) < minSendTime {
 			return Claim{}, fmt.Errorf("claimed by another process until %s", c.Until.UTC().Format(time.RFC3339))
 		}
-		n.Log.Warn("notify: claimed by another process; waiting for its claim to lapse", "message", id, "wait", wait)
+		n.Log.Warn("notify: claimed by another process; waiting for its claim to lapse", "message", booking.LogMessageRef(id), "wait", wait)
 		if err := n.wait(ctx, wait); err != nil {
 			return Claim{}, err
 		}
@@ -222,7 +222,7 @@ func (n *Notifier) wait(ctx context.Context, d time.Duration) error {
 
 // logMessage logs what became of a message, never its recipient or text.
 func (n *Notifier) logMessage(level slog.Level, msg string, m Message) {
-	n.Log.Log(context.Background(), level, msg, "message", m.ID, "kind", m.Kind, "audience", m.Audience, "channel", m.Channel)
+	n.Log.Log(context.Background(), level, msg, "message", booking.LogMessageRef(m.ID), "kind", m.Kind, "audience", m.Audience, "channel", m.Channel)
 }
 
 // smsPhone is the 10 digits a text goes to.

@@ -189,6 +189,10 @@ func TestNotifySendsEachMessageOnce(t *testing.T) {
 	if strings.Contains(f.logs.String(), email) || strings.Contains(f.logs.String(), "3125550147") {
 		t.Errorf("got a contact detail in the logs:\n%s", f.logs)
 	}
+	// Nor the code, which opens the person's pages: its LogRef instead.
+	if strings.Contains(f.logs.String(), r.Code) || !strings.Contains(f.logs.String(), booking.LogRef(r.Code)) {
+		t.Errorf("got the request code in the logs, or not its LogRef:\n%s", f.logs)
+	}
 }
 
 // TestNotifyRetriesOnlyTheFailedMessage: a failed send fails the change and

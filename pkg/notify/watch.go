@@ -44,6 +44,6 @@ func (s notifyingStore) MoveRequest(ctx context.Context, before, after booking.R
 func (s notifyingStore) notify(ctx context.Context, before *booking.Request, after booking.Request) {
 	// The caller may hang up once its write is done; the messages go out.
 	if err := s.n.Notify(context.WithoutCancel(ctx), before, after); err != nil {
-		s.log.Error("notify: not every message went out", "code", after.Code, "error", err)
+		s.log.Error("notify: not every message went out", "request", booking.LogRef(after.Code), "error", err)
 	}
 }
