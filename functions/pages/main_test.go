@@ -11,16 +11,6 @@ import (
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 )
 
-// invoke passes an API Gateway event through the handler as the Lambda
-// runtime would. (lambdatest.InvokeHTTP checks exchanges against the JSON
-// API's document, which these HTML pages are not part of.)
-// invoke feeds event to the handler as Lambda would, and checks the
-// exchange against the OpenAPI document (lambdatest.InvokeHTTP).
-func invoke(t *testing.T, h any, event []byte) events.APIGatewayV2HTTPResponse {
-	t.Helper()
-	return lambdatest.InvokeHTTP(t, h, event)
-}
-
 // withPath returns the sample event for another method and path.
 func withPath(t *testing.T, event []byte, method, route, path, code string) []byte {
 	t.Helper()
@@ -57,7 +47,7 @@ func TestEvents(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res := invoke(t, h, tt.event)
+			res := lambdatest.InvokeHTTP(t, h, tt.event)
 			if res.StatusCode != tt.wantStatus || !strings.Contains(res.Body, tt.want) {
 				t.Fatalf("got %d %s, want %d with %q", res.StatusCode, res.Body, tt.wantStatus, tt.want)
 			}

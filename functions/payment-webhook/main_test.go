@@ -20,13 +20,6 @@ const (
 	samplePayment = "pi_test_DEM0PAY00001" // and its PaymentIntent
 )
 
-// invoke feeds event to the handler as Lambda would, and checks the
-// exchange against the OpenAPI document (lambdatest.InvokeHTTP).
-func invoke(t *testing.T, h any, event []byte) events.APIGatewayV2HTTPResponse {
-	t.Helper()
-	return lambdatest.InvokeHTTP(t, h, event)
-}
-
 // resigned returns the event with its body signed now, as Stripe signs a
 // delivery: the sample's own signature is from 2026-01-01, too old to pass.
 func resigned(t *testing.T, event []byte) []byte {
@@ -75,11 +68,11 @@ func TestEvents(t *testing.T) {
 	}
 	sample := lambdatest.Event(t, "payment-webhook.json")
 
-	if res := invoke(t, h, sample); res.StatusCode != 400 {
+	if res := lambdatest.InvokeHTTP(t, h, sample); res.StatusCode != 400 {
 		t.Errorf("the sample as stored (signed 2026-01-01): got %d, want 400", res.StatusCode)
 	}
 	for i := range 2 { // delivered twice: paid once
-		res := invoke(t, h, resigned(t, sample))
+		res := lambdatest.InvokeHTTP(t, h, resigned(t, sample))
 		if res.StatusCode != 200 || !strings.Contains(res.Body, "done") {
 			t.Fatalf("delivery %d: got %d %s, want 200", i+1, res.StatusCode, res.Body)
 		}
@@ -111,7 +104,7 @@ func TestCheckoutAndReturn(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	res := invoke(t, h, lambdatest.Event(t, "payment-webhook-checkout.json"))
+	res := lambdatest.InvokeHTTP(t, h, lambdatest.Event(t, "payment-webhook-checkout.json"))
 	sessions := stripe.Sessions()
 	if res.StatusCode != http.StatusSeeOther || len(sessions) != 1 || res.Headers["Location"] != "https://checkout.stripe.com/c/pay/"+sessions[0].ID {
 		t.Fatalf("got %d to %q with %d sessions, want 303 to the session", res.StatusCode, res.Headers["Location"], len(sessions))
@@ -133,7 +126,7 @@ func TestCheckoutAndReturn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res = invoke(t, h, back)
+	res = lambdatest.InvokeHTTP(t, h, back)
 	if res.StatusCode != http.StatusSeeOther || res.Headers["Location"] != "/r/"+code+"?done=paid" {
 		t.Fatalf("return: got %d to %q, want 303 to /r/%s?done=paid", res.StatusCode, res.Headers["Location"], code)
 	}

@@ -9,8 +9,9 @@ import (
 
 // BusinessCacheTTL is how long a warm function keeps a business record it
 // read before reading it again. Every operation reads its business, and a
-// record changes only when an operator stores it: a change (such as pausing
-// online requests) reaches every function within this time. Holds, requests
+// record changes only when an operator stores it: a change (pausing online
+// requests, or a newly minted inbox token replacing the old one) reaches
+// every function within this time. Holds, requests
 // and idempotency keys are never cached; they decide bookings.
 const BusinessCacheTTL = 10 * time.Second
 
