@@ -15,9 +15,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
-	"github.com/doorstep/doorstep/pkg/notify"
-	"github.com/doorstep/doorstep/pkg/sesmail"
-	"github.com/doorstep/doorstep/pkg/smstext"
+	"github.com/doorstep/doorstep/pkg/lambdaenv/notifyenv"
 )
 
 func main() {
@@ -29,18 +27,5 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.StreamHandler, error) {
-	return lambdaenv.NewNotifyHandler(ctx, getenv, func(c lambdaenv.NotifyConfig) (notify.EmailSender, notify.SMSSender, error) {
-		ses, err := sesmail.NewClient(getenv)
-		if err != nil {
-			return nil, nil, err
-		}
-		if c.SMSOriginationIdentity == "" {
-			return sesmail.New(ses, c.SenderEmail), nil, nil
-		}
-		sms, err := smstext.NewClient(getenv)
-		if err != nil {
-			return nil, nil, err
-		}
-		return sesmail.New(ses, c.SenderEmail), smstext.New(sms, c.SMSOriginationIdentity), nil
-	})
+	return lambdaenv.NewNotifyHandler(ctx, getenv, notifyenv.AWSSenders(getenv))
 }
