@@ -84,7 +84,7 @@ func (c *ctl) listRequests(ctx context.Context, args []string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Code, r.Status,
 			r.ArrivalWindow.Start.In(loc).Format("Mon 2006-01-02 15:04"),
 			r.Created.In(loc).Format("2006-01-02 15:04"),
-			oneLine(r.Contact.Name), formatPhone(r.Contact.Phone))
+			oneLine(r.Contact.Name), oneLine(booking.FormatPhone(r.Contact.Phone)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -155,7 +155,7 @@ func (c *ctl) showRequest(ctx context.Context, args []string) error {
 	}
 	field("deposit", "%s", formatDeposit(eff, loc))
 	field("name", "%s", oneLine(r.Contact.Name))
-	field("phone", "%s", formatPhone(r.Contact.Phone))
+	field("phone", "%s", oneLine(booking.FormatPhone(r.Contact.Phone)))
 	field("email", "%s", orNone(oneLine(r.Contact.Email)))
 	texts := "no"
 	if r.Contact.SMSConsent {
@@ -286,14 +286,6 @@ func formatDeposit(r booking.Request, loc *time.Location) string {
 		s += ", pay by " + r.HoldExpires.In(loc).Format("2006-01-02 15:04 MST")
 	}
 	return s
-}
-
-// formatPhone spells the stored 10 digits as people read them.
-func formatPhone(p string) string {
-	if len(p) != 10 {
-		return oneLine(p)
-	}
-	return "(" + p[:3] + ") " + p[3:6] + "-" + p[6:]
 }
 
 func formatAddress(a booking.Address) string {

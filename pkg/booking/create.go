@@ -234,7 +234,7 @@ func (d *draft) checkBusinessRules(b *Business, now time.Time) error {
 	case !b.serves(d.Address.ZIP):
 		return Errorf(OutOfArea, "%s does not serve ZIP %s (service area: %s)", b.Name, d.Address.ZIP, b.ServiceArea.Label)
 	case b.BookingDeposit != nil && !d.depositAccepted:
-		return Errorf(DepositTerms, "%s takes a deposit of %s; deposit_accepted must be true, and only once the person agreed to its terms", b.Name, formatMoney(b.BookingDeposit))
+		return Errorf(DepositTerms, "%s takes a deposit of %s; deposit_accepted must be true, and only once the person agreed to its terms", b.Name, FormatMoney(b.BookingDeposit.AmountCents, b.BookingDeposit.Currency))
 	case !d.Window.Start.After(now):
 		return Errorf(TooLate, "the arrival window starting %s has already started; pick a later one", d.Window.Start.Format(time.RFC3339))
 	}

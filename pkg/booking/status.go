@@ -76,12 +76,22 @@ func statusView(r Request, b *Business, now time.Time) RequestStatus {
 	return v
 }
 
-// formatMoney writes a deposit amount for people: "$45.00" for US dollars,
-// "45.00 EUR" otherwise.
-func formatMoney(d *Deposit) string {
-	amount := fmt.Sprintf("%d.%02d", d.AmountCents/100, d.AmountCents%100)
-	if d.Currency == "usd" {
+// FormatMoney writes an amount in minor units for people: "$45.00" for US
+// dollars, "45.00 EUR" for any other currency.
+func FormatMoney(cents int, currency string) string {
+	amount := fmt.Sprintf("%d.%02d", cents/100, cents%100)
+	if currency == "usd" {
 		return "$" + amount
 	}
-	return amount + " " + strings.ToUpper(d.Currency)
+	return amount + " " + strings.ToUpper(currency)
+}
+
+// FormatPhone writes a US phone number, as a business's +1 and ten digits
+// or a person's ten digits, as "(512) 555-0142"; any other number as it is.
+func FormatPhone(p string) string {
+	d := strings.TrimPrefix(p, "+1")
+	if len(d) != 10 || strings.Trim(d, "0123456789") != "" || (len(p) != 10 && len(p) != 12) {
+		return p
+	}
+	return "(" + d[:3] + ") " + d[3:6] + "-" + d[6:]
 }

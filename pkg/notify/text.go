@@ -161,7 +161,7 @@ func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking
 	l := wording[lang]
 	loc := b.Location()
 	w := l.window(l, ch.Event.Window.Start.In(loc), ch.Event.Window.End.In(loc))
-	name, phone := b.Name, formatPhone(b.Phone)
+	name, phone := b.Name, booking.FormatPhone(b.Phone)
 	statusURL := c.SiteURL + "/r/" + r.Code
 
 	lines := []string{
@@ -332,14 +332,4 @@ func endsLater(start, end time.Time) bool {
 	sy, sm, sd := start.Date()
 	ey, em, ed := end.Add(-time.Nanosecond).Date()
 	return sy != ey || sm != em || sd != ed
-}
-
-// formatPhone writes a US number in E.164 as people read it,
-// "(512) 555-0142"; any other number as it is.
-func formatPhone(e164 string) string {
-	d, ok := strings.CutPrefix(e164, "+1")
-	if !ok || !isUSPhone(d) {
-		return e164
-	}
-	return "(" + d[:3] + ") " + d[3:6] + "-" + d[6:]
 }

@@ -5,6 +5,8 @@ import (
 	"html/template"
 	"strings"
 	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
 )
 
 var (
@@ -50,16 +52,6 @@ func span(lang string, start, end time.Time, loc *time.Location) string {
 	return fmt.Sprintf("%s, %s – %s %s", day(lang, start, loc), clock(lang, start, loc), clock(lang, end, loc), zone)
 }
 
-// money writes an amount in minor units: "$49.00" for US dollars, "49.00
-// EUR" for any other currency.
-func money(cents int, currency string) string {
-	amount := fmt.Sprintf("%d.%02d", cents/100, cents%100)
-	if currency == "usd" {
-		return "$" + amount
-	}
-	return amount + " " + strings.ToUpper(currency)
-}
-
 // phone writes a business's phone (international format, +digits) for
 // people, (512) 555-0142 for a US number, and as a tel: link.
 func phone(p string) (string, template.URL) {
@@ -70,8 +62,5 @@ func phone(p string) (string, template.URL) {
 		}
 	}
 	link := template.URL("tel:+" + digits) // +digits only: safe in an href
-	if len(digits) == 11 && digits[0] == '1' {
-		return fmt.Sprintf("(%s) %s-%s", digits[1:4], digits[4:7], digits[7:]), link
-	}
-	return p, link
+	return booking.FormatPhone(p), link
 }

@@ -139,7 +139,7 @@ func buildDeposit(r booking.Request, b *booking.Business, lang string, simulateA
 	if state == booking.DepositDue && r.Status == booking.StatusExpired {
 		state, since = booking.DepositExpired, r.HoldExpires // lapsed, not swept yet
 	}
-	amount := money(d.AmountCents, d.Currency)
+	amount := booking.FormatMoney(d.AmountCents, d.Currency)
 	v := &depositView{Amount: amount, State: state}
 	switch state {
 	case booking.DepositDue:
@@ -188,11 +188,11 @@ func cancelOutcome(r booking.Request, b *booking.Business, now time.Time) (outco
 	case outcome == booking.DepositCancelled:
 		return outcome, tr(lang, "cancel_unpaid"), true
 	case outcome == booking.DepositRefunded && r.ChangedByBusiness:
-		return outcome, tr(lang, "cancel_moved", money(d.AmountCents, d.Currency)), true
+		return outcome, tr(lang, "cancel_moved", booking.FormatMoney(d.AmountCents, d.Currency)), true
 	case outcome == booking.DepositRefunded:
-		return outcome, tr(lang, "cancel_early", d.FreeCancellationHours, money(d.AmountCents, d.Currency),
+		return outcome, tr(lang, "cancel_early", d.FreeCancellationHours, booking.FormatMoney(d.AmountCents, d.Currency),
 			moment(lang, r.FreeCancellationUntil(), loc)), true
 	default:
-		return outcome, tr(lang, "cancel_late", d.FreeCancellationHours, money(d.AmountCents, d.Currency)), true
+		return outcome, tr(lang, "cancel_late", d.FreeCancellationHours, booking.FormatMoney(d.AmountCents, d.Currency)), true
 	}
 }
