@@ -56,22 +56,33 @@ func statusView(r Request, b *Business, now time.Time) RequestStatus {
 		ArrivalWindow: ArrivalWindow{Start: r.Window.Start, End: r.Window.End, ChangedByBusiness: r.ChangedByBusiness},
 		Created:       r.Created,
 	}
-	if d := r.Deposit; d != nil {
-		v.Deposit = &DepositStatus{AmountCents: d.AmountCents, Currency: d.Currency, Simulated: d.Simulated, State: d.State, Since: d.Since}
-		if v.Deposit.State == "" {
-			v.Deposit.State = DepositDue
-		}
-		if v.Deposit.Since.IsZero() {
-			v.Deposit.Since = r.Created
-		}
-		switch {
-		case v.Deposit.State == DepositDue && r.Status == StatusPendingPayment:
-			payBy := r.HoldExpires
-			v.Deposit.PayBy = &payBy
-		case v.Deposit.State == DepositDue && r.Status == StatusExpired:
-			v.Deposit.State = DepositExpired
-			v.Deposit.Since = r.HoldExpires
-		}
+	v.Deposit = r.DepositView()
+	return v
+}
+
+// DepositView says what became of r's deposit as r stands (Effective): nil
+// when none was asked for. A deposit still due on a request whose hold
+// lapsed is expired, since the hold's end, even before the sweeper stores
+// that; PayBy is set while it can be paid.
+func (r Request) DepositView() *DepositStatus {
+	d := r.Deposit
+	if d == nil {
+		return nil
+	}
+	v := &DepositStatus{AmountCents: d.AmountCents, Currency: d.Currency, Simulated: d.Simulated, State: d.State, Since: d.Since}
+	if v.State == "" {
+		v.State = DepositDue
+	}
+	if v.Since.IsZero() {
+		v.Since = r.Created
+	}
+	switch {
+	case v.State == DepositDue && r.Status == StatusPendingPayment:
+		payBy := r.HoldExpires
+		v.PayBy = &payBy
+	case v.State == DepositDue && r.Status == StatusExpired:
+		v.State = DepositExpired
+		v.Since = r.HoldExpires
 	}
 	return v
 }

@@ -126,19 +126,12 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulate
 // buildDeposit describes r's deposit (r as it stands: Effective); nil when
 // none was asked for.
 func buildDeposit(r booking.Request, b *booking.Business, lang string, simulateAll bool) *depositView {
-	d := r.Deposit
-	if d == nil {
+	d, ds := r.Deposit, r.DepositView()
+	if ds == nil {
 		return nil
 	}
 	loc := b.Location()
-	state := d.State
-	if state == "" {
-		state = booking.DepositDue
-	}
-	since := d.Since
-	if state == booking.DepositDue && r.Status == booking.StatusExpired {
-		state, since = booking.DepositExpired, r.HoldExpires // lapsed, not swept yet
-	}
+	state, since := ds.State, ds.Since
 	amount := booking.FormatMoney(d.AmountCents, d.Currency)
 	v := &depositView{Amount: amount, State: state}
 	switch state {
