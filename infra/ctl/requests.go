@@ -270,20 +270,16 @@ func formatWindow(w booking.Window, loc *time.Location) string {
 // (Request.Effective): the deposit of a lapsed hold is expired, whatever the
 // stored record still says.
 func formatDeposit(r booking.Request, loc *time.Location) string {
-	d := r.Deposit
+	d := r.DepositView() // r is Effective: a lapsed hold reads expired
 	if d == nil {
 		return "none"
 	}
-	state := d.State
-	if r.Status == booking.StatusExpired && state == booking.DepositDue {
-		state = booking.DepositExpired
-	}
-	s := fmt.Sprintf("%d.%02d %s, %s", d.AmountCents/100, d.AmountCents%100, strings.ToUpper(d.Currency), state)
+	s := fmt.Sprintf("%d.%02d %s, %s", d.AmountCents/100, d.AmountCents%100, strings.ToUpper(d.Currency), d.State)
 	if d.Simulated {
 		s += " (simulated)"
 	}
-	if r.Status == booking.StatusPendingPayment {
-		s += ", pay by " + r.HoldExpires.In(loc).Format("2006-01-02 15:04 MST")
+	if d.PayBy != nil {
+		s += ", pay by " + d.PayBy.In(loc).Format("2006-01-02 15:04 MST")
 	}
 	return s
 }
