@@ -194,6 +194,8 @@ func (m *Mover) ApplyPayment(ctx context.Context, p Payment) (PaymentOutcome, er
 		return 0, err
 	case r.Deposit == nil || r.Deposit.Simulated || p.AmountCents != r.Deposit.AmountCents || p.Currency != r.Deposit.Currency:
 		return PaymentUnwanted, nil
+	case r.Deposit.PaymentRef == p.Ref && r.Deposit.State == DepositRefunded:
+		return PaymentUnwanted, nil // recorded as a late payment: refund it (again; refunds are idempotent)
 	case r.Deposit.PaymentRef == p.Ref:
 		return PaymentAlreadyApplied, nil
 	}
@@ -211,5 +213,28 @@ func (m *Mover) ApplyPayment(ctx context.Context, p Payment) (PaymentOutcome, er
 	if r.Deposit.PaymentRef == p.Ref {
 		return PaymentAlreadyApplied, nil
 	}
-	return PaymentUnwanted, nil
+	return PaymentUnwanted, m.recordLatePayment(ctx, r, p)
+}
+
+// recordLatePayment records on r's deposit that payment p came when r could
+// no longer take it (its hold had lapsed, or the person had cancelled before
+// paying) and is refunded, so that the person's status page and the status
+// response say so. A deposit another payment paid is left as it is: that
+// payment is the deposit's. A request moved meanwhile is left too.
+func (m *Mover) recordLatePayment(ctx context.Context, r Request, p Payment) error {
+	if r.Deposit.PaymentRef != "" {
+		return nil
+	}
+	now := m.now()
+	if st := r.Effective(now).Status; st != StatusExpired && st != StatusCancelled {
+		return nil
+	}
+	d := *r.Deposit
+	d.State, d.Since, d.PaymentRef = DepositRefunded, now.UTC().Truncate(time.Second), p.Ref
+	after := r
+	after.Deposit = &d
+	if err := m.store.RecordLatePayment(ctx, r, after); err != nil && ErrorCode(err) != InvalidTransition {
+		return err
+	}
+	return nil
 }

@@ -190,6 +190,14 @@ func (s *oneRequestStore) Request(_ context.Context, code string) (*Request, err
 	return &r, nil
 }
 
+func (s *oneRequestStore) RecordLatePayment(_ context.Context, before, after Request) error {
+	if s.r.Status != before.Status || s.r.Deposit.State != before.Deposit.State {
+		return Errorf(InvalidTransition, "moved")
+	}
+	s.r = after
+	return nil
+}
+
 func (s *oneRequestStore) MoveRequest(_ context.Context, before, after Request, t Transition, _ time.Time) error {
 	if s.r.Status != t.From {
 		return Errorf(InvalidTransition, "moved")
@@ -219,10 +227,14 @@ func TestApplyPayment(t *testing.T) {
 		{"another payment of a paid request", func(r *Request) {
 			r.Status, r.Deposit.State, r.Deposit.PaymentRef = StatusNew, DepositPaid, "pi_0"
 		}, payment, now, PaymentUnwanted, DepositPaid, 0},
-		{"after the hold lapsed", nil, payment, now.Add(time.Hour), PaymentUnwanted, DepositDue, 0},
+		// A late payment is refunded, and the deposit says so (the person is told).
+		{"after the hold lapsed", nil, payment, now.Add(time.Hour), PaymentUnwanted, DepositRefunded, 0},
 		{"after the person cancelled", func(r *Request) {
 			r.Status, r.Deposit.State = StatusCancelled, DepositCancelled
-		}, payment, now, PaymentUnwanted, DepositCancelled, 0},
+		}, payment, now, PaymentUnwanted, DepositRefunded, 0},
+		{"a late payment delivered again: refunded again (idempotent)", func(r *Request) {
+			r.Status, r.Deposit.State, r.Deposit.PaymentRef = StatusExpired, DepositRefunded, "pi_1"
+		}, payment, now, PaymentUnwanted, DepositRefunded, 0},
 		{"another amount", nil, Payment{Code: payment.Code, Ref: "pi_1", AmountCents: 100, Currency: "usd", Paid: true}, now, PaymentUnwanted, DepositDue, 0},
 		{"another currency", nil, Payment{Code: payment.Code, Ref: "pi_1", AmountCents: 4500, Currency: "eur", Paid: true}, now, PaymentUnwanted, DepositDue, 0},
 		{"a simulated deposit", func(r *Request) { r.Deposit.Simulated = true }, payment, now, PaymentUnwanted, DepositDue, 0},

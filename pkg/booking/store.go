@@ -48,6 +48,13 @@ type Store interface {
 	// WINDOW_TAKEN when a live hold is on after's window.
 	MoveRequest(ctx context.Context, before, after Request, t Transition, now time.Time) error
 
+	// RecordLatePayment stores after: before with a payment it could no
+	// longer take (its hold lapsed, or the person cancelled before paying)
+	// recorded on its deposit as refunded. It writes only if the stored
+	// request still has before's state and deposit state; otherwise it
+	// fails with INVALID_TRANSITION.
+	RecordLatePayment(ctx context.Context, before, after Request) error
+
 	// BusinessRequests returns a page of the requests a business sees
 	// (SeenByBusiness), newest first.
 	BusinessRequests(ctx context.Context, q RequestQuery) (RequestPage, error)

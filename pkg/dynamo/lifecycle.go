@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -177,4 +178,31 @@ func (s *Store) requestMove(before, after booking.Request, t booking.Transition,
 		ExpressionAttributeNames:  map[string]string{"#status": attrStatus, "#window": attrWindow, "#start": "start"},
 		ExpressionAttributeValues: values,
 	}, nil
+}
+
+// RecordLatePayment puts the request as after on the condition that the
+// stored one still has before's state and deposit state; see
+// booking.Store.
+func (s *Store) RecordLatePayment(ctx context.Context, before, after booking.Request) error {
+	item, err := requestItem(after)
+	if err != nil {
+		return err
+	}
+	_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:                s.table,
+		Item:                     item,
+		ConditionExpression:      aws.String("#status = :status AND #deposit.#state = :deposit"),
+		ExpressionAttributeNames: map[string]string{"#status": attrStatus, "#deposit": "deposit", "#state": "state"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":status": str(string(before.Status)), ":deposit": str(before.Deposit.State),
+		},
+	})
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		return booking.Errorf(booking.InvalidTransition, "request %s was moved just now", before.Code)
+	}
+	if err != nil {
+		return fmt.Errorf("record late payment of %s: %w", before.Code, err)
+	}
+	return nil
 }

@@ -239,3 +239,33 @@ func TestExpireLeavesAnotherRequestsHold(t *testing.T) {
 		})
 	}
 }
+
+// TestRecordLatePayment records a payment that came after the hold lapsed
+// on the expired request's deposit, only while the request is as read.
+func TestRecordLatePayment(t *testing.T) {
+	ctx := context.Background()
+	for _, eng := range dynamotest.Engines() {
+		t.Run(eng.Name, func(t *testing.T) {
+			f := newLifecycleFixture(t, eng)
+			r := f.reach(t, booking.StatusExpired)
+			after := r
+			d := *r.Deposit
+			d.State, d.PaymentRef = booking.DepositRefunded, "pi_late"
+			after.Deposit = &d
+			if err := f.store.RecordLatePayment(ctx, r, after); err != nil {
+				t.Fatalf("RecordLatePayment() = %v", err)
+			}
+			got, err := f.store.Request(ctx, r.Code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Status != booking.StatusExpired || got.Deposit.State != booking.DepositRefunded || got.Deposit.PaymentRef != "pi_late" {
+				t.Errorf("got %s, deposit %+v; want expired, refunded pi_late", got.Status, got.Deposit)
+			}
+			// The request as first read is gone: a second write from it is refused.
+			if err := f.store.RecordLatePayment(ctx, r, after); code(err) != booking.InvalidTransition {
+				t.Errorf("RecordLatePayment(from a stale read) = %v, want INVALID_TRANSITION", err)
+			}
+		})
+	}
+}

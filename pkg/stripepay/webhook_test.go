@@ -2,6 +2,7 @@ package stripepay_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -109,8 +110,14 @@ func TestWebhook(t *testing.T) {
 		if len(refunds) != 1 || refunds[0].PaymentIntent != "pi_test_late" || refunds[0].Metadata["request_code"] != late.Code {
 			t.Errorf("got refunds %+v, want pi_test_late's", refunds)
 		}
-		if r := f.request(t, late.Code); r.Effective(f.clock.Now()).Status != booking.StatusExpired || r.Deposit.PaymentRef != "" {
-			t.Errorf("got %s, deposit %+v; want expired and unpaid", r.Status, r.Deposit)
+		// The request stays expired, and its deposit says the late payment
+		// was refunded: the person's status page and the API tell them.
+		r := f.request(t, late.Code)
+		if r.Effective(f.clock.Now()).Status != booking.StatusExpired || r.Deposit.State != booking.DepositRefunded || r.Deposit.PaymentRef != "pi_test_late" {
+			t.Errorf("got %s, deposit %+v; want expired, refunded pi_test_late", r.Status, r.Deposit)
+		}
+		if st, err := f.desk.Request(context.Background(), late.Code); err != nil || st.Deposit.State != booking.DepositRefunded {
+			t.Errorf("status response: got %+v, %v; want the deposit refunded", st.Deposit, err)
 		}
 		// Delivered again: refunded once.
 		if rec := post(t, h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
