@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/truora/minidyn/server"
 
@@ -168,6 +169,78 @@ func TestCreateRequestRetriesConflicts(t *testing.T) {
 			_, err = s.Request(context.Background(), r.Code)
 			if got, want := err == nil, err == nil && tt.wantCode == "" && !tt.wantUsed; got != want {
 				t.Errorf("request stored = %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// TestMoveRequestRetriesConflicts drives MoveRequest's retries: a
+// transaction cancelled by a conflict, throttling or a hold that changed
+// since it was read runs again; one that keeps conflicting gives up with
+// the answer a create gives (a new window others keep writing is taken).
+func TestMoveRequestRetriesConflicts(t *testing.T) {
+	const (
+		none     = "None"
+		conflict = "TransactionConflict"
+		failed   = "ConditionalCheckFailed"
+	)
+	// An accept's items: the request, the phone counter. A window move's:
+	// the request, the new window's hold, the old one's.
+	tests := []struct {
+		name      string
+		action    booking.Action
+		refuse    [][]string
+		forever   []string
+		wantCode  booking.Code
+		wantCalls int
+		wantMoved bool
+	}{
+		{name: "a conflict, then through", action: booking.ActionAccept,
+			refuse: [][]string{{conflict}}, wantCalls: 2, wantMoved: true},
+		{name: "throttled, then through", action: booking.ActionAccept,
+			refuse: [][]string{{none, "ThrottlingError"}}, wantCalls: 2, wantMoved: true},
+		{name: "the old hold changed since its read: read again", action: booking.ActionMove,
+			refuse: [][]string{{none, none, failed}}, wantCalls: 2, wantMoved: true},
+		{name: "the request keeps conflicting", action: booking.ActionAccept,
+			forever: []string{conflict}, wantCode: booking.InvalidTransition, wantCalls: 8},
+		{name: "the new window keeps conflicting: taken", action: booking.ActionMove,
+			forever: []string{none, conflict}, wantCode: booking.WindowTaken, wantCalls: 8},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			proxy := &conflicts{next: server.NewServer()}
+			srv := httptest.NewServer(proxy)
+			t.Cleanup(srv.Close)
+			client := dynamotest.NewClient(srv.URL)
+			if err := dynamo.CreateTable(context.Background(), client, "conflicts"); err != nil {
+				t.Fatal(err)
+			}
+			s := dynamo.New(client, "conflicts")
+			if err := s.PutBusiness(context.Background(), loadBusiness(t)); err != nil {
+				t.Fatal(err)
+			}
+			r := newRequest(slug, phone(1), monday)
+			mustCreate(t, engine{store: s, client: client, table: "conflicts"}, r, nil, now)
+			proxy.set(tt.refuse, tt.forever)
+
+			in := booking.MoveInput{Code: r.Code, Action: tt.action, Actor: booking.ActorBusiness}
+			if tt.action == booking.ActionMove {
+				in.WindowStart = monday.Add(2 * time.Hour).Format(time.RFC3339)
+			}
+			_, err := booking.NewMover(s, func() time.Time { return now }).Move(context.Background(), in)
+			if code(err) != tt.wantCode {
+				t.Errorf("Move() = %v, want code %q", err, tt.wantCode)
+			}
+			if got := proxy.callCount(); got != tt.wantCalls {
+				t.Errorf("TransactWriteItems calls = %d, want %d", got, tt.wantCalls)
+			}
+			got, err := s.Request(context.Background(), r.Code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if moved := len(got.History) > len(r.History); moved != tt.wantMoved {
+				t.Errorf("moved = %v (status %s), want %v", moved, got.Status, tt.wantMoved)
 			}
 		})
 	}
