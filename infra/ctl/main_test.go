@@ -573,9 +573,19 @@ func testRequestsMove(t *testing.T, f *fixture) {
 		{pending, "cancel", "pending_payment -> cancelled\n"},
 	} {
 		t.Run(tt.action+" "+tt.want[:3], func(t *testing.T) {
+			r, err := f.store.Request(context.Background(), tt.code)
+			if err != nil {
+				t.Fatal(err)
+			}
 			stdout := f.mustRun(t, "requests", "move", tt.code, tt.action)
 			if !strings.Contains(stdout, tt.want) || !strings.Contains(stdout, "the window is open again") {
 				t.Errorf("got %q, want %q and the window open again", stdout, tt.want)
+			}
+			// And it is: the store no longer holds it (the line is printed
+			// from the move's effects, so check the table itself).
+			held, err := f.store.HeldWindows(context.Background(), r.BusinessSlug, r.Window.Start, r.Window.End, now)
+			if err != nil || len(held) != 0 {
+				t.Errorf("after the move, held windows = %v, %v; want the window free", held, err)
 			}
 		})
 	}
