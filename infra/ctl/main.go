@@ -20,10 +20,10 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/doorstep/doorstep/pkg/awsenv"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 )
 
@@ -253,10 +253,14 @@ func (c *ctl) open(ctx context.Context) (*dynamo.Store, error) {
 func (c *ctl) client(ctx context.Context) (*dynamodb.Client, error) {
 	envCredentials := c.getenv("AWS_ACCESS_KEY_ID") != "" || c.getenv("AWS_PROFILE") != ""
 	if c.endpoint != "" && !envCredentials {
-		return dynamo.NewClientFromConfig(aws.Config{
-			Region:      firstSet(c.region, c.getenv("AWS_REGION"), c.getenv("AWS_DEFAULT_REGION"), dynamo.DefaultRegion),
-			Credentials: dynamo.LocalCredentials(),
-		}, c.endpoint), nil
+		cfg, err := awsenv.Config(c.getenv, "dynamodb", true) // the fixed local credentials
+		if err != nil {
+			return nil, err
+		}
+		if c.region != "" {
+			cfg.Region = c.region
+		}
+		return dynamo.NewClientFromConfig(cfg, c.endpoint), nil
 	}
 	var opts []func(*config.LoadOptions) error
 	if c.region != "" {
