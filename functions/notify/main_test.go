@@ -11,9 +11,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/aws/aws-lambda-go/events"
-	"github.com/aws/aws-lambda-go/lambda"
-
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
@@ -64,23 +61,6 @@ func (f *fakeAWS) take(to func(map[string]any) string) []string {
 	return s
 }
 
-func invoke(t *testing.T, h any, event []byte) []string {
-	t.Helper()
-	out, err := lambda.NewHandler(h).Invoke(context.Background(), event)
-	if err != nil {
-		t.Fatalf("invoke: %v", err)
-	}
-	var res events.DynamoDBEventResponse
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatalf("not a DynamoDB event response: %v: %s", err, out)
-	}
-	var ids []string
-	for _, f := range res.BatchItemFailures {
-		ids = append(ids, f.ItemIdentifier)
-	}
-	return ids
-}
-
 // TestEvents feeds events/notify-dynamodb-stream.json to the function built
 // from its environment, with stand-ins for SES (in its sandbox: one address
 // is not verified) and End User Messaging SMS (one number replied STOP).
@@ -114,7 +94,7 @@ func TestEvents(t *testing.T) {
 	toPhone := func(c map[string]any) string { return c["DestinationPhoneNumber"].(string) }
 	const sendEmail, sendText = "POST /v2/email/outbound-emails : ", "POST / PinpointSMSVoiceV2.SendTextMessage: "
 
-	if got, want := invoke(t, h, event), []string{"4421584500000000017450439127"}; !slices.Equal(got, want) {
+	if got, want := lambdatest.InvokeStream(t, h, event), []string{"4421584500000000017450439127"}; !slices.Equal(got, want) {
 		t.Fatalf("got batch item failures %v, want exactly the refused record's %v", got, want)
 	}
 	wantEmails := []string{
@@ -138,7 +118,7 @@ func TestEvents(t *testing.T) {
 
 	// Lambda retries from the refused record on: only its e-mail is tried
 	// again, and the opted-out number is not texted again.
-	if got := invoke(t, h, event); !slices.Equal(got, []string{"4421584500000000017450439127"}) {
+	if got := lambdatest.InvokeStream(t, h, event); !slices.Equal(got, []string{"4421584500000000017450439127"}) {
 		t.Fatalf("retry: got failures %v, want the refused record's again", got)
 	}
 	if got, want := ses.take(to), []string{sendEmail + `{"ToAddresses":["sam.ortiz@example.net"]}`}; !slices.Equal(got, want) {

@@ -12,12 +12,27 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/truora/minidyn/server"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 )
+
+// conflictStore is a store on a fresh table of minidyn behind a conflicts
+// proxy, which lets every call through until the test sets it.
+func conflictStore(t *testing.T) (*conflicts, *dynamo.Store, *dynamodb.Client) {
+	t.Helper()
+	proxy := &conflicts{next: server.NewServer()}
+	srv := httptest.NewServer(proxy)
+	t.Cleanup(srv.Close)
+	client := dynamotest.NewClient(srv.URL)
+	if err := dynamo.CreateTable(context.Background(), client, "conflicts"); err != nil {
+		t.Fatal(err)
+	}
+	return proxy, dynamo.New(client, "conflicts"), client
+}
 
 // conflicts sits in front of minidyn and cancels the next TransactWriteItems
 // calls with the given reasons, as DynamoDB does when transactions collide.
@@ -131,14 +146,7 @@ func TestCreateRequestRetriesConflicts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			proxy := &conflicts{next: server.NewServer()}
-			srv := httptest.NewServer(proxy)
-			t.Cleanup(srv.Close)
-			client := dynamotest.NewClient(srv.URL)
-			if err := dynamo.CreateTable(context.Background(), client, "conflicts"); err != nil {
-				t.Fatal(err)
-			}
-			s := dynamo.New(client, "conflicts")
+			proxy, s, client := conflictStore(t)
 			e := engine{store: s, client: client, table: "conflicts"}
 			if tt.keyExists {
 				first := newRequest(slug, phone(1), monday.AddDate(0, 0, 1))
@@ -209,14 +217,7 @@ func TestMoveRequestRetriesConflicts(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			proxy := &conflicts{next: server.NewServer()}
-			srv := httptest.NewServer(proxy)
-			t.Cleanup(srv.Close)
-			client := dynamotest.NewClient(srv.URL)
-			if err := dynamo.CreateTable(context.Background(), client, "conflicts"); err != nil {
-				t.Fatal(err)
-			}
-			s := dynamo.New(client, "conflicts")
+			proxy, s, client := conflictStore(t)
 			if err := s.PutBusiness(context.Background(), loadBusiness(t)); err != nil {
 				t.Fatal(err)
 			}

@@ -95,23 +95,6 @@ func (r *recorder) take() []string {
 	return s
 }
 
-func invokeStream(t *testing.T, h StreamHandler, event []byte) []string {
-	t.Helper()
-	out, err := lambda.NewHandler(h).Invoke(context.Background(), event)
-	if err != nil {
-		t.Fatalf("invoke: %v", err)
-	}
-	var res events.DynamoDBEventResponse
-	if err := json.Unmarshal(out, &res); err != nil {
-		t.Fatalf("response is not a DynamoDB event response: %v: %s", err, out)
-	}
-	ids := []string{}
-	for _, f := range res.BatchItemFailures {
-		ids = append(ids, f.ItemIdentifier)
-	}
-	return ids
-}
-
 // TestNotifyStream feeds events/notify-dynamodb-stream.json to the handler
 // over the demo businesses: a new request, one whose person's address SES
 // refuses, an accept, a move, and records that are no request writes.
@@ -128,7 +111,7 @@ func TestNotifyStream(t *testing.T) {
 	}
 	event := lambdatest.Event(t, "notify-dynamodb-stream.json")
 
-	failed := invokeStream(t, h, event)
+	failed := lambdatest.InvokeStream(t, h, event)
 	if want := []string{"4421584500000000017450439127"}; !slices.Equal(failed, want) {
 		t.Fatalf("got batch item failures %v, want exactly the refused record's %v", failed, want)
 	}
@@ -148,13 +131,13 @@ func TestNotifyStream(t *testing.T) {
 	// Lambda retries the batch from the failed record on; once the
 	// address is verified, only the refused e-mail goes out.
 	delete(rec.unverified, "sam.ortiz@example.net")
-	if failed := invokeStream(t, h, event); len(failed) != 0 {
+	if failed := lambdatest.InvokeStream(t, h, event); len(failed) != 0 {
 		t.Fatalf("retry: got batch item failures %v, want none", failed)
 	}
 	if got, want := rec.take(), []string{"H2QS-8CZR-5TWN#0/received/person/email -> sam.ortiz@example.net"}; !slices.Equal(got, want) {
 		t.Fatalf("retry: got %v, want only %v", got, want)
 	}
-	if failed := invokeStream(t, h, event); len(failed) != 0 || len(rec.take()) != 0 {
+	if failed := lambdatest.InvokeStream(t, h, event); len(failed) != 0 || len(rec.take()) != 0 {
 		t.Fatalf("third delivery: got failures %v or messages, want none", failed)
 	}
 }
@@ -184,7 +167,7 @@ func TestNotifyStreamKeepsOrder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	failed := invokeStream(t, h, event)
+	failed := lambdatest.InvokeStream(t, h, event)
 	if want := []string{accept.Change.SequenceNumber, later.Change.SequenceNumber}; !slices.Equal(failed, want) {
 		t.Fatalf("got failures %v, want %v", failed, want)
 	}

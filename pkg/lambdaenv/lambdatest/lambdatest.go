@@ -250,3 +250,23 @@ func RunHTTP(t *testing.T, handler any, cases []Case) {
 		})
 	}
 }
+
+// InvokeStream feeds a DynamoDB stream event to handler as the Lambda
+// runtime does and returns the batch item failures it reported: the
+// sequence numbers of the records to retry, empty when none.
+func InvokeStream(t testing.TB, handler any, event []byte) []string {
+	t.Helper()
+	out, err := lambda.NewHandler(handler).Invoke(context.Background(), event)
+	if err != nil {
+		t.Fatalf("invoke: %v", err)
+	}
+	var res events.DynamoDBEventResponse
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("response is not a DynamoDB event response: %v: %s", err, out)
+	}
+	ids := []string{}
+	for _, f := range res.BatchItemFailures {
+		ids = append(ids, f.ItemIdentifier)
+	}
+	return ids
+}
