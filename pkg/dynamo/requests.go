@@ -158,3 +158,19 @@ func (s *Store) LapsedPayments(ctx context.Context, now time.Time, fn func(codes
 	}
 	return nil
 }
+
+// Request returns the stored request with the given (canonical) code.
+func (s *Store) Request(ctx context.Context, code string) (*booking.Request, error) {
+	item, err := s.get(ctx, requestPK(code), skRequest)
+	if err != nil {
+		return nil, fmt.Errorf("get request %q: %w", code, err)
+	}
+	if item == nil {
+		return nil, booking.Errorf(booking.NotFound, "no request has the code %q", code)
+	}
+	var r booking.Request
+	if err := attributevalue.UnmarshalMapWithOptions(item, &r, jsonNamesDecoding); err != nil {
+		return nil, fmt.Errorf("stored request %q: %w", code, err)
+	}
+	return &r, nil
+}

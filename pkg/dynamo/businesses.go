@@ -1,0 +1,259 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// PutBusiness stores a business record, replacing the one with the same
+// slug, together with its site items: one for each of its sites
+// (booking.Business.Sites), and none left for a site it no longer has. It
+// refuses a record that booking.DecodeBusiness would refuse to read, and a
+// site that another business has (store that business without it first).
+//
+// It is one TransactWriteItems; see the package documentation. Which site
+// items to delete comes from the stored business item, read first. That read
+// decides nothing a visitor races for: storing businesses is an operator's
+// path, not a booking decision. The business item is written only if it is
+// still as read, so a concurrent put of the same business makes this one
+// fail (try again) rather than leave a site item behind.
+func (s *Store) PutBusiness(ctx context.Context, b *booking.Business) error {
+	return s.UpdateBusiness(ctx, b.Slug, func(*booking.Business) (*booking.Business, error) { return b, nil })
+}
+
+// UpdateBusiness stores the record change makes from the stored record of
+// slug (nil when there is none), as PutBusiness stores one, on the
+// condition that the stored record is still the one change was given: an
+// edit of a stored record (an operator minting an inbox token, or keeping
+// one while reloading a file) never undoes a change made in between; it
+// fails instead, to be tried again.
+func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(stored *booking.Business) (*booking.Business, error)) error {
+	old, err := s.get(ctx, businessPK(slug), skProfile)
+	if err != nil {
+		return fmt.Errorf("put business %q: read the stored record: %w", slug, err)
+	}
+	oldSites, err := storedSites(old)
+	if err != nil {
+		return fmt.Errorf("put business %q: stored record: %w", slug, err)
+	}
+	var stored *booking.Business
+	if oldDoc, ok := old[attrDoc].(*types.AttributeValueMemberS); ok {
+		if stored, err = booking.DecodeBusiness([]byte(oldDoc.Value)); err != nil {
+			return fmt.Errorf("put business %q: stored record: %w", slug, err)
+		}
+	}
+	b, err := change(stored)
+	if err != nil {
+		return err
+	}
+	if b.Slug != slug {
+		return fmt.Errorf("put business %q: the changed record has the slug %q", slug, b.Slug)
+	}
+	doc, err := booking.EncodeBusinessRecord(b)
+	if err != nil {
+		return fmt.Errorf("business %q: %w", b.Slug, err)
+	}
+	valid, err := booking.DecodeBusiness(doc)
+	if err != nil {
+		return err
+	}
+	in, at := s.putBusinessTransaction(b.Slug, doc, valid.Sites(), old, oldSites)
+	_, err = s.client.TransactWriteItems(ctx, in)
+	s.businesses.forget(b.Slug)
+	if err == nil {
+		return nil
+	}
+	var canceled *types.TransactionCanceledException
+	if !errors.As(err, &canceled) || len(canceled.CancellationReasons) != len(in.TransactItems) {
+		return fmt.Errorf("put business %q: %w", b.Slug, err)
+	}
+	// The first item that did not pass says why.
+	i, code := firstFailure(canceled.CancellationReasons)
+	switch {
+	case code != reasonConditionalCheckFailed:
+	case i == 0:
+		return fmt.Errorf("put business %q: the stored record changed while this one was being stored; try again: %w", b.Slug, err)
+	default:
+		owner, lookupErr := s.siteOwner(ctx, canceled.CancellationReasons[i].Item, at[i])
+		if lookupErr != nil {
+			return fmt.Errorf("put business %q: site %s: %w", b.Slug, at[i], lookupErr)
+		}
+		return fmt.Errorf("put business %q: the site %s is a site of business %q; store that business without it first: %w",
+			b.Slug, at[i], owner, err)
+	}
+	return fmt.Errorf("put business %q: %w", b.Slug, err)
+}
+
+// putBusinessTransaction builds the TransactWriteItems of PutBusiness: the
+// business item (unless the stored one changed since it was read as old),
+// a put of each site item and a delete of each site item of a site in
+// oldSites but not in sites (each unless another business has the site).
+// at names the site of each item after the first.
+func (s *Store) putBusinessTransaction(slug string, doc []byte, sites []booking.SiteLink,
+	old map[string]types.AttributeValue, oldSites []booking.SiteLink) (*dynamodb.TransactWriteItemsInput, []booking.SiteLink) {
+	names := make([]types.AttributeValue, len(sites))
+	for i, site := range sites {
+		names[i] = str(siteName(site))
+	}
+	item := keyMap(businessPK(slug), skProfile)
+	item[attrDoc] = str(string(doc))
+	item[attrSites] = &types.AttributeValueMemberL{Value: names}
+	put := &types.Put{TableName: s.table, Item: item}
+	switch oldDoc, ok := old[attrDoc]; {
+	case old == nil:
+		put.ConditionExpression = aws.String("attribute_not_exists(pk)")
+	case ok:
+		put.ConditionExpression = aws.String("doc = :doc")
+		put.ExpressionAttributeValues = map[string]types.AttributeValue{":doc": oldDoc}
+	default:
+		put.ConditionExpression = aws.String("attribute_not_exists(doc)")
+	}
+	items := []types.TransactWriteItem{{Put: put}}
+	at := []booking.SiteLink{{}}
+
+	ours := aws.String("attribute_not_exists(pk) OR slug = :slug")
+	slugValue := map[string]types.AttributeValue{":slug": str(slug)}
+	for _, site := range sites {
+		si := keyMap(sitePK(site.Host), siteSK(site.Path))
+		si[attrSlug] = str(slug)
+		items = append(items, types.TransactWriteItem{Put: &types.Put{
+			TableName:                           s.table,
+			Item:                                si,
+			ConditionExpression:                 ours,
+			ExpressionAttributeValues:           slugValue,
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		}})
+		at = append(at, site)
+	}
+	for _, site := range oldSites {
+		if slices.Contains(sites, site) {
+			continue
+		}
+		items = append(items, types.TransactWriteItem{Delete: &types.Delete{
+			TableName:                           s.table,
+			Key:                                 keyMap(sitePK(site.Host), siteSK(site.Path)),
+			ConditionExpression:                 ours,
+			ExpressionAttributeValues:           slugValue,
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		}})
+		at = append(at, site)
+	}
+	return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at
+}
+
+// storedSites returns the sites a stored business item lists; none for no
+// item, or for an item stored before site items existed.
+func storedSites(item map[string]types.AttributeValue) ([]booking.SiteLink, error) {
+	v, ok := item[attrSites]
+	if !ok {
+		return nil, nil
+	}
+	list, ok := v.(*types.AttributeValueMemberL)
+	if !ok {
+		return nil, fmt.Errorf("%s is not a list", attrSites)
+	}
+	sites := make([]booking.SiteLink, 0, len(list.Value))
+	for _, e := range list.Value {
+		name, ok := e.(*types.AttributeValueMemberS)
+		if !ok {
+			return nil, fmt.Errorf("%s holds a %T, want strings", attrSites, e)
+		}
+		sites = append(sites, parseSiteName(name.Value))
+	}
+	return sites, nil
+}
+
+// siteOwner returns the slug on a site item, from the old item DynamoDB
+// returned with a failed condition or, from engines that return none, by
+// reading it.
+func (s *Store) siteOwner(ctx context.Context, old map[string]types.AttributeValue, site booking.SiteLink) (string, error) {
+	if len(old) == 0 {
+		var err error
+		if old, err = s.get(ctx, sitePK(site.Host), siteSK(site.Path)); err != nil {
+			return "", err
+		}
+	}
+	owner, ok := old[attrSlug].(*types.AttributeValueMemberS)
+	if !ok {
+		return "", fmt.Errorf("site item without %s", attrSlug)
+	}
+	return owner.Value, nil
+}
+
+// BusinessesAtHost returns the businesses with a site on host: one Query of
+// the host's site items, then the business item of each slug they name. A
+// site item whose business is gone, or no longer has a site on host, is
+// passed over.
+func (s *Store) BusinessesAtHost(ctx context.Context, host string) ([]*booking.Business, error) {
+	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+		TableName:                 s.table,
+		KeyConditionExpression:    aws.String("pk = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(sitePK(host))},
+		ProjectionExpression:      aws.String(attrSlug),
+		ConsistentRead:            aws.Bool(true),
+		Limit:                     s.limit(),
+	})
+	var slugs []string
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("query sites at %q: %w", host, err)
+		}
+		for _, item := range page.Items {
+			slug, ok := item[attrSlug].(*types.AttributeValueMemberS)
+			if !ok {
+				return nil, fmt.Errorf("site item at %q without %s", host, attrSlug)
+			}
+			if !slices.Contains(slugs, slug.Value) {
+				slugs = append(slugs, slug.Value)
+			}
+		}
+	}
+	var bs []*booking.Business
+	for _, slug := range slugs {
+		b, err := s.Business(ctx, slug)
+		if err != nil && booking.ErrorCode(err) == booking.NotFound {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if slices.ContainsFunc(b.Sites(), func(l booking.SiteLink) bool { return l.Host == host }) {
+			bs = append(bs, b)
+		}
+	}
+	return bs, nil
+}
+
+// Business returns the business with the given slug. The record is shared
+// with the cache, when there is one: callers do not change it.
+func (s *Store) Business(ctx context.Context, slug string) (*booking.Business, error) {
+	if b, ok := s.businesses.get(slug); ok {
+		return b, nil
+	}
+	item, err := s.get(ctx, businessPK(slug), skProfile)
+	if err != nil {
+		return nil, fmt.Errorf("get business %q: %w", slug, err)
+	}
+	if item == nil {
+		return nil, booking.Errorf(booking.NotFound, "no business has the slug %q", slug)
+	}
+	doc, ok := item[attrDoc].(*types.AttributeValueMemberS)
+	if !ok {
+		return nil, fmt.Errorf("business %q: stored item has no %s", slug, attrDoc)
+	}
+	b, err := booking.DecodeBusiness([]byte(doc.Value))
+	if err != nil {
+		return nil, fmt.Errorf("stored business %q: %w", slug, err)
+	}
+	s.businesses.put(b)
+	return b, nil
+}
