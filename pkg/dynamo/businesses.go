@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -71,18 +70,15 @@ func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(sto
 	if err == nil {
 		return nil
 	}
-	var canceled *types.TransactionCanceledException
-	if !errors.As(err, &canceled) || len(canceled.CancellationReasons) != len(in.TransactItems) {
-		return fmt.Errorf("put business %q: %w", b.Slug, err)
-	}
 	// The first item that did not pass says why.
-	i, code := firstFailure(canceled.CancellationReasons)
+	c := canceledBy(err, in)
 	switch {
-	case code != reasonConditionalCheckFailed:
-	case i == 0:
+	case c == nil || c.code != reasonConditionalCheckFailed:
+	case c.item == 0:
 		return fmt.Errorf("put business %q: the stored record changed while this one was being stored; try again: %w", b.Slug, err)
 	default:
-		owner, lookupErr := s.siteOwner(ctx, canceled.CancellationReasons[i].Item, at[i])
+		i := c.item
+		owner, lookupErr := s.siteOwner(ctx, c.reasons[i].Item, at[i])
 		if lookupErr != nil {
 			return fmt.Errorf("put business %q: site %s: %w", b.Slug, at[i], lookupErr)
 		}

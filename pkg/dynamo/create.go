@@ -22,47 +22,47 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 	if err != nil {
 		return err
 	}
-	return s.transact(ctx, "create request "+r.Code,
-		func() (*dynamodb.TransactWriteItemsInput, error) { return in, nil },
-		func(i int, reason types.CancellationReason, err error) (bool, error) {
-			return s.canceled(ctx, r, key, now, at, i, reason, err)
-		},
-		func(reasons []types.CancellationReason, err error) error {
-			return s.stillConflicted(ctx, r, key, now, at, reasons, err)
-		})
+	what := "create request " + r.Code
+	for attempt := 1; ; attempt++ {
+		c, err := s.transact(ctx, what, in)
+		if c == nil {
+			return err
+		}
+		why := c.err
+		switch {
+		case retryable(c.code):
+		case c.item == at.idempotency:
+			rec, err := s.usedKey(ctx, c.reasons[c.item].Item, r.BusinessSlug, key.Key, now)
+			if err != nil {
+				return err
+			}
+			if rec != nil {
+				return &booking.KeyUsedError{Record: *rec}
+			}
+			// The record lapsed in between: the key is free again.
+			why = fmt.Errorf("create request %s: idempotency record gone", r.Code)
+		case c.item == at.counter:
+			return booking.Errorf(booking.TooManyOpen,
+				"this phone number already has %d open requests with this business", booking.MaxOpenPerPhone)
+		case c.item == at.hold:
+			return windowTaken()
+		case c.item == at.request:
+			return fmt.Errorf("create request %s: a request with this code exists: %w", r.Code, c.err)
+		default:
+			return fmt.Errorf("create request %s: item %d: %w", r.Code, c.item, c.err)
+		}
+		if attempt == maxAttempts {
+			return s.stillConflicted(ctx, r, key, now, at, c.reasons, why)
+		}
+		if err := pause(ctx, attempt); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+	}
 }
 
 // positions says where each item of a create transaction is; -1 for an item
 // it does not have.
 type positions struct{ idempotency, counter, hold, request int }
-
-// canceled explains a create transaction whose item i failed its
-// condition: a used idempotency key, a phone at its most open requests, a
-// held window. again is true when the answer is still open (the key's record
-// lapsed in between) and the transaction should run again.
-func (s *Store) canceled(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time,
-	at positions, i int, reason types.CancellationReason, err error) (again bool, _ error) {
-	switch i {
-	case at.idempotency:
-		rec, err := s.usedKey(ctx, reason.Item, r.BusinessSlug, key.Key, now)
-		if err != nil {
-			return false, err
-		}
-		if rec == nil {
-			// The record lapsed in between: the key is free again.
-			return true, fmt.Errorf("create request %s: idempotency record gone", r.Code)
-		}
-		return false, &booking.KeyUsedError{Record: *rec}
-	case at.counter:
-		return false, booking.Errorf(booking.TooManyOpen,
-			"this phone number already has %d open requests with this business", booking.MaxOpenPerPhone)
-	case at.hold:
-		return false, windowTaken()
-	case at.request:
-		return false, fmt.Errorf("create request %s: a request with this code exists: %w", r.Code, err)
-	}
-	return false, fmt.Errorf("create request %s: item %d: %w", r.Code, i, err)
-}
 
 // stillConflicted answers a create whose last attempt still conflicted with
 // other transactions. A window that others keep writing is taken; a key that

@@ -23,43 +23,52 @@ type moveItems struct{ request, counter, newHold, oldHold int }
 // another transaction wrote the same items at the same moment, or when the
 // old hold changed between the read that found it and the write.
 func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, now time.Time) error {
-	var at moveItems
-	return s.transact(ctx, "move request "+before.Code,
-		func() (in *dynamodb.TransactWriteItemsInput, err error) {
-			in, at, err = s.moveTransaction(ctx, before, after, t, now)
-			return in, err
-		},
-		func(i int, _ types.CancellationReason, err error) (bool, error) {
-			return movedWhy(before, t, at, i, err)
-		},
-		func(reasons []types.CancellationReason, err error) error {
+	what := "move request " + before.Code
+	for attempt := 1; ; attempt++ {
+		// Built afresh for each attempt: it depends on a read of the old hold.
+		in, at, err := s.moveTransaction(ctx, before, after, t, now)
+		if err != nil {
+			return err
+		}
+		c, err := s.transact(ctx, what, in)
+		if c == nil {
+			return err
+		}
+		switch {
+		case retryable(c.code):
+		case c.item == at.request:
+			return movedMeanwhile(before, t)
+		case c.item == at.counter:
+			return fmt.Errorf("move request %s: the phone's open count is already zero: %w", before.Code, c.err)
+		case c.item == at.newHold:
+			return windowTaken()
+		case c.item == at.oldHold:
+			// The hold changed since it was read: read it again.
+		default:
+			return fmt.Errorf("move request %s: item %d: %w", before.Code, c.item, c.err)
+		}
+		if attempt == maxAttempts {
 			// As a create does: a window others keep writing is taken.
-			if at.newHold >= 0 && aws.ToString(reasons[at.newHold].Code) == reasonTransactionConflict {
+			if at.newHold >= 0 && aws.ToString(c.reasons[at.newHold].Code) == reasonTransactionConflict {
 				return windowTaken()
 			}
 			return booking.Errorf(booking.InvalidTransition, "request %s is being moved by someone else right now; read it again", before.Code)
-		})
+		}
+		if err := pause(ctx, attempt); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+	}
 }
 
-// movedWhy explains a move whose item i failed its condition. again is
-// true when the move should run again on a fresh read.
-func movedWhy(r booking.Request, t booking.Transition, at moveItems, i int, err error) (again bool, _ error) {
-	switch i {
-	case at.request:
-		if t.From == booking.StatusPendingPayment && t.Action != booking.ActionExpire {
-			return false, booking.Errorf(booking.InvalidTransition,
-				"request %s is no longer %s (it was moved just now, or its payment hold lapsed); read it again", r.Code, t.From)
-		}
-		return false, booking.Errorf(booking.InvalidTransition,
-			"request %s is no longer %s with this window: it was moved just now; read it again", r.Code, t.From)
-	case at.counter:
-		return false, fmt.Errorf("move request %s: the phone's open count is already zero: %w", r.Code, err)
-	case at.newHold:
-		return false, windowTaken()
-	case at.oldHold:
-		return true, err // the hold changed since it was read: read it again
+// movedMeanwhile answers a move whose request item failed its condition:
+// the request is no longer as it was read.
+func movedMeanwhile(r booking.Request, t booking.Transition) error {
+	if t.From == booking.StatusPendingPayment && t.Action != booking.ActionExpire {
+		return booking.Errorf(booking.InvalidTransition,
+			"request %s is no longer %s (it was moved just now, or its payment hold lapsed); read it again", r.Code, t.From)
 	}
-	return false, fmt.Errorf("move request %s: item %d: %w", r.Code, i, err)
+	return booking.Errorf(booking.InvalidTransition,
+		"request %s is no longer %s with this window: it was moved just now; read it again", r.Code, t.From)
 }
 
 // moveTransaction builds the TransactWriteItems of a move. It reads the old

@@ -31,54 +31,50 @@ const (
 	reasonThroughputExceeded     = "ProvisionedThroughputExceeded"
 )
 
-// transact runs the TransactWriteItems that build makes until it passes.
-// When it is cancelled, the first item that did not pass decides: a
-// conflict with another transaction writing the same items at the same
-// moment, or throttling, runs it again after a jittered pause (from
-// firstBackoff doubling up to maxBackoff); a failed condition is for
-// failed to explain, and it may say to run again too; anything else is an
-// error. After maxAttempts cancelled runs, exhausted says what to answer.
-// build runs before each attempt, so a transaction that depends on a read
-// is built on a fresh one.
-func (s *Store) transact(ctx context.Context, what string,
-	build func() (*dynamodb.TransactWriteItemsInput, error),
-	failed func(i int, reason types.CancellationReason, err error) (again bool, _ error),
-	exhausted func(reasons []types.CancellationReason, err error) error) error {
-	backoff := firstBackoff
-	for attempt := 1; ; attempt++ {
-		in, err := build()
-		if err != nil {
-			return err
-		}
-		_, err = s.client.TransactWriteItems(ctx, in)
-		if err == nil {
-			return nil
-		}
-		var canceled *types.TransactionCanceledException
-		if !errors.As(err, &canceled) || len(canceled.CancellationReasons) != len(in.TransactItems) {
-			return fmt.Errorf("%s: %w", what, err)
-		}
-		reasons := canceled.CancellationReasons
-		switch i, code := firstFailure(reasons); {
-		case i < 0:
-			return fmt.Errorf("%s: %w", what, err)
-		case retryable(code):
-		case code != reasonConditionalCheckFailed:
-			return fmt.Errorf("%s: item %d: %s: %w", what, i, code, err)
-		default:
-			var again bool
-			if again, err = failed(i, reasons[i], err); !again {
-				return err
-			}
-		}
-		if attempt == maxAttempts {
-			return exhausted(reasons, err)
-		}
-		if err := sleep(ctx, backoff/2+rand.N(backoff/2+1)); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
-		}
-		backoff = min(2*backoff, maxBackoff)
+// cancellation says why DynamoDB cancelled a transaction: the first item
+// that did not pass decides.
+type cancellation struct {
+	item    int                        // the first item that did not pass
+	code    string                     // its reason code
+	reasons []types.CancellationReason // one for each item, in order
+	err     error                      // the *types.TransactionCanceledException
+}
+
+// canceledBy returns why err cancelled the transaction in; nil when err is
+// not a cancellation with a reason for each item, or no item says why.
+func canceledBy(err error, in *dynamodb.TransactWriteItemsInput) *cancellation {
+	var canceled *types.TransactionCanceledException
+	if !errors.As(err, &canceled) || len(canceled.CancellationReasons) != len(in.TransactItems) {
+		return nil
 	}
+	i, code := firstFailure(canceled.CancellationReasons)
+	if i < 0 {
+		return nil
+	}
+	return &cancellation{item: i, code: code, reasons: canceled.CancellationReasons, err: err}
+}
+
+// transact runs the transaction in once. It returns nil, nil when it
+// passed, and the cancellation when DynamoDB cancelled it for a reason that
+// leaves the answer open (retryable: run it again after pause) or for a
+// failed condition, which the caller explains; anything else is an error.
+//
+// The caller runs the attempts, up to maxAttempts, so that it can build a
+// transaction that depends on a read afresh before each one, and run again
+// when a failed condition says to.
+func (s *Store) transact(ctx context.Context, what string, in *dynamodb.TransactWriteItemsInput) (*cancellation, error) {
+	_, err := s.client.TransactWriteItems(ctx, in)
+	if err == nil {
+		return nil, nil
+	}
+	c := canceledBy(err, in)
+	switch {
+	case c == nil:
+		return nil, fmt.Errorf("%s: %w", what, err)
+	case !retryable(c.code) && c.code != reasonConditionalCheckFailed:
+		return nil, fmt.Errorf("%s: item %d: %s: %w", what, c.item, c.code, err)
+	}
+	return c, nil
 }
 
 // firstFailure returns the index and reason code of the first item of a
@@ -98,8 +94,12 @@ func retryable(code string) bool {
 	return code == reasonTransactionConflict || code == reasonThrottling || code == reasonThroughputExceeded
 }
 
-func sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
+// pause waits before the attempt after the given one: a jittered pause
+// that starts at firstBackoff and doubles up to maxBackoff, so that
+// transactions that collided do not collide again in step.
+func pause(ctx context.Context, attempt int) error {
+	backoff := min(firstBackoff<<(attempt-1), maxBackoff)
+	t := time.NewTimer(backoff/2 + rand.N(backoff/2+1))
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
