@@ -32,12 +32,8 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 		switch {
 		case retryable(c.code):
 		case c.item == at.idempotency:
-			rec, err := s.usedKey(ctx, c.reasons[c.item].Item, r.BusinessSlug, key.Key, now)
-			if err != nil {
+			if err := s.usedKey(ctx, c.reasons[c.item].Item, r.BusinessSlug, key.Key, now); err != nil {
 				return err
-			}
-			if rec != nil {
-				return &booking.KeyUsedError{Record: *rec}
 			}
 			// The record lapsed in between: the key is free again.
 			why = fmt.Errorf("create request %s: idempotency record gone", r.Code)
@@ -70,12 +66,9 @@ type positions struct{ idempotency, counter, hold, request int }
 func (s *Store) stillConflicted(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time,
 	at positions, reasons []types.CancellationReason, err error) error {
 	if at.idempotency >= 0 && aws.ToString(reasons[at.idempotency].Code) != reasonNone {
-		rec, lookupErr := s.IdempotencyRecord(ctx, r.BusinessSlug, key.Key, now)
-		if lookupErr != nil {
-			return lookupErr
-		}
-		if rec != nil {
-			return &booking.KeyUsedError{Record: *rec}
+		// Read afresh: an old item the last attempt returned had lapsed.
+		if err := s.usedKey(ctx, nil, r.BusinessSlug, key.Key, now); err != nil {
+			return err
 		}
 	}
 	if i, code := firstFailure(reasons); i == at.hold && code == reasonTransactionConflict {

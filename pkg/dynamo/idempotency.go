@@ -22,14 +22,23 @@ func (s *Store) IdempotencyRecord(ctx context.Context, slug, key string, now tim
 	return decodeIdempotency(item, key, now)
 }
 
-// usedKey decodes the idempotency record that made the transaction fail,
-// from the old item DynamoDB returned or, from engines that return none, by
-// reading it. It returns nil when no live record is there (any more).
-func (s *Store) usedKey(ctx context.Context, old map[string]types.AttributeValue, slug, key string, now time.Time) (*booking.IdempotencyRecord, error) {
+// usedKey decides whether an idempotency key of a create is used: it
+// returns a *booking.KeyUsedError carrying the live record under the key,
+// nil when none is there (any more), or the error that kept it from
+// knowing. old is the item DynamoDB returned with a failed condition;
+// without one (engines that return none, or a conflict) the record is read.
+func (s *Store) usedKey(ctx context.Context, old map[string]types.AttributeValue, slug, key string, now time.Time) error {
+	var rec *booking.IdempotencyRecord
+	var err error
 	if len(old) == 0 {
-		return s.IdempotencyRecord(ctx, slug, key, now)
+		rec, err = s.IdempotencyRecord(ctx, slug, key, now)
+	} else {
+		rec, err = decodeIdempotency(old, key, now)
 	}
-	return decodeIdempotency(old, key, now)
+	if err != nil || rec == nil {
+		return err
+	}
+	return &booking.KeyUsedError{Record: *rec}
 }
 
 // decodeIdempotency decodes an idempotency item; nil when item is nil or
