@@ -18,10 +18,10 @@ import (
 // refuses a record that booking.DecodeBusiness would refuse to read, and a
 // site that another business has (store that business without it first).
 //
-// It is one TransactWriteItems; see the package documentation. Which site
-// items to delete comes from the stored business item, read first. That read
-// decides nothing a visitor races for: storing businesses is an operator's
-// path, not a booking decision. The business item is written only if it is
+// It is one TransactWriteItems; see README.md. Which site items to delete
+// comes from the stored business item, read first. That read decides
+// nothing a visitor races for: storing businesses is an operator's path,
+// not a booking decision. The business item is written only if it is
 // still as read, so a concurrent put of the same business makes this one
 // fail (try again) rather than leave a site item behind.
 func (s *Store) PutBusiness(ctx context.Context, b *booking.Business) error {

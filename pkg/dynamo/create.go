@@ -16,7 +16,7 @@ import (
 
 // CreateRequest stores r with its window hold, its phone counter increment
 // and, when key is not nil, the idempotency record, in one transaction. See
-// the package documentation.
+// README.md.
 func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time) error {
 	in, at, err := s.createTransaction(r, key, now)
 	if err != nil {

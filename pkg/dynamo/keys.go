@@ -11,7 +11,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 )
 
-// Attribute names (the expressions in store.go spell them out too). The
+// Attribute names (the condition and update expressions spell them out too). The
 // request item adds the JSON names of booking.Request; status is one.
 const (
 	attrPK          = "pk"

@@ -14,17 +14,8 @@ import (
 	"github.com/doorstep/doorstep/pkg/notify"
 )
 
-// The notification ledger's items, in the same table:
-//
-//	item        pk                        sk       attributes
-//	message     NOTIFY#<message id>       NOTIFY   state (S: sending, sent), claim_token (S), expires_at (N)
-//	opt-out     OPTOUT#<10 digits>        SMS      opted_out_at (S, RFC 3339)
-//
-// A message item is a claim while its state is sending, for
-// notify.ClaimLease, and a record that the message went out once it is sent,
-// for notify.SentTTL; either way expires_at says until when (the TTL deletes
-// it later). An opt-out item never expires: a number that replied STOP is
-// never texted again.
+// The notification ledger's keys, attributes and states, in the same table
+// (see README.md).
 const (
 	prefixNotify = "NOTIFY#"
 	skNotify     = "NOTIFY"

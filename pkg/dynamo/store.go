@@ -14,8 +14,8 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 )
 
-// Store is the DynamoDB store of the booking domain. See the package
-// documentation for its items.
+// Store is the DynamoDB store of the booking domain. README.md describes its
+// items.
 type Store struct {
 	client *dynamodb.Client
 	table  *string

