@@ -69,7 +69,7 @@ func (c *conflicts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	type reason struct{ Code string }
 	reasons := make([]reason, len(in.TransactItems))
 	for i := range reasons {
-		reasons[i].Code = "None"
+		reasons[i].Code = none
 		if i < len(codes) {
 			reasons[i].Code = codes[i]
 		}
@@ -84,6 +84,13 @@ func (c *conflicts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusBadRequest)
 	_, _ = w.Write(out.Bytes())
 }
+
+// Reason codes a test has the proxy answer with.
+const (
+	none     = "None"
+	conflict = "TransactionConflict"
+	failed   = "ConditionalCheckFailed"
+)
 
 func (c *conflicts) set(refuse [][]string, forever []string) {
 	c.mu.Lock()
@@ -102,11 +109,6 @@ func (c *conflicts) callCount() int {
 // Reasons list the items in transaction order: idempotency, counter, hold,
 // request.
 func TestCreateRequestRetriesConflicts(t *testing.T) {
-	const (
-		none     = "None"
-		conflict = "TransactionConflict"
-		failed   = "ConditionalCheckFailed"
-	)
 	tests := []struct {
 		name      string
 		keyExists bool       // a live record is under the key before
@@ -187,11 +189,6 @@ func TestCreateRequestRetriesConflicts(t *testing.T) {
 // since it was read runs again; one that keeps conflicting gives up with
 // the answer a create gives (a new window others keep writing is taken).
 func TestMoveRequestRetriesConflicts(t *testing.T) {
-	const (
-		none     = "None"
-		conflict = "TransactionConflict"
-		failed   = "ConditionalCheckFailed"
-	)
 	// An accept's items: the request, the phone counter. A window move's:
 	// the request, the new window's hold, the old one's.
 	tests := []struct {

@@ -50,8 +50,8 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 		if attempt == maxAttempts {
 			return s.stillConflicted(ctx, r, key, now, at, c.reasons, why)
 		}
-		if err := pause(ctx, attempt); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
+		if err := pause(ctx, what, attempt); err != nil {
+			return err
 		}
 	}
 }

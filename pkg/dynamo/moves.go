@@ -54,8 +54,8 @@ func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, 
 			}
 			return booking.Errorf(booking.InvalidTransition, "request %s is being moved by someone else right now; read it again", before.Code)
 		}
-		if err := pause(ctx, attempt); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
+		if err := pause(ctx, what, attempt); err != nil {
+			return err
 		}
 	}
 }

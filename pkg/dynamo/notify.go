@@ -154,16 +154,6 @@ func (l *Ledger) RecordOptOut(ctx context.Context, phone string, now time.Time) 
 	return nil
 }
 
-// get reads one item, strongly consistent; nil when there is none.
 func (l *Ledger) get(ctx context.Context, pk, sk string) (map[string]types.AttributeValue, error) {
-	out, err := l.client.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: l.table, Key: keyMap(pk, sk), ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		return nil, err
-	}
-	if len(out.Item) == 0 {
-		return nil, nil
-	}
-	return out.Item, nil
+	return getItem(ctx, l.client, l.table, pk, sk)
 }

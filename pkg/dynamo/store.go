@@ -74,10 +74,14 @@ func unixAttr(item map[string]types.AttributeValue, name string) (int64, error) 
 	return v, nil
 }
 
-// get reads one item, strongly consistent; nil when there is none.
 func (s *Store) get(ctx context.Context, pk, sk string) (map[string]types.AttributeValue, error) {
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      s.table,
+	return getItem(ctx, s.client, s.table, pk, sk)
+}
+
+// getItem reads one item, strongly consistent; nil when there is none.
+func getItem(ctx context.Context, client *dynamodb.Client, table *string, pk, sk string) (map[string]types.AttributeValue, error) {
+	out, err := client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      table,
 		Key:            keyMap(pk, sk),
 		ConsistentRead: aws.Bool(true),
 	})

@@ -94,16 +94,17 @@ func retryable(code string) bool {
 	return code == reasonTransactionConflict || code == reasonThrottling || code == reasonThroughputExceeded
 }
 
-// pause waits before the attempt after the given one: a jittered pause
-// that starts at firstBackoff and doubles up to maxBackoff, so that
-// transactions that collided do not collide again in step.
-func pause(ctx context.Context, attempt int) error {
+// pause waits before the attempt after the given one of the transaction
+// what: a jittered pause that starts at firstBackoff and doubles up to
+// maxBackoff, so that transactions that collided do not collide again in
+// step.
+func pause(ctx context.Context, what string, attempt int) error {
 	backoff := min(firstBackoff<<(attempt-1), maxBackoff)
 	t := time.NewTimer(backoff/2 + rand.N(backoff/2+1))
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
-		return ctx.Err()
+		return fmt.Errorf("%s: %w", what, ctx.Err())
 	case <-t.C:
 		return nil
 	}
