@@ -66,7 +66,8 @@ type positions struct{ idempotency, counter, hold, request int }
 func (s *Store) stillConflicted(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time,
 	at positions, reasons []types.CancellationReason, err error) error {
 	if at.idempotency >= 0 && aws.ToString(reasons[at.idempotency].Code) != reasonNone {
-		// Read afresh: an old item the last attempt returned had lapsed.
+		// Read afresh: a conflict returns no old item, and the one a failed
+		// condition returned had lapsed.
 		if err := s.usedKey(ctx, nil, r.BusinessSlug, key.Key, now); err != nil {
 			return err
 		}

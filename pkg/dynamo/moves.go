@@ -19,9 +19,9 @@ import (
 type moveItems struct{ request, counter, newHold, oldHold int }
 
 // MoveRequest stores a move of a request in one TransactWriteItems; see
-// README.md. It runs again, after a jittered pause, when
-// another transaction wrote the same items at the same moment, or when the
-// old hold changed between the read that found it and the write.
+// README.md. It runs again, after a jittered pause, when another
+// transaction wrote the same items at the same moment, or when the old hold
+// changed between the read that found it and the write.
 func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, now time.Time) error {
 	what := "move request " + before.Code
 	for attempt := 1; ; attempt++ {
