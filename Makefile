@@ -63,6 +63,7 @@ test: dynamodb-local browser
 FUZZTIME ?= 30s
 FUZZ_TARGETS := \
     ./pkg/booking:FuzzCreateBody \
+    ./pkg/httpapi:FuzzDecodeCreateBody \
     ./pkg/booking:FuzzNormalizePhone \
     ./pkg/booking:FuzzNormalizeEmail \
     ./pkg/booking:FuzzIsZIP \

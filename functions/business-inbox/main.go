@@ -1,7 +1,8 @@
 // Command business-inbox is the Lambda function behind
 // {SITE_URL}/api/v1/inbox/...: the business side, where a business, proven
 // by its inbox token, lists its requests and accepts, declines, moves,
-// completes, cancels or marks them no-show.
+// completes, cancels or marks them no-show. A token minted or revoked by an
+// operator takes effect within the business cache's time.
 //
 // Environment: TABLE_NAME, SITE_URL, and optionally DYNAMODB_ENDPOINT.
 package main
@@ -10,9 +11,12 @@ import (
 	"context"
 	"log"
 	"os"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 )
 
@@ -25,5 +29,14 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return lambdaenv.NewInboxHandler(ctx, getenv)
+	c, err := lambdaenv.ConfigFrom(getenv)
+	if err != nil {
+		return nil, err
+	}
+	store, err := lambdaenv.Store(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
+	return lambdaenv.HTTP(httpapi.NewInbox(bookings, lambdaenv.Logger())), nil
 }

@@ -10,9 +10,11 @@ import (
 	"context"
 	"log"
 	"os"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/paymentenv"
@@ -27,5 +29,18 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return lambdaenv.NewHTTPHandler(ctx, getenv, httpapi.New, paymentenv.DeskOptions)
+	c, err := lambdaenv.ConfigFrom(getenv)
+	if err != nil {
+		return nil, err
+	}
+	store, err := lambdaenv.Store(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	payments, err := paymentenv.Payments(ctx, getenv, c.SiteURL)
+	if err != nil {
+		return nil, err
+	}
+	bookings := booking.NewBookings(store, c.SiteURL, payments, time.Now)
+	return lambdaenv.HTTP(httpapi.New(bookings, lambdaenv.Logger())), nil
 }

@@ -1,19 +1,26 @@
 // Command expire-holds is the hold sweeper: a Lambda function that a
 // schedule runs every minute. It moves each pending_payment request whose
 // payment hold has lapsed at the scheduled event's time to expired, which
-// opens its window again and gives its phone back one open request.
+// opens its window again and gives its phone back one open request
+// (pkg/sweep).
 //
-// Environment: TABLE_NAME, and optionally DYNAMODB_ENDPOINT.
+// Environment: TABLE_NAME, and optionally DYNAMODB_ENDPOINT. It builds no
+// URLs, so it needs no SITE_URL.
 package main
 
 import (
 	"context"
 	"log"
 	"os"
+	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
+	"github.com/doorstep/doorstep/pkg/sweep"
 )
 
 func main() {
@@ -24,6 +31,16 @@ func main() {
 	lambda.Start(h)
 }
 
-func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.SweepHandler, error) {
-	return lambdaenv.NewSweepHandler(ctx, getenv)
+func newHandler(ctx context.Context, getenv func(string) string) (func(context.Context, events.EventBridgeEvent) (sweep.Report, error), error) {
+	c, err := lambdaenv.TableConfigFrom(getenv)
+	if err != nil {
+		return nil, err
+	}
+	client, err := dynamo.NewClient(ctx, c.DynamoDBEndpoint)
+	if err != nil {
+		return nil, err
+	}
+	// No business cache: expiring a request reads no business.
+	bookings := booking.NewBookings(dynamo.New(client, c.TableName), c.SiteURL, nil, time.Now)
+	return sweep.Handler(bookings, time.Now, lambdaenv.Logger()), nil
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,9 +11,44 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/doorstep/doorstep/pkg/booking"
-	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
+	"github.com/doorstep/doorstep/pkg/sweep"
 )
+
+// TestNewHandlerConfig: the sweeper needs TABLE_NAME, builds no URLs (so no
+// SITE_URL), and fails at start without credentials for DynamoDB.
+func TestNewHandlerConfig(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string // "" when valid
+	}{
+		{"table and endpoint", map[string]string{"TABLE_NAME": "doorstep", "DYNAMODB_ENDPOINT": "http://127.0.0.1:8000"}, ""},
+		{"no SITE_URL needed", map[string]string{"TABLE_NAME": "doorstep", "AWS_ACCESS_KEY_ID": "id", "AWS_SECRET_ACCESS_KEY": "secret"}, ""},
+		{"nothing set", map[string]string{}, "TABLE_NAME"},
+		{"table of spaces", map[string]string{"TABLE_NAME": "  ", "DYNAMODB_ENDPOINT": "http://127.0.0.1:8000"}, "TABLE_NAME"},
+		{"no endpoint and no credentials", map[string]string{"TABLE_NAME": "doorstep"}, "AWS_ACCESS_KEY_ID"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			// dynamo.NewClient reads the credentials from the process's
+			// environment, as Lambda sets them.
+			for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"} {
+				t.Setenv(k, tt.env[k])
+			}
+			h, err := newHandler(context.Background(), func(k string) string { return tt.env[k] })
+			if tt.wantErr == "" {
+				if err != nil || h == nil {
+					t.Fatalf("got %v, want a handler", err)
+				}
+				return
+			}
+			if err == nil || h != nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("got a handler: %v, and %v; want no handler and an error naming %s", h != nil, err, tt.wantErr)
+			}
+		})
+	}
+}
 
 // TestEvent feeds events/expire-holds.json to the handler as the Lambda
 // runtime would. Two requests with a deposit due were sent before the
@@ -40,7 +75,7 @@ func TestEvent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("invoke: %v", err)
 	}
-	var got lambdaenv.SweepReport
+	var got sweep.Report
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("output %s: %v", out, err)
 	}
@@ -63,19 +98,23 @@ func TestEvent(t *testing.T) {
 func send(t *testing.T, env *lambdatest.Env, slug string, at time.Time, phone string) string {
 	t.Helper()
 	ctx := context.Background()
-	desk := booking.NewDesk(env.Store, lambdatest.SiteURL, func() time.Time { return at })
-	b, err := desk.Business(ctx, slug)
+	bookings := booking.NewBookings(env.Store, lambdatest.SiteURL, nil, func() time.Time { return at })
+	b, err := bookings.Business(ctx, slug)
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := desk.ArrivalWindows(ctx, slug, "", "14")
+	a, err := bookings.ArrivalWindows(ctx, b, booking.WindowQuery{Days: 14})
 	if err != nil || len(a.Windows) == 0 {
 		t.Fatalf("windows of %s at %s: %v, %v", slug, at, a.Windows, err)
 	}
-	body := fmt.Sprintf(`{"window_start": %q, "address": {"street": "1 Sample St", "zip": %q},
-		"contact": {"name": "Sample Person", "phone": %q}, "service_id": %q, "deposit_accepted": true}`,
-		a.Windows[0].Start.Format(time.RFC3339), b.ServiceArea.ZIPCodes[0], phone, b.Services[0].ID)
-	c, _, err := desk.CreateRequest(ctx, slug, []byte(body), "")
+	service := b.Services[0].ID
+	c, _, err := bookings.CreateRequest(ctx, b, booking.CreateInput{
+		WindowStart:     a.Windows[0].Start.Format(time.RFC3339),
+		Address:         booking.Address{Street: "1 Sample St", ZIP: b.ServiceArea.ZIPCodes[0]},
+		Contact:         booking.Contact{Name: "Sample Person", Phone: phone},
+		ServiceID:       &service,
+		DepositAccepted: true,
+	})
 	if err != nil {
 		t.Fatalf("create at %s: %v", at, err)
 	}

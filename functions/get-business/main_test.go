@@ -18,3 +18,12 @@ func TestEvents(t *testing.T) {
 		{Name: "not found", Event: lambdatest.Event(t, "get-business-not-found.json"), WantStatus: 404, WantBody: `"code":"NOT_FOUND"`},
 	})
 }
+
+// A bad configuration fails at start, with no handler, never on the first
+// request.
+func TestFailsAtStartOnBadConfig(t *testing.T) {
+	h, err := newHandler(context.Background(), func(string) string { return "" })
+	if err == nil || h != nil {
+		t.Fatalf("got a handler and %v, want no handler and an error", err)
+	}
+}

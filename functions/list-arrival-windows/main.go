@@ -8,9 +8,12 @@ import (
 	"context"
 	"log"
 	"os"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 )
 
@@ -23,5 +26,14 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return lambdaenv.NewAPIHandler(ctx, getenv)
+	c, err := lambdaenv.ConfigFrom(getenv)
+	if err != nil {
+		return nil, err
+	}
+	store, err := lambdaenv.Store(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
+	return lambdaenv.HTTP(httpapi.New(bookings, lambdaenv.Logger())), nil
 }

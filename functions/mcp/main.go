@@ -8,9 +8,11 @@ import (
 	"context"
 	"log"
 	"os"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/mcptools"
 )
@@ -24,5 +26,14 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return lambdaenv.NewHTTPHandler(ctx, getenv, mcptools.New)
+	c, err := lambdaenv.ConfigFrom(getenv)
+	if err != nil {
+		return nil, err
+	}
+	store, err := lambdaenv.Store(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
+	return lambdaenv.HTTP(mcptools.New(bookings, lambdaenv.Logger())), nil
 }

@@ -1,6 +1,7 @@
 // Command notify is the Lambda function on the table's DynamoDB stream: it
 // turns each change of a request into the e-mails (Amazon SES) and texts
-// (AWS End User Messaging SMS) it implies, and sends each once (pkg/notify).
+// (AWS End User Messaging SMS) it implies, and sends each once (pkg/notify,
+// through streams.Notify).
 //
 // Environment: TABLE_NAME, SITE_URL, SENDER_EMAIL, and optionally
 // SMS_ORIGINATION_IDENTITY (without it texts are off), PREVIEW_INBOX_EMAIL
@@ -11,11 +12,16 @@ import (
 	"context"
 	"log"
 	"os"
+	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/notifyenv"
+	"github.com/doorstep/doorstep/pkg/notify"
+	"github.com/doorstep/doorstep/pkg/streams"
 )
 
 func main() {
@@ -26,6 +32,35 @@ func main() {
 	lambda.Start(h)
 }
 
-func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.StreamHandler, error) {
-	return lambdaenv.NewNotifyHandler(ctx, getenv, notifyenv.AWSSenders(getenv))
+func newHandler(ctx context.Context, getenv func(string) string) (func(context.Context, events.DynamoDBEvent) (events.DynamoDBEventResponse, error), error) {
+	c, err := lambdaenv.NotifyConfigFrom(getenv)
+	if err != nil {
+		return nil, err
+	}
+	client, err := dynamo.NewClient(ctx, c.DynamoDBEndpoint)
+	if err != nil {
+		return nil, err
+	}
+	email, err := notifyenv.Email(getenv, c)
+	if err != nil {
+		return nil, err
+	}
+	sms, err := notifyenv.SMS(getenv, c)
+	if err != nil {
+		return nil, err
+	}
+	log := lambdaenv.Logger()
+	if sms == nil {
+		log.Warn("notify: SMS_ORIGINATION_IDENTITY is not set: texts are off")
+	}
+	n := &notify.Notifier{
+		Composer:   notify.Composer{SiteURL: c.SiteURL, PreviewInbox: c.PreviewInboxEmail},
+		Businesses: dynamo.New(client, c.TableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now)),
+		Email:      email,
+		SMS:        sms,
+		Ledger:     dynamo.NewLedger(client, c.TableName),
+		Log:        log,
+		Now:        time.Now,
+	}
+	return streams.Notify(n, log), nil
 }

@@ -133,3 +133,30 @@ func jsonOf(v any) string {
 	data, _ := json.Marshal(v)
 	return string(data)
 }
+
+// TestNewHandlerFailsAtStart: a bad configuration, or senders that cannot
+// be built, fail at start, with no handler.
+func TestNewHandlerFailsAtStart(t *testing.T) {
+	valid := map[string]string{
+		"TABLE_NAME": "doorstep", "SITE_URL": "https://book.example.com", "SENDER_EMAIL": "notify@book.example.com",
+		"DYNAMODB_ENDPOINT": "http://127.0.0.1:1",
+	}
+	tests := []struct {
+		name    string
+		env     map[string]string
+		wantErr string
+	}{
+		{"nothing set", map[string]string{}, "TABLE_NAME"},
+		// No AWS credentials and no SES stand-in: the e-mail sender
+		// cannot be built.
+		{"no credentials for SES", valid, "ses client: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h, err := newHandler(context.Background(), func(k string) string { return tt.env[k] })
+			if err == nil || h != nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("got a handler: %v, and %v; want no handler and an error with %q", h != nil, err, tt.wantErr)
+			}
+		})
+	}
+}

@@ -3,10 +3,8 @@
 // GET and POST /pay/{code} (the deposit's payment), HTML in the request's
 // language (pkg/pages).
 //
-// It does not link stripe-go (nor pkg/stripepay): with html/template, the
-// linker keeps every exported method of every type the binary reaches
-// (golang/go#72895), and stripe-go's types would make it half as big again.
-// A deposit paid at Stripe goes through the payment-webhook function's
+// It does not link stripe-go (see the README's "Binary sizes"): a deposit
+// paid at Stripe goes through the payment-webhook function's
 // /pay/{code}/checkout and /pay/{code}/return.
 //
 // Environment: TABLE_NAME, SITE_URL, and optionally DYNAMODB_ENDPOINT.
@@ -15,11 +13,12 @@ package main
 import (
 	"context"
 	"log"
-	"net/http"
 	"os"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/pages"
 )
@@ -33,7 +32,14 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return lambdaenv.NewPagesHandler(ctx, getenv, func(p lambdaenv.Pages) http.Handler {
-		return pages.New(pages.Config{Desk: p.Desk, Mover: p.Mover, Log: p.Log})
-	})
+	c, err := lambdaenv.ConfigFrom(getenv)
+	if err != nil {
+		return nil, err
+	}
+	store, err := lambdaenv.Store(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
+	return lambdaenv.HTTP(pages.New(pages.Config{Bookings: bookings, Log: lambdaenv.Logger()})), nil
 }

@@ -60,3 +60,37 @@ func TestEvents(t *testing.T) {
 		})
 	}
 }
+
+// TestNewHandlerAtStart: the pages start without Stripe (they need no
+// Stripe key), and fail at start without TABLE_NAME.
+func TestNewHandlerAtStart(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	tests := []struct {
+		name    string
+		unset   string // the variable taken out of the environment
+		wantErr string // "" when the pages start
+	}{
+		{"without STRIPE_SECRET_ARN", "STRIPE_SECRET_ARN", ""},
+		{"without TABLE_NAME", "TABLE_NAME", "TABLE_NAME"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			getenv := func(k string) string {
+				if k == tt.unset {
+					return ""
+				}
+				return env.Getenv(k)
+			}
+			h, err := newHandler(context.Background(), getenv)
+			if tt.wantErr == "" {
+				if err != nil || h == nil {
+					t.Fatalf("got %v, want the pages to start", err)
+				}
+				return
+			}
+			if err == nil || h != nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("got a handler: %v, and %v; want no handler and an error naming %s", h != nil, err, tt.wantErr)
+			}
+		})
+	}
+}

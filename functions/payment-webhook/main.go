@@ -11,7 +11,7 @@
 //     the webhook does, then sends the person to the status page.
 //
 // The GET routes are here, not in the pages function, so that the pages
-// (html/template) do not link stripe-go: see functions/pages.
+// do not link stripe-go (see the README's "Binary sizes").
 //
 // Environment: TABLE_NAME, SITE_URL, STRIPE_SECRET_ARN (the Secrets Manager
 // secret with the Stripe keys, webhook_secret included), and optionally
@@ -22,11 +22,14 @@ import (
 	"context"
 	"log"
 	"os"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/paymentenv"
+	"github.com/doorstep/doorstep/pkg/stripepay"
 )
 
 func main() {
@@ -38,5 +41,20 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	return paymentenv.NewPaymentWebhookHandler(ctx, getenv)
+	c, err := lambdaenv.ConfigFrom(getenv)
+	if err != nil {
+		return nil, err
+	}
+	store, err := lambdaenv.Store(ctx, c)
+	if err != nil {
+		return nil, err
+	}
+	stripe, err := paymentenv.RequireWebhookStripe(ctx, getenv, c.SiteURL)
+	if err != nil {
+		return nil, err
+	}
+	payments := stripe.Provider()
+	bookings := booking.NewBookings(store, c.SiteURL, payments, time.Now)
+	h := stripepay.NewHandler(stripepay.CheckoutConfig{Bookings: bookings, Payments: payments, Log: stripe.Log}, stripe.Keys.WebhookSecret)
+	return lambdaenv.HTTP(h), nil
 }

@@ -2,7 +2,8 @@
 // stream that gives deposits back: each stored move that made a deposit
 // paid through Stripe refunded (a decline, a cancel by the business, an
 // early cancel by the person...) is refunded through Stripe, once
-// (paymentenv.RefundStream).
+// (streams.Refunds). It reads no table: the stream's images say
+// everything.
 //
 // Environment: STRIPE_SECRET_ARN (the Secrets Manager secret with the
 // Stripe keys), and optionally STRIPE_API_URL and SECRETS_MANAGER_ENDPOINT.
@@ -12,11 +13,14 @@ import (
 	"context"
 	"log"
 	"os"
+	"strings"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/paymentenv"
+	"github.com/doorstep/doorstep/pkg/streams"
 )
 
 func main() {
@@ -27,6 +31,10 @@ func main() {
 	lambda.Start(h)
 }
 
-func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.StreamHandler, error) {
-	return paymentenv.NewRefundHandler(ctx, getenv)
+func newHandler(ctx context.Context, getenv func(string) string) (func(context.Context, events.DynamoDBEvent) (events.DynamoDBEventResponse, error), error) {
+	stripe, err := paymentenv.RequireStripe(ctx, getenv, strings.TrimSpace(getenv("SITE_URL")))
+	if err != nil {
+		return nil, err
+	}
+	return streams.Refunds(stripe.Provider(), lambdaenv.Logger()), nil
 }

@@ -23,13 +23,13 @@ type goBench struct {
 
 // benchDescriptions say what each benchmark measures, and its target: the
 // availability target (≤ 50 µs, ≤ 100 allocs for 14 days of a split day)
-// holds for Business.Windows and for Desk.ArrivalWindows around it.
+// holds for Business.Windows and for Bookings.ArrivalWindows around it.
 var benchDescriptions = map[string]struct {
 	what          string
 	maxNs, allocs float64 // 0: no target
 }{
 	"BenchmarkWindows":                      {"availability, 14 days: Business.Windows (08-12 + 13-17, 60-min windows, 7 days a week, 4 held)", 50_000, 100},
-	"BenchmarkArrivalWindows":               {"availability, 14 days: Desk.ArrivalWindows (slug, params, held set, windows; in-memory store)", 50_000, 100},
+	"BenchmarkArrivalWindows":               {"availability, 14 days: Bookings.ArrivalWindows (slug, params, held set, windows; in-memory store)", 50_000, 100},
 	"BenchmarkCreateValidation/all":         {"create validation: decode + field checks + business rules, valid body", 0, 0},
 	"BenchmarkCreateValidation/decode":      {"create validation: DecodeCreateInput alone", 0, 0},
 	"BenchmarkCreateValidation/fields":      {"create validation: checkFields alone", 0, 0},

@@ -84,15 +84,16 @@ func (f *fixture) business(t *testing.T, slug string) *booking.Business {
 // would, for the window starting at start, and returns its code.
 func (f *fixture) create(t *testing.T, slug string, at, start time.Time, name, phone string) string {
 	t.Helper()
-	body, _ := json.Marshal(map[string]any{
-		"window_start":     start.Format(time.RFC3339),
-		"address":          map[string]string{"street": "1820 N 7th St", "zip": zipOf(t, f.business(t, slug))},
-		"contact":          map[string]any{"name": name, "phone": phone, "email": "person@example.com"},
-		"description":      "Line one.\nLine two.",
-		"deposit_accepted": true,
-	})
-	desk := booking.NewDesk(f.store, "https://book.example.com", func() time.Time { return at })
-	c, _, err := desk.CreateRequest(context.Background(), slug, body, "")
+	b := f.business(t, slug)
+	in := booking.CreateInput{
+		WindowStart:     start.Format(time.RFC3339),
+		Address:         booking.Address{Street: "1820 N 7th St", ZIP: zipOf(t, b)},
+		Contact:         booking.Contact{Name: name, Phone: phone, Email: "person@example.com"},
+		Description:     "Line one.\nLine two.",
+		DepositAccepted: true,
+	}
+	bookings := booking.NewBookings(f.store, "https://book.example.com", nil, func() time.Time { return at })
+	c, _, err := bookings.CreateRequest(context.Background(), b, in)
 	if err != nil {
 		t.Fatalf("create a request at %s: %v", slug, err)
 	}
@@ -221,7 +222,7 @@ func TestMintToken(t *testing.T) { forEachEngine(t, testMintToken) }
 func testMintToken(t *testing.T, f *fixture) {
 	ctx := context.Background()
 	f.mustRun(t, "load", "testdata/businesses.json")
-	inbox := booking.NewInbox(f.store, func() time.Time { return now })
+	inbox := booking.NewBookings(f.store, "", nil, func() time.Time { return now })
 
 	mint := func(slug string) (token, stderr string) {
 		t.Helper()
@@ -268,7 +269,7 @@ func testMintToken(t *testing.T, f *fixture) {
 				t.Errorf("%s.OpensInbox(%.20s...): got %v, want %v", slug, tt.token, got, want)
 			}
 		}
-		b, err := inbox.Open(ctx, tt.token)
+		b, err := inbox.OpenInbox(ctx, tt.token)
 		switch {
 		case tt.opens == "" && booking.ErrorCode(err) != booking.Unauthorized:
 			t.Errorf("Inbox.Open(%.20s...): got %v, want UNAUTHORIZED", tt.token, err)
@@ -464,10 +465,10 @@ func testRequestsShow(t *testing.T, f *fixture) {
 		}},
 		{"code read leniently", strings.ToLower(strings.ReplaceAll(code, "-", "")), []string{"code      " + code}},
 		// The business does not see it before it is paid; the operator does.
-		{"pending payment", pending, []string{"status    pending_payment", "deposit   49.00 USD, due, pay by 2026-11-20 12:20 CST"}},
+		{"pending payment", pending, []string{"status    pending_payment", "deposit   $49.00, due, pay by 2026-11-20 12:20 CST"}},
 		{"payment hold lapsed", lapsed, []string{
 			"status    expired (the payment hold lapsed at 2026-11-20 11:30 CST; stored as pending_payment until the sweeper runs)",
-			"deposit   49.00 USD, expired\n",
+			"deposit   $49.00, expired\n",
 		}},
 	}
 	for _, tt := range tests {

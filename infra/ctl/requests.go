@@ -22,19 +22,20 @@ const (
 	moveSynopsis = "requests move CODE ACTION [--window-start RFC3339]"
 )
 
-// listRequests lists a business's requests as its inbox does: the filter is
-// booking.Inbox's, so the operator and the business see the same list.
+// listRequests lists a business's requests as its inbox does
+// (booking.Bookings.BusinessRequests), so the operator and the business see
+// the same list.
 func (c *ctl) listRequests(ctx context.Context, args []string) error {
 	var (
-		f      booking.RequestFilter
-		asJSON bool
+		status, from, to, limit, cursor string
+		asJSON                          bool
 	)
 	fs := newFlagSet("requests list")
-	fs.StringVar(&f.Status, "status", "", "")
-	fs.StringVar(&f.From, "from", "", "")
-	fs.StringVar(&f.To, "to", "", "")
-	fs.StringVar(&f.Limit, "limit", "", "")
-	fs.StringVar(&f.Cursor, "cursor", "", "")
+	fs.StringVar(&status, "status", "", "")
+	fs.StringVar(&from, "from", "", "")
+	fs.StringVar(&to, "to", "", "")
+	fs.StringVar(&limit, "limit", "", "")
+	fs.StringVar(&cursor, "cursor", "", "")
 	fs.BoolVar(&asJSON, "json", false, "")
 	pos, err := parseCommand(fs, listSynopsis, args, "SLUG")
 	if err != nil {
@@ -48,7 +49,11 @@ func (c *ctl) listRequests(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	page, err := booking.NewInbox(store, c.now).Requests(ctx, b, f)
+	q, err := booking.ParseInboxQuery(status, from, to, limit, cursor)
+	var page booking.InboxPage
+	if err == nil {
+		page, err = booking.NewBookings(store, "", nil, c.now).BusinessRequests(ctx, b, q)
+	}
 	switch booking.ErrorCode(err) {
 	case booking.InvalidRequest, booking.InvalidDate:
 		// Every such refusal is about a flag: --status, --from, --to,
@@ -110,7 +115,7 @@ func (c *ctl) showRequest(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	r, err := booking.NewMover(store, c.now).Request(ctx, "", pos[0], booking.ActorOperator)
+	r, err := booking.NewBookings(store, "", nil, c.now).OperatorRequest(ctx, pos[0])
 	if err != nil {
 		return err
 	}
@@ -207,9 +212,7 @@ func (c *ctl) moveRequest(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	after, err := booking.NewMover(store, c.now).Move(ctx, booking.MoveInput{
-		Code: pos[0], Action: action, Actor: booking.ActorOperator, WindowStart: windowStart,
-	})
+	after, err := booking.NewBookings(store, "", nil, c.now).OperatorMove(ctx, pos[0], action, windowStart)
 	if err != nil {
 		return err
 	}
@@ -274,7 +277,7 @@ func formatDeposit(r booking.Request, loc *time.Location) string {
 	if d == nil {
 		return "none"
 	}
-	s := fmt.Sprintf("%d.%02d %s, %s", d.AmountCents/100, d.AmountCents%100, strings.ToUpper(d.Currency), d.State)
+	s := booking.FormatMoney(d.AmountCents, d.Currency) + ", " + d.State
 	if d.Simulated {
 		s += " (simulated)"
 	}

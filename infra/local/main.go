@@ -25,11 +25,11 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/embedded"
 	"github.com/doorstep/doorstep/pkg/httpapi"
-	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/mcptools"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/outbox"
 	"github.com/doorstep/doorstep/pkg/pages"
+	"github.com/doorstep/doorstep/pkg/sweep"
 )
 
 //go:embed businesses.json
@@ -173,26 +173,26 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 		Businesses: store, Email: box, SMS: box,
 		Ledger: dynamo.NewLedger(client, tableName), Log: log, Now: time.Now,
 	}
-	requests := notify.Notifying(store, notifier, log)
+	// No payment provider runs here: every deposit is paid on the
+	// simulated page.
+	bookings := booking.NewBookings(notify.Notifying(store, notifier, log), siteURL, nil, time.Now)
 	// The hold sweeper, as ExpireHoldsFunction's schedule runs it on AWS.
-	go sweepEvery(ctx, booking.NewMover(requests, time.Now), time.Minute, log)
-	desk := booking.NewDesk(requests, siteURL, time.Now)
+	go sweepEvery(ctx, bookings, time.Minute, log)
 	mux := http.NewServeMux()
 	mux.Handle(outbox.Path, box) // local only: never deployed
-	mux.Handle(mcptools.Path, mcptools.New(desk, log))
-	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(booking.NewInbox(requests, time.Now), log))
-	// The person's pages (status_url, payment_url). No payment provider
-	// runs here, so every deposit is paid on the simulated page.
-	personPages := pages.New(pages.Config{Desk: desk, Mover: booking.NewMover(requests, time.Now), SimulateAll: true, Log: log})
+	mux.Handle(mcptools.Path, mcptools.New(bookings, log))
+	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(bookings, log))
+	// The person's pages (status_url, payment_url).
+	personPages := pages.New(pages.Config{Bookings: bookings, SimulateAll: true, Log: log})
 	mux.Handle("/r/", personPages)
 	mux.Handle("/pay/", personPages)
-	mux.Handle("/", httpapi.New(desk, log))
+	mux.Handle("/", httpapi.New(bookings, log))
 	return mux, closeEngine, nil
 }
 
 // sweepEvery expires the lapsed payment holds every interval until ctx
 // ends, as ExpireHoldsFunction does every minute on AWS.
-func sweepEvery(ctx context.Context, mover *booking.Mover, every time.Duration, log *slog.Logger) {
+func sweepEvery(ctx context.Context, bookings *booking.Bookings, every time.Duration, log *slog.Logger) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
@@ -201,7 +201,7 @@ func sweepEvery(ctx context.Context, mover *booking.Mover, every time.Duration, 
 			return
 		case now := <-tick.C:
 			// Sweep logs what it did and any failure; the next tick tries again.
-			_, _ = lambdaenv.Sweep(ctx, mover, now, log)
+			_, _ = sweep.Sweep(ctx, bookings, now, log)
 		}
 	}
 }

@@ -28,17 +28,13 @@ const (
 
 const dateLayout = "2006-01-02"
 
-// ParseDate parses a from parameter: "" is today in loc; anything else must be
-// a YYYY-MM-DD date (INVALID_DATE). The result is midnight UTC of that
+// ParseDate parses the YYYY-MM-DD date of the parameter name, such as
+// from (INVALID_DATE otherwise). The result is midnight UTC of that
 // calendar day, a date value free of any zone.
-func ParseDate(s string, now time.Time, loc *time.Location) (time.Time, error) {
-	if s == "" {
-		y, m, d := now.In(loc).Date()
-		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC), nil
-	}
+func ParseDate(name, s string) (time.Time, error) {
 	t, err := time.Parse(dateLayout, s)
 	if err != nil {
-		return time.Time{}, Errorf(InvalidDate, "from must be a date as YYYY-MM-DD, got %q", s)
+		return time.Time{}, Errorf(InvalidDate, "%s must be a date as YYYY-MM-DD, got %q", name, s)
 	}
 	return t, nil
 }
@@ -51,9 +47,13 @@ func ParseDays(s string) (int, error) {
 	}
 	n, err := strconv.Atoi(s)
 	if err != nil || n < 1 || n > MaxDays {
-		return 0, Errorf(InvalidRequest, "days must be a whole number from 1 to %d, got %q", MaxDays, s)
+		return 0, daysError(s)
 	}
 	return n, nil
+}
+
+func daysError(days string) error {
+	return Errorf(InvalidRequest, "days must be a whole number from 1 to %d, got %q", MaxDays, days)
 }
 
 // Windows returns the open arrival windows of days consecutive local days from
@@ -117,10 +117,15 @@ func (b *Business) WindowAt(start, now time.Time) (Window, bool) {
 	return Window{}, false
 }
 
+// today is the business's local day at now, as a date value.
+func (b *Business) today(now time.Time) time.Time {
+	y, m, d := now.In(b.loc).Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
 // lastBookableDate is today (local) plus the booking horizon, as a date value.
 func (b *Business) lastBookableDate(now time.Time) time.Time {
-	y, m, d := now.In(b.loc).Date()
-	return time.Date(y, m, d+b.BooksUpToDaysAhead, 0, 0, 0, 0, time.UTC)
+	return b.today(now).AddDate(0, 0, b.BooksUpToDaysAhead)
 }
 
 // localInstant returns the instant at which the wall clock in loc reads the

@@ -50,13 +50,11 @@ var benchHeld = []time.Time{
 }
 
 // BenchmarkWindows is Business.Windows over 14 days with a few held
-// windows, the held check being the map lookup Desk.ArrivalWindows passes.
+// windows, the held check being the map lookup Bookings.ArrivalWindows
+// passes.
 func BenchmarkWindows(b *testing.B) {
 	biz := benchSplitDay(b)
-	from, err := ParseDate("", benchNow, biz.Location())
-	if err != nil {
-		b.Fatal(err)
-	}
+	from := biz.today(benchNow)
 	heldSet := make(map[int64]bool, len(benchHeld))
 	for _, t := range benchHeld {
 		heldSet[t.Unix()] = true
@@ -71,7 +69,7 @@ func BenchmarkWindows(b *testing.B) {
 	}
 }
 
-// benchStore answers Desk's reads from memory, so that BenchmarkArrivalWindows
+// benchStore answers the service's reads from memory, so that BenchmarkArrivalWindows
 // measures the domain's work alone.
 type benchStore struct {
 	Store // the other methods are not called
@@ -92,19 +90,20 @@ func (s *benchStore) HeldWindows(_ context.Context, _ string, from, to, _ time.T
 }
 
 // BenchmarkArrivalWindows is listArrivalWindows for 14 days in the domain:
-// Desk.ArrivalWindows over an in-memory store (slug, parameters, the held
-// set and the windows; no DynamoDB, no JSON).
+// Bookings.ArrivalWindows over an in-memory store (the held set and the
+// windows; no DynamoDB, no JSON).
 func BenchmarkArrivalWindows(b *testing.B) {
 	biz := benchSplitDay(b)
-	desk := NewDesk(&benchStore{biz: biz, held: benchHeld}, "https://book.example.com", func() time.Time { return benchNow })
+	bookings := NewBookings(&benchStore{biz: biz, held: benchHeld}, "https://book.example.com", nil, func() time.Time { return benchNow })
 	ctx := context.Background()
-	a, err := desk.ArrivalWindows(ctx, biz.Slug, "", "14")
+	q := WindowQuery{Days: MaxDays}
+	a, err := bookings.ArrivalWindows(ctx, biz, q)
 	if err != nil || len(a.Windows) != 14*8-len(benchHeld) {
 		b.Fatalf("got %d windows and %v, want %d", len(a.Windows), err, 14*8-len(benchHeld))
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		benchAvailSink, benchErrSink = desk.ArrivalWindows(ctx, biz.Slug, "", "14")
+		benchAvailSink, benchErrSink = bookings.ArrivalWindows(ctx, biz, q)
 	}
 }
 
@@ -125,16 +124,14 @@ var benchCreateBody = []byte(`{
 var benchCreateNow = time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
 
 // BenchmarkCreateValidation is what createServiceRequest checks before the
-// store, on a valid body: decode, field checks and business rules ("all"),
-// and each step alone. "body_hash" is the idempotency hash Desk computes too.
+// store, on a valid input: field checks and business rules ("all"), and
+// each step alone. "body_hash" is the idempotency hash the service computes
+// too. Decoding the JSON body is the edge's (pkg/httpapi's
+// BenchmarkDecodeCreateBody).
 func BenchmarkCreateValidation(b *testing.B) {
 	biz := testBusinesses(b)["split-day-plumbing"]
-	const headerKey = "3f9c1e2a-first-try"
-	in, err := DecodeCreateInput(benchCreateBody)
-	if err != nil {
-		b.Fatal(err)
-	}
-	d, err := in.checkFields(biz, headerKey)
+	in := inputOf(b, benchCreateBody, "3f9c1e2a-first-try")
+	d, err := in.checkFields(biz)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -145,11 +142,7 @@ func BenchmarkCreateValidation(b *testing.B) {
 	b.Run("all", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			in, err := DecodeCreateInput(benchCreateBody)
-			if err != nil {
-				b.Fatal(err)
-			}
-			d, err := in.checkFields(biz, headerKey)
+			d, err := in.checkFields(biz)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -157,16 +150,10 @@ func BenchmarkCreateValidation(b *testing.B) {
 			benchDraftSink = d
 		}
 	})
-	b.Run("decode", func(b *testing.B) {
-		b.ReportAllocs()
-		for b.Loop() {
-			in, benchErrSink = DecodeCreateInput(benchCreateBody)
-		}
-	})
 	b.Run("fields", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			benchDraftSink, benchErrSink = in.checkFields(biz, headerKey)
+			benchDraftSink, benchErrSink = in.checkFields(biz)
 		}
 	})
 	b.Run("rules", func(b *testing.B) {

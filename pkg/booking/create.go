@@ -1,47 +1,32 @@
 package booking
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
-	"io"
 	"net/mail"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-// CreateInput is the body of createServiceRequest, as sent. Pointers tell a
-// missing field from an empty one.
+// CreateInput is a service request as the caller sent it, decoded by its
+// edge. Strings are as sent (the checks trim them); a nil pointer is a field
+// that was not sent, where that differs from an empty one.
 type CreateInput struct {
-	WindowStart     *string       `json:"window_start"`
-	Address         *AddressInput `json:"address"`
-	Contact         *ContactInput `json:"contact"`
-	ServiceID       *string       `json:"service_id,omitempty"`
-	Urgency         *string       `json:"urgency,omitempty"`
-	Description     *string       `json:"description,omitempty"`
-	Language        *string       `json:"language,omitempty"`
-	IdempotencyKey  *string       `json:"idempotency_key,omitempty"`
-	AssistantName   *string       `json:"assistant_name,omitempty"`
-	DepositAccepted *bool         `json:"deposit_accepted,omitempty"`
-}
-
-// AddressInput is the address object of CreateInput.
-type AddressInput struct {
-	Street *string `json:"street"`
-	Unit   *string `json:"unit,omitempty"`
-	City   *string `json:"city,omitempty"`
-	ZIP    *string `json:"zip"`
-}
-
-// ContactInput is the contact object of CreateInput.
-type ContactInput struct {
-	Name       *string `json:"name"`
-	Phone      *string `json:"phone"`
-	Email      *string `json:"email,omitempty"`
-	SMSConsent *bool   `json:"sms_consent,omitempty"`
+	WindowStart     string // RFC 3339
+	Address         Address
+	Contact         Contact
+	ServiceID       *string // nil: something else, described in Description
+	Urgency         *string // nil: soon
+	Language        *string // nil: en
+	Description     string
+	AssistantName   string
+	DepositAccepted bool
+	// IdempotencyKeys are the keys the caller sent, wherever it sent them (a
+	// header, a body field): none, or one or more that must be equal.
+	IdempotencyKeys []string
 }
 
 // Limits of createServiceRequest.
@@ -62,67 +47,12 @@ const (
 	windowStartFormatMsg = "window_start must be an ISO 8601 date-time with an offset, such as 2026-11-23T16:00:00Z"
 )
 
-// DecodeCreateInput decodes a createServiceRequest body. Malformed JSON, a
-// wrong type, a missing required field or a body over MaxBodyBytes is
-// INVALID_REQUEST. Unknown fields are ignored.
-func DecodeCreateInput(body []byte) (CreateInput, error) {
-	var in CreateInput
-	if len(body) > MaxBodyBytes {
-		return in, Errorf(InvalidRequest, "the body is larger than %d KiB", MaxBodyBytes>>10)
-	}
-	dec := json.NewDecoder(bytes.NewReader(body))
-	if err := dec.Decode(&in); err != nil {
-		var typeErr *json.UnmarshalTypeError
-		if errors.As(err, &typeErr) && typeErr.Field != "" {
-			return in, Errorf(InvalidRequest, "%s must be %s", typeErr.Field, jsonKind(typeErr.Type.Kind().String()))
-		}
-		return in, Errorf(InvalidRequest, "the body must be a JSON object")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return in, Errorf(InvalidRequest, "the body must hold one JSON object")
-	}
-	return in, in.checkRequired()
-}
-
-func jsonKind(goKind string) string {
-	switch goKind {
-	case "string":
-		return "a string"
-	case "bool":
-		return "true or false"
-	case "struct":
-		return "an object"
-	}
-	return "of another type"
-}
-
-func (in *CreateInput) checkRequired() error {
-	missing := func(field string) error { return Errorf(InvalidRequest, "%s is required", field) }
-	switch {
-	case in.WindowStart == nil:
-		return missing("window_start")
-	case in.Address == nil:
-		return missing("address")
-	case in.Contact == nil:
-		return missing("contact")
-	case in.Address.Street == nil:
-		return missing("address.street")
-	case in.Address.ZIP == nil:
-		return missing("address.zip")
-	case in.Contact.Name == nil:
-		return missing("contact.name")
-	case in.Contact.Phone == nil:
-		return missing("contact.phone")
-	}
-	return nil
-}
-
-// BodyHash identifies a body for idempotency: the same fields with the same
-// values give the same hash, whatever their order or spacing and wherever the
-// idempotency key was sent.
+// BodyHash identifies a request for idempotency: the same fields with the
+// same values give the same hash, whichever edge decoded them and wherever
+// the idempotency key was sent.
 func (in CreateInput) BodyHash() string {
-	in.IdempotencyKey = nil
-	data, _ := json.Marshal(in) // a struct of strings, bools and pointers always marshals
+	in.IdempotencyKeys = nil
+	data, _ := json.Marshal(in) // strings, bools and pointers to them always marshal
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }
@@ -138,17 +68,18 @@ type draft struct {
 // checkFields applies the field rules in the precedence order of decisions.md:
 // INVALID_WINDOW (format), INVALID_ADDRESS, INVALID_ZIP, INVALID_NAME,
 // INVALID_PHONE, INVALID_EMAIL, other field rules (INVALID_REQUEST),
-// SERVICE_UNAVAILABLE. headerKey is the Idempotency-Key header ("" if absent).
-func (in CreateInput) checkFields(b *Business, headerKey string) (draft, error) {
+// SERVICE_UNAVAILABLE.
+func (in CreateInput) checkFields(b *Business) (draft, error) {
 	var d draft
-	start, err := time.Parse(time.RFC3339, *in.WindowStart)
+	start, err := time.Parse(time.RFC3339, in.WindowStart)
 	if err != nil {
-		return d, Errorf(InvalidWindow, windowStartFormatMsg+", got %q", *in.WindowStart)
+		return d, Errorf(InvalidWindow, windowStartFormatMsg+", got %q", in.WindowStart)
 	}
 	d.Window.Start = start.UTC()
 
 	a := in.Address
-	d.Address = Address{Street: trim(a.Street), Unit: trim(a.Unit), City: trim(a.City), ZIP: trim(a.ZIP)}
+	d.Address = Address{Street: strings.TrimSpace(a.Street), Unit: strings.TrimSpace(a.Unit),
+		City: strings.TrimSpace(a.City), ZIP: strings.TrimSpace(a.ZIP)}
 	switch {
 	case d.Address.Street == "":
 		return d, Errorf(InvalidAddress, "address.street is empty")
@@ -162,7 +93,7 @@ func (in CreateInput) checkFields(b *Business, headerKey string) (draft, error) 
 	}
 
 	c := in.Contact
-	d.Contact = Contact{Name: trim(c.Name), SMSConsent: c.SMSConsent != nil && *c.SMSConsent}
+	d.Contact = Contact{Name: strings.TrimSpace(c.Name), SMSConsent: c.SMSConsent}
 	switch {
 	case d.Contact.Name == "":
 		return d, Errorf(InvalidName, "contact.name is empty")
@@ -170,29 +101,29 @@ func (in CreateInput) checkFields(b *Business, headerKey string) (draft, error) 
 		return d, Errorf(InvalidName, "contact.name is longer than %d characters", maxName)
 	}
 	var ok bool
-	if d.Contact.Phone, ok = NormalizePhone(*c.Phone); !ok {
-		return d, Errorf(InvalidPhone, "contact.phone must be a US phone number of 10 digits, got %q", *c.Phone)
+	if d.Contact.Phone, ok = NormalizePhone(c.Phone); !ok {
+		return d, Errorf(InvalidPhone, "contact.phone must be a US phone number of 10 digits, got %q", c.Phone)
 	}
-	if d.Contact.Email, ok = NormalizeEmail(trim(c.Email)); !ok {
-		return d, Errorf(InvalidEmail, "contact.email does not look like an e-mail address: %q", *c.Email)
+	if d.Contact.Email, ok = NormalizeEmail(strings.TrimSpace(c.Email)); !ok {
+		return d, Errorf(InvalidEmail, "contact.email does not look like an e-mail address: %q", c.Email)
 	}
 
-	if d.Urgency = orDefault(in.Urgency, defaultUrgency); !oneOf(d.Urgency, "emergency", "soon", "flexible") {
+	if d.Urgency = orDefault(in.Urgency, defaultUrgency); !slices.Contains(urgencies, d.Urgency) {
 		return d, Errorf(InvalidRequest, "urgency must be emergency, soon or flexible, got %q", d.Urgency)
 	}
 	if d.Language = orDefault(in.Language, defaultLanguage); !isLanguage(d.Language) {
 		return d, Errorf(InvalidRequest, "language must be en or es, got %q", d.Language)
 	}
-	if d.Description = trim(in.Description); tooLong(d.Description, MaxDescription) {
+	if d.Description = strings.TrimSpace(in.Description); tooLong(d.Description, MaxDescription) {
 		return d, Errorf(InvalidRequest, "description may have up to %d characters", MaxDescription)
 	}
-	if d.AssistantName = trim(in.AssistantName); tooLong(d.AssistantName, MaxAssistantName) {
+	if d.AssistantName = strings.TrimSpace(in.AssistantName); tooLong(d.AssistantName, MaxAssistantName) {
 		return d, Errorf(InvalidRequest, "assistant_name may have up to %d characters", MaxAssistantName)
 	}
-	if d.key, err = idempotencyKey(headerKey, in.IdempotencyKey); err != nil {
+	if d.key, err = idempotencyKey(in.IdempotencyKeys); err != nil {
 		return d, err
 	}
-	d.depositAccepted = in.DepositAccepted != nil && *in.DepositAccepted
+	d.depositAccepted = in.DepositAccepted
 
 	d.ServiceName = LocalText{EN: otherServiceEN, ES: otherServiceES}
 	if in.ServiceID != nil {
@@ -205,23 +136,46 @@ func (in CreateInput) checkFields(b *Business, headerKey string) (draft, error) 
 	return d, nil
 }
 
-// idempotencyKey reconciles the Idempotency-Key header with the body's
-// idempotency_key: either may be sent, both only if equal.
-func idempotencyKey(header string, body *string) (string, error) {
-	key := header
-	if body != nil {
-		if header != "" && header != *body {
+// idempotencyKey reconciles the keys a caller sent (the Idempotency-Key
+// header and the body's idempotency_key): either may be sent, both only if
+// equal. "" is no key.
+func idempotencyKey(keys []string) (string, error) {
+	if len(keys) == 0 {
+		return "", nil
+	}
+	key := keys[0]
+	for _, other := range keys[1:] {
+		if other != key {
 			return "", Errorf(InvalidRequest, "the Idempotency-Key header and idempotency_key differ")
 		}
-		key = *body
-	}
-	if key == "" && body == nil {
-		return "", nil
 	}
 	if n := utf8.RuneCountInString(key); n < MinIdempotencyKey || n > MaxIdempotencyKey {
 		return "", Errorf(InvalidRequest, "an idempotency key must have %d to %d characters", MinIdempotencyKey, MaxIdempotencyKey)
 	}
 	return key, nil
+}
+
+// urgencies are the values of urgency.
+var urgencies = []string{"emergency", "soon", "flexible"}
+
+// newRequest is the request d makes at b, created at now: new, or
+// pending_payment with its deposit due when b takes one.
+func (d draft) newRequest(b *Business, now time.Time) Request {
+	r := d.Request
+	r.Code = NewCode()
+	r.BusinessSlug = b.Slug
+	r.Created = now.UTC().Truncate(time.Second)
+	r.Status = StatusNew
+	if dep := b.BookingDeposit; dep != nil {
+		r.Status = StatusPendingPayment
+		r.HoldExpires = r.Created.Add(time.Duration(dep.PayWithinMinutes) * time.Minute)
+		r.Deposit = &DepositRecord{
+			AmountCents: dep.AmountCents, Currency: dep.Currency, Simulated: dep.Simulated,
+			FreeCancellationHours: dep.FreeCancellationHours, State: DepositDue, Since: r.Created,
+		}
+	}
+	r.History = []Event{{At: r.Created, By: ActorCustomer, Action: ActionCreate, To: r.Status, Window: r.Window}}
+	return r
 }
 
 // checkBusinessRules applies the checks that depend on the business's
@@ -300,27 +254,11 @@ func NormalizeEmail(s string) (string, bool) {
 	return s, true
 }
 
-func trim(s *string) string {
-	if s == nil {
-		return ""
-	}
-	return strings.TrimSpace(*s)
-}
-
 func orDefault(s *string, def string) string {
 	if s == nil {
 		return def
 	}
 	return *s
-}
-
-func oneOf(s string, options ...string) bool {
-	for _, o := range options {
-		if s == o {
-			return true
-		}
-	}
-	return false
 }
 
 func tooLong(s string, max int) bool { return utf8.RuneCountInString(s) > max }

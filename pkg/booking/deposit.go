@@ -182,11 +182,11 @@ const (
 // ApplyPayment moves the request p is for from pending_payment to new, as
 // the payment provider (ActorSystem), recording p.Ref; see PaymentOutcome.
 // p must be paid. It is safe to call again with the same payment.
-func (m *Mover) ApplyPayment(ctx context.Context, p Payment) (PaymentOutcome, error) {
+func (s *Bookings) ApplyPayment(ctx context.Context, p Payment) (PaymentOutcome, error) {
 	if !p.Paid {
 		return 0, Errorf(InvalidRequest, "payment %s is not complete", p.Ref)
 	}
-	r, err := m.Request(ctx, "", p.Code, ActorSystem)
+	r, err := s.request(ctx, p.Code)
 	switch {
 	case ErrorCode(err) == NotFound:
 		return PaymentUnwanted, nil
@@ -199,7 +199,7 @@ func (m *Mover) ApplyPayment(ctx context.Context, p Payment) (PaymentOutcome, er
 	case r.Deposit.PaymentRef == p.Ref:
 		return PaymentAlreadyApplied, nil
 	}
-	_, err = m.Move(ctx, MoveInput{Code: r.Code, Action: ActionPay, Actor: ActorSystem, PaymentRef: p.Ref})
+	_, err = s.moveByCode(ctx, r.Code, change{action: ActionPay, actor: ActorSystem, paymentRef: p.Ref})
 	if ErrorCode(err) != InvalidTransition {
 		if err != nil {
 			return 0, err
@@ -207,13 +207,13 @@ func (m *Mover) ApplyPayment(ctx context.Context, p Payment) (PaymentOutcome, er
 		return PaymentApplied, nil
 	}
 	// Moved by someone else just now: by this same payment, or not.
-	if r, err = m.Request(ctx, "", p.Code, ActorSystem); err != nil {
+	if r, err = s.request(ctx, p.Code); err != nil {
 		return 0, err
 	}
 	if r.Deposit.PaymentRef == p.Ref {
 		return PaymentAlreadyApplied, nil
 	}
-	return PaymentUnwanted, m.recordLatePayment(ctx, r, p)
+	return PaymentUnwanted, s.recordLatePayment(ctx, r, p)
 }
 
 // recordLatePayment records on r's deposit that payment p came when r could
@@ -221,11 +221,11 @@ func (m *Mover) ApplyPayment(ctx context.Context, p Payment) (PaymentOutcome, er
 // paying) and is refunded, so that the person's status page and the status
 // response say so. A deposit another payment paid is left as it is: that
 // payment is the deposit's. A request moved meanwhile is left too.
-func (m *Mover) recordLatePayment(ctx context.Context, r Request, p Payment) error {
+func (s *Bookings) recordLatePayment(ctx context.Context, r Request, p Payment) error {
 	if r.Deposit.PaymentRef != "" {
 		return nil
 	}
-	now := m.now()
+	now := s.now()
 	if st := r.Effective(now).Status; st != StatusExpired && st != StatusCancelled {
 		return nil
 	}
@@ -233,7 +233,7 @@ func (m *Mover) recordLatePayment(ctx context.Context, r Request, p Payment) err
 	d.State, d.Since, d.PaymentRef = DepositRefunded, now.UTC().Truncate(time.Second), p.Ref
 	after := r
 	after.Deposit = &d
-	if err := m.store.RecordLatePayment(ctx, r, after); err != nil && ErrorCode(err) != InvalidTransition {
+	if err := s.store.RecordLatePayment(ctx, r, after); err != nil && ErrorCode(err) != InvalidTransition {
 		return err
 	}
 	return nil

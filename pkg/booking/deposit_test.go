@@ -247,7 +247,7 @@ func TestApplyPayment(t *testing.T) {
 				tt.edit(&r)
 			}
 			s := &oneRequestStore{r: r}
-			got, err := NewMover(s, func() time.Time { return tt.at }).ApplyPayment(context.Background(), tt.payment)
+			got, err := NewBookings(s, "", nil, func() time.Time { return tt.at }).ApplyPayment(context.Background(), tt.payment)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -263,7 +263,7 @@ func TestApplyPayment(t *testing.T) {
 		s := &oneRequestStore{r: depositRequest(StatusPendingPayment, DepositDue, false)}
 		p := payment
 		p.Paid = false
-		if _, err := NewMover(s, func() time.Time { return now }).ApplyPayment(context.Background(), p); ErrorCode(err) != InvalidRequest {
+		if _, err := NewBookings(s, "", nil, func() time.Time { return now }).ApplyPayment(context.Background(), p); ErrorCode(err) != InvalidRequest {
 			t.Errorf("got %v, want INVALID_REQUEST", err)
 		}
 	})
@@ -274,8 +274,7 @@ func TestMoveStoresTheDepositOutcome(t *testing.T) {
 	r.Deposit.PaymentRef = "pi_1"
 	s := &oneRequestStore{r: r}
 	at := time.Date(2026, 10, 31, 15, 30, 0, 0, time.UTC) // 23.5 h before the window
-	after, err := NewMover(s, func() time.Time { return at }).Move(context.Background(),
-		MoveInput{Code: r.Code, Action: ActionCancel, Actor: ActorCustomer})
+	after, err := NewBookings(s, "", nil, func() time.Time { return at }).CustomerCancel(context.Background(), r.Code)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,30 +8,16 @@ import (
 	"time"
 )
 
-// Inbox is the business side: a business, proven by its inbox token, lists
-// and reads its requests (with the person's contact details) and moves them
-// through the Lifecycle. Nothing here is public.
-type Inbox struct {
-	store Store
-	mover *Mover
-	now   func() time.Time
-}
-
-// NewInbox returns the inbox over store, with now as its clock.
-func NewInbox(store Store, now func() time.Time) *Inbox {
-	return &Inbox{store: store, mover: NewMover(store, now), now: now}
-}
-
-// Open returns the business whose inbox token this is. Any failure is the
-// same UNAUTHORIZED, so that a caller learns nothing about which businesses
-// exist.
-func (in *Inbox) Open(ctx context.Context, token string) (*Business, error) {
+// OpenInbox returns the business whose inbox token this is: the proof the
+// business's own methods take. Any failure is the same UNAUTHORIZED, so
+// that a caller learns nothing about which businesses exist.
+func (s *Bookings) OpenInbox(ctx context.Context, token string) (*Business, error) {
 	unauthorized := Errorf(Unauthorized, "send the business's inbox token as Authorization: Bearer <token>")
 	slug, ok := InboxTokenSlug(token)
 	if !ok {
 		return nil, unauthorized
 	}
-	b, err := in.store.Business(ctx, slug)
+	b, err := s.store.Business(ctx, slug)
 	if ErrorCode(err) == NotFound {
 		return nil, unauthorized
 	}
@@ -44,16 +30,80 @@ func (in *Inbox) Open(ctx context.Context, token string) (*Business, error) {
 	return b, nil
 }
 
-// RequestFilter is the inbox list's query, as given: status (one state, or
-// several joined by commas), from and to (YYYY-MM-DD days, in the business's
-// time zone, on which the requests were sent; both included), limit (1 to
-// MaxPageSize, default DefaultPageSize) and cursor (a page's next).
-type RequestFilter struct {
-	Status, From, To, Limit, Cursor string
+// InboxQuery selects a business's requests for its inbox list.
+type InboxQuery struct {
+	Statuses []Status // one or more of the states a business sees; none: all
+	// From and To are the days (date values, as ParseDate returns them, in
+	// the business's time zone) on which the requests were sent, both
+	// included; zero: from the first, up to now.
+	From, To time.Time
+	Limit    int    // 1 to MaxPageSize; 0: DefaultPageSize
+	Cursor   string // a page's next
 }
 
 // DefaultPageSize is how many requests a page lists when no limit is given.
 const DefaultPageSize = 25
+
+// ParseInboxQuery reads an inbox list's filter as people write it (the
+// inbox's query parameters, the operator's flags): status (one state, or
+// several joined by commas), from and to (YYYY-MM-DD), limit (a whole
+// number) and cursor; "" leaves each out.
+func ParseInboxQuery(status, from, to, limit, cursor string) (InboxQuery, error) {
+	q := InboxQuery{Cursor: cursor}
+	var err error
+	if status != "" {
+		if q.Statuses, err = parseStatuses(status); err != nil {
+			return q, err
+		}
+	}
+	if from != "" {
+		if q.From, err = ParseDate("from", from); err != nil {
+			return q, err
+		}
+	}
+	if to != "" {
+		if q.To, err = ParseDate("to", to); err != nil {
+			return q, err
+		}
+	}
+	q.Limit, err = parseLimit(limit)
+	return q, err
+}
+
+// parseStatuses parses a status filter: one state, or several joined by
+// commas, each one a business sees (INVALID_REQUEST otherwise).
+func parseStatuses(s string) ([]Status, error) {
+	var statuses []Status
+	for _, part := range strings.Split(s, ",") {
+		st := Status(strings.TrimSpace(part))
+		if !slices.Contains(inboxStatuses, st) {
+			return nil, statusError(part)
+		}
+		statuses = append(statuses, st)
+	}
+	return statuses, nil
+}
+
+func statusError(s string) error {
+	return Errorf(InvalidRequest, "status %q: want one or more of %s, joined by commas", s, joinStatuses(inboxStatuses))
+}
+
+// parseLimit parses a page size: "" is DefaultPageSize; anything else must
+// be a whole number from 1 to MaxPageSize (INVALID_REQUEST).
+func parseLimit(s string) (int, error) {
+	if s == "" {
+		return DefaultPageSize, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 || n > MaxPageSize {
+		return 0, limitError()
+	}
+	return n, nil
+}
+
+func limitError() error {
+	return Errorf(InvalidRequest, "limit must be a whole number from 1 to %d", MaxPageSize)
+}
 
 // InboxRequest is a request as its business sees it: everything the person
 // sent, its state as it stands, and its history.
@@ -81,45 +131,32 @@ type InboxPage struct {
 	Next     *string        `json:"next"`
 }
 
-// Requests lists b's requests, newest first.
-func (in *Inbox) Requests(ctx context.Context, b *Business, f RequestFilter) (InboxPage, error) {
-	q := RequestQuery{Slug: b.Slug, Limit: DefaultPageSize, Cursor: f.Cursor}
-	if f.Status != "" {
-		for _, s := range strings.Split(f.Status, ",") {
-			st := Status(strings.TrimSpace(s))
-			if !slices.Contains(inboxStatuses, st) {
-				return InboxPage{}, Errorf(InvalidRequest, "status %q: want one or more of %s, joined by commas", s, joinStatuses(inboxStatuses))
-			}
-			q.Statuses = append(q.Statuses, st)
+// BusinessRequests lists b's requests, newest first, as b sees them.
+func (s *Bookings) BusinessRequests(ctx context.Context, b *Business, iq InboxQuery) (InboxPage, error) {
+	q := RequestQuery{Slug: b.Slug, Statuses: iq.Statuses, Limit: iq.Limit, Cursor: iq.Cursor}
+	for _, st := range iq.Statuses {
+		if !slices.Contains(inboxStatuses, st) {
+			return InboxPage{}, statusError(string(st))
 		}
 	}
-	now := in.now()
-	if f.From != "" {
-		from, err := ParseDate(f.From, now, b.loc)
-		if err != nil {
-			return InboxPage{}, err
-		}
-		q.From = localMidnight(from, b.loc)
+	switch {
+	case q.Limit == 0:
+		q.Limit = DefaultPageSize
+	case q.Limit < 0 || q.Limit > MaxPageSize:
+		return InboxPage{}, limitError()
+	}
+	now := s.now()
+	if !iq.From.IsZero() {
+		q.From = localMidnight(iq.From, b.loc)
 	}
 	q.To = now.Add(24 * time.Hour)
-	if f.To != "" {
-		to, err := ParseDate(f.To, now, b.loc)
-		if err != nil {
-			return InboxPage{}, Errorf(InvalidDate, "to must be a date as YYYY-MM-DD, got %q", f.To)
-		}
-		q.To = localMidnight(to.AddDate(0, 0, 1), b.loc)
+	if !iq.To.IsZero() {
+		q.To = localMidnight(iq.To.AddDate(0, 0, 1), b.loc)
 	}
 	if !q.From.Before(q.To) {
 		return InboxPage{}, Errorf(InvalidDate, "from must be on or before to")
 	}
-	if f.Limit != "" {
-		n, err := strconv.Atoi(f.Limit)
-		if err != nil || n < 1 || n > MaxPageSize {
-			return InboxPage{}, Errorf(InvalidRequest, "limit must be a whole number from 1 to %d", MaxPageSize)
-		}
-		q.Limit = n
-	}
-	page, err := in.store.BusinessRequests(ctx, q)
+	page, err := s.store.BusinessRequests(ctx, q)
 	if err != nil {
 		return InboxPage{}, err
 	}
@@ -152,23 +189,38 @@ func localMidnight(day time.Time, loc *time.Location) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, loc).UTC()
 }
 
-// Request returns one of b's requests.
-func (in *Inbox) Request(ctx context.Context, b *Business, code string) (InboxRequest, error) {
-	r, err := in.mover.Request(ctx, b.Slug, code, ActorBusiness)
+// BusinessRequest returns one of b's requests. Another business's request,
+// and one b does not see (SeenByBusiness), are NOT_FOUND as an unknown
+// code is.
+func (s *Bookings) BusinessRequest(ctx context.Context, b *Business, code string) (InboxRequest, error) {
+	r, err := s.businessRequest(ctx, b, code)
 	if err != nil {
 		return InboxRequest{}, err
 	}
-	return inboxView(r, in.now()), nil
+	return inboxView(r, s.now()), nil
 }
 
-// Act moves one of b's requests by action; windowStart is the new window's
-// start for ActionMove.
-func (in *Inbox) Act(ctx context.Context, b *Business, code string, action Action, windowStart string) (InboxRequest, error) {
-	r, err := in.mover.Move(ctx, MoveInput{Code: code, Action: action, Actor: ActorBusiness, Slug: b.Slug, WindowStart: windowStart})
+// BusinessMove moves one of b's requests by action, as the business;
+// windowStart is the new window's start (RFC 3339) for ActionMove.
+func (s *Bookings) BusinessMove(ctx context.Context, b *Business, code string, action Action, windowStart string) (InboxRequest, error) {
+	r, err := s.businessRequest(ctx, b, code)
 	if err != nil {
 		return InboxRequest{}, err
 	}
-	return inboxView(r, in.now()), nil
+	now := s.now()
+	after, err := s.move(ctx, r, change{action: action, actor: ActorBusiness, windowStart: windowStart}, now)
+	if err != nil {
+		return InboxRequest{}, err
+	}
+	return inboxView(after, now), nil
+}
+
+func (s *Bookings) businessRequest(ctx context.Context, b *Business, code string) (Request, error) {
+	r, err := s.request(ctx, code)
+	if err == nil && (r.BusinessSlug != b.Slug || !r.SeenByBusiness()) {
+		err = requestNotFound(code)
+	}
+	return r, err
 }
 
 func inboxView(r Request, now time.Time) InboxRequest {

@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -84,7 +85,7 @@ func ParseSiteLink(s string) (SiteLink, bool) {
 		if err != nil || n < 1 || n > 65535 || port[0] == '+' {
 			return SiteLink{}, false
 		}
-		if p := strconv.Itoa(n); !contains(defaultPorts, p) {
+		if p := strconv.Itoa(n); !slices.Contains(defaultPorts, p) {
 			host += ":" + p
 		}
 	}
@@ -175,35 +176,17 @@ func isUnreserved(c byte) bool {
 		c == '-' || c == '.' || c == '_' || c == '~'
 }
 
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 // Sites returns the business's sites: its url and its booking_url, parsed,
 // without repeats. A business that passed Validate has at least one.
 func (b *Business) Sites() []SiteLink {
 	var sites []SiteLink
 	for _, u := range []string{b.URL, b.BookingURL} {
 		l, ok := ParseSiteLink(u)
-		if ok && !containsSite(sites, l) {
+		if ok && !slices.Contains(sites, l) {
 			sites = append(sites, l)
 		}
 	}
 	return sites
-}
-
-func containsSite(sites []SiteLink, l SiteLink) bool {
-	for _, s := range sites {
-		if s == l {
-			return true
-		}
-	}
-	return false
 }
 
 // OwnsLink reports whether l names a page of one of the business's sites:
@@ -247,10 +230,10 @@ const MaxSlug = 100
 // reads it. When sites of several businesses hold the page, the one whose
 // site path is the longest wins (a booking platform's page of a business
 // over the platform's own site). Anything else is NOT_FOUND.
-func (d *Desk) ResolveBusiness(ctx context.Context, ref string) (*Business, error) {
+func (s *Bookings) ResolveBusiness(ctx context.Context, ref string) (*Business, error) {
 	ref = strings.TrimSpace(ref)
 	if IsSlug(strings.ToLower(ref)) {
-		return d.business(ctx, ref)
+		return s.Business(ctx, ref)
 	}
 	link, ok := ParseSiteLink(ref)
 	if !ok {
@@ -258,7 +241,7 @@ func (d *Desk) ResolveBusiness(ctx context.Context, ref string) (*Business, erro
 			"%s is neither a business slug nor a link to a web page; pass the business's slug or a link to its site (its web address or its booking page)",
 			quoteShort(ref))
 	}
-	candidates, err := d.store.BusinessesAtHost(ctx, link.Host)
+	candidates, err := s.store.BusinessesAtHost(ctx, link.Host)
 	if err != nil {
 		return nil, err
 	}

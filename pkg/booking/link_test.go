@@ -287,7 +287,7 @@ func TestResolveBusiness(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := NewDesk(&siteStore{bs: siteBusinesses(t)}, "https://book.example.com", nil)
+			d := NewBookings(&siteStore{bs: siteBusinesses(t)}, "https://book.example.com", nil, nil)
 			got, err := d.ResolveBusiness(context.Background(), tt.ref)
 			if tt.want == "" {
 				if ErrorCode(err) != NotFound || got != nil {
@@ -317,7 +317,7 @@ func TestResolveBusinessMessages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := &siteStore{bs: siteBusinesses(t)}
-			_, err := NewDesk(s, "https://book.example.com", nil).ResolveBusiness(context.Background(), tt.ref)
+			_, err := NewBookings(s, "https://book.example.com", nil, nil).ResolveBusiness(context.Background(), tt.ref)
 			if got := ErrorMessage(err); ErrorCode(err) != NotFound || !strings.Contains(got, tt.want) {
 				t.Errorf("message = %q (%s), want NOT_FOUND containing %q", got, ErrorCode(err), tt.want)
 			}

@@ -222,11 +222,12 @@ func TestMoveRequestRetriesConflicts(t *testing.T) {
 			mustCreate(t, engine{store: s, client: client, table: "conflicts"}, r, nil, now)
 			proxy.set(tt.refuse, tt.forever)
 
-			in := booking.MoveInput{Code: r.Code, Action: tt.action, Actor: booking.ActorBusiness}
+			var windowStart string
 			if tt.action == booking.ActionMove {
-				in.WindowStart = monday.Add(2 * time.Hour).Format(time.RFC3339)
+				windowStart = monday.Add(2 * time.Hour).Format(time.RFC3339)
 			}
-			_, err := booking.NewMover(s, func() time.Time { return now }).Move(context.Background(), in)
+			bookings := booking.NewBookings(s, "https://book.example.com", nil, func() time.Time { return now })
+			err := move(context.Background(), bookings, r.Code, tt.action, windowStart, now)
 			if code(err) != tt.wantCode {
 				t.Errorf("Move() = %v, want code %q", err, tt.wantCode)
 			}

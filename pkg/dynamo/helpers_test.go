@@ -186,3 +186,32 @@ func jsonString(v any) string {
 	}
 	return string(data)
 }
+
+// move makes action on the request with the given code through the method
+// of the service that the actor who may make it has: the payment
+// provider's for pay, the sweeper's for expire, and the operator's (who
+// may do whatever the business or the person may) for any other. An expire
+// that expires nothing is refused, as a sweep leaves such a request alone.
+func move(ctx context.Context, s *booking.Bookings, code string, action booking.Action, windowStart string, now time.Time) error {
+	switch action {
+	case booking.ActionPay:
+		_, err := s.PaySimulated(ctx, code)
+		return err
+	case booking.ActionExpire:
+		res, err := s.ExpireLapsed(ctx, now)
+		if err == nil && res.Expired == 0 {
+			err = booking.Errorf(booking.InvalidTransition, "the sweep at %s expired nothing", now.Format(time.RFC3339))
+		}
+		return err
+	}
+	_, err := s.OperatorMove(ctx, code, action, windowStart)
+	return err
+}
+
+// actorOf is the actor move makes action as.
+func actorOf(action booking.Action) booking.Actor {
+	if action == booking.ActionPay || action == booking.ActionExpire {
+		return booking.ActorSystem
+	}
+	return booking.ActorOperator
+}

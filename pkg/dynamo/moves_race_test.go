@@ -80,6 +80,7 @@ func TestRaceAcceptDecline(t *testing.T) {
 	const pairs = 50
 	ctx := context.Background()
 	f := newLifecycleFixture(t, localEngine)
+	b := loadBusiness(t)
 	counter := phoneKey(slug, phone(1))
 	for round := range raceRounds {
 		start := monday.Add(time.Duration(round) * 2 * time.Hour) // a window each round
@@ -97,7 +98,7 @@ func TestRaceAcceptDecline(t *testing.T) {
 		// neither has the head start of being sent first.
 		action := func(i int) booking.Action { return actions[(i+round)%2] }
 		errs := race(2*pairs, func(i int) error {
-			_, err := f.mover.Move(ctx, booking.MoveInput{Code: r.Code, Action: action(i), Actor: booking.ActorBusiness, Slug: slug})
+			_, err := f.bookings.BusinessMove(ctx, b, r.Code, action(i), "")
 			return err
 		})
 		elapsed := time.Since(begin)
@@ -173,10 +174,7 @@ func TestRaceMoveToOneWindow(t *testing.T) {
 
 		begin := time.Now()
 		errs := race(n, func(i int) error {
-			_, err := f.mover.Move(ctx, booking.MoveInput{
-				Code: rs[i].Code, Action: booking.ActionMove, Actor: booking.ActorBusiness, Slug: slug,
-				WindowStart: target.Format(time.RFC3339),
-			})
+			_, err := f.bookings.BusinessMove(ctx, b, rs[i].Code, booking.ActionMove, target.Format(time.RFC3339))
 			return err
 		})
 		elapsed := time.Since(begin)

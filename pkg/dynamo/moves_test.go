@@ -14,19 +14,19 @@ import (
 // holdLapsed is when a pending request created at now has lost its hold.
 var holdLapsed = now.Add(31 * time.Minute)
 
-// lifecycleFixture is one request on a fresh table, and a mover over it
-// whose clock the test sets.
+// lifecycleFixture is one request on a fresh table, and the service over
+// it, whose clock the test sets.
 type lifecycleFixture struct {
 	engine
-	clock time.Time
-	mover *booking.Mover
+	clock    time.Time
+	bookings *booking.Bookings
 }
 
 func newLifecycleFixture(t *testing.T, eng dynamotest.Engine) *lifecycleFixture {
 	t.Helper()
 	client, table := eng.Open(t)
 	f := &lifecycleFixture{engine: engine{store: dynamo.New(client, table), client: client, table: table}, clock: now}
-	f.mover = booking.NewMover(f.store, func() time.Time { return f.clock })
+	f.bookings = booking.NewBookings(f.store, "https://book.example.com", nil, func() time.Time { return f.clock })
 	if err := f.store.PutBusiness(context.Background(), loadBusiness(t)); err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ func (f *lifecycleFixture) reach(t *testing.T, s booking.Status) booking.Request
 		if a == booking.ActionExpire {
 			f.clock = holdLapsed
 		}
-		if _, err := f.mover.Move(context.Background(), booking.MoveInput{Code: r.Code, Action: a, Actor: actorFor(r.Status, a)}); err != nil {
+		if err := move(context.Background(), f.bookings, r.Code, a, "", f.clock); err != nil {
 			t.Fatalf("reach %s: %s: %v", s, a, err)
 		}
 		got, err := f.store.Request(context.Background(), r.Code)
@@ -70,17 +70,6 @@ func (f *lifecycleFixture) reach(t *testing.T, s booking.Status) booking.Request
 	}
 	f.clock = now
 	return r
-}
-
-// actorFor returns an actor the Lifecycle lets make the move, or the
-// business when none may.
-func actorFor(from booking.Status, a booking.Action) booking.Actor {
-	for _, tr := range booking.Lifecycle {
-		if tr.From == from && tr.Action == a {
-			return tr.By[0]
-		}
-	}
-	return booking.ActorBusiness
 }
 
 func transition(from booking.Status, a booking.Action) (booking.Transition, bool) {
@@ -107,11 +96,11 @@ func TestLifecycle(t *testing.T) {
 						if action == booking.ActionExpire {
 							f.clock = holdLapsed
 						}
-						in := booking.MoveInput{Code: r.Code, Action: action, Actor: actorFor(from, action)}
+						var windowStart string
 						if action == booking.ActionMove {
-							in.WindowStart = newWindow.Format(time.RFC3339)
+							windowStart = newWindow.Format(time.RFC3339)
 						}
-						_, err := f.mover.Move(ctx, in)
+						err := move(ctx, f.bookings, r.Code, action, windowStart, f.clock)
 						got, readErr := f.store.Request(ctx, r.Code)
 						if readErr != nil {
 							t.Fatal(readErr)
@@ -135,7 +124,7 @@ func TestLifecycle(t *testing.T) {
 
 						// The same move again is refused: the request has left
 						// the state (a window move: the window is its own now).
-						_, err = f.mover.Move(ctx, in)
+						err = move(ctx, f.bookings, r.Code, action, windowStart, f.clock)
 						if want := booking.InvalidTransition; action == booking.ActionMove {
 							want = booking.InvalidWindow
 							if code(err) != want {
@@ -162,8 +151,8 @@ func (f *lifecycleFixture) checkMoved(t *testing.T, before, after booking.Reques
 		t.Fatalf("history has %d events, want %d", len(after.History), len(before.History)+1)
 	}
 	ev := after.History[len(after.History)-1]
-	if ev.Action != tr.Action || ev.From != tr.From || ev.To != tr.To || ev.By != actorFor(tr.From, tr.Action) || !ev.At.Equal(f.clock) {
-		t.Errorf("last event = %+v, want %s by %s from %s to %s at %s", ev, tr.Action, actorFor(tr.From, tr.Action), tr.From, tr.To, f.clock)
+	if ev.Action != tr.Action || ev.From != tr.From || ev.To != tr.To || ev.By != actorOf(tr.Action) || !ev.At.Equal(f.clock) {
+		t.Errorf("last event = %+v, want %s by %s from %s to %s at %s", ev, tr.Action, actorOf(tr.Action), tr.From, tr.To, f.clock)
 	}
 	wantWindow := before.Window.Start // the event names the window the request has after the move
 	if e.MoveWindow {
@@ -227,7 +216,7 @@ func TestExpireLeavesAnotherRequestsHold(t *testing.T) {
 			}
 
 			f.clock = holdLapsed
-			if _, err := f.mover.Move(ctx, booking.MoveInput{Code: lapsed.Code, Action: booking.ActionExpire, Actor: booking.ActorSystem}); err != nil {
+			if err := move(ctx, f.bookings, lapsed.Code, booking.ActionExpire, "", f.clock); err != nil {
 				t.Fatalf("expire: %v", err)
 			}
 			if h := f.item(t, holdKey(slug, monday)); attrS(h, "request_code") != taker.Code {

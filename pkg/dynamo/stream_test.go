@@ -82,8 +82,8 @@ func TestDecodeRequestWrite(t *testing.T) {
 		}
 
 		// The deposit is paid: the move's put is a MODIFY of the whole item.
-		mover := booking.NewMover(e.store, func() time.Time { return now.Add(time.Minute) })
-		after, err := mover.Move(ctx, booking.MoveInput{Code: r.Code, Action: booking.ActionPay, Actor: booking.ActorSystem})
+		bookings := booking.NewBookings(e.store, "https://book.example.com", nil, func() time.Time { return now.Add(time.Minute) })
+		after, err := bookings.PaySimulated(ctx, r.Code)
 		if err != nil {
 			t.Fatal(err)
 		}

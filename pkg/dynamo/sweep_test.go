@@ -88,7 +88,7 @@ func TestSweep(t *testing.T) {
 				mustCreate(t, f.engine, r, nil, now)
 			}
 			f.clock = now.Add(10 * time.Minute)
-			if _, err := f.mover.Move(ctx, booking.MoveInput{Code: paid.Code, Action: booking.ActionPay, Actor: booking.ActorSystem}); err != nil {
+			if _, err := f.bookings.PaySimulated(ctx, paid.Code); err != nil {
 				t.Fatalf("pay %s: %v", paid.Code, err)
 			}
 			if got := f.shards(t, lapsing); len(got) < 2 {
@@ -99,7 +99,7 @@ func TestSweep(t *testing.T) {
 			}
 
 			// T+29m: no hold has lapsed.
-			res, err := f.mover.ExpireLapsed(ctx, now.Add(29*time.Minute))
+			res, err := f.bookings.ExpireLapsed(ctx, now.Add(29*time.Minute))
 			if err != nil || res != (booking.SweepResult{}) {
 				t.Fatalf("sweep at T+29m = %+v, %v; want nothing moved", res, err)
 			}
@@ -114,7 +114,7 @@ func TestSweep(t *testing.T) {
 
 			// T+31m: every unpaid hold has lapsed.
 			at := now.Add(31 * time.Minute)
-			res, err = f.mover.ExpireLapsed(ctx, at)
+			res, err = f.bookings.ExpireLapsed(ctx, at)
 			if err != nil || res != (booking.SweepResult{Expired: len(lapsing)}) {
 				t.Fatalf("sweep at T+31m = %+v, %v; want %d expired", res, err, len(lapsing))
 			}
@@ -169,7 +169,7 @@ func TestSweep(t *testing.T) {
 			}
 
 			// A second sweep finds nothing left to move.
-			if res, err := f.mover.ExpireLapsed(ctx, at); err != nil || res.Expired != 0 {
+			if res, err := f.bookings.ExpireLapsed(ctx, at); err != nil || res.Expired != 0 {
 				t.Errorf("second sweep = %+v, %v; want nothing expired", res, err)
 			}
 		})
@@ -230,7 +230,7 @@ func TestSweepPages(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, e engine) {
 		dynamo.SetPageSize(e.store, 1)
 		rs := createLapsing(t, e, n)
-		res, err := booking.NewMover(e.store, nil).ExpireLapsed(context.Background(), now.Add(31*time.Minute))
+		res, err := booking.NewBookings(e.store, "", nil, nil).ExpireLapsed(context.Background(), now.Add(31*time.Minute))
 		if err != nil || res != (booking.SweepResult{Expired: n}) {
 			t.Fatalf("ExpireLapsed() = %+v, %v; want %d expired", res, err, n)
 		}
@@ -257,7 +257,9 @@ func TestSweepConcurrently(t *testing.T) {
 			if i == 0 {
 				dynamo.SetPageSize(s, 1)
 			}
-			wg.Go(func() { results[i], errs[i] = booking.NewMover(s, nil).ExpireLapsed(context.Background(), at) })
+			wg.Go(func() {
+				results[i], errs[i] = booking.NewBookings(s, "", nil, nil).ExpireLapsed(context.Background(), at)
+			})
 		}
 		wg.Wait()
 		t.Logf("two concurrent sweeps of %d lapsed holds: %+v, %+v", n, results[0], results[1])
@@ -303,7 +305,7 @@ func TestSweepGoesOnPastAFailure(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		res, err := booking.NewMover(e.store, nil).ExpireLapsed(context.Background(), now.Add(31*time.Minute))
+		res, err := booking.NewBookings(e.store, "", nil, nil).ExpireLapsed(context.Background(), now.Add(31*time.Minute))
 		if err == nil || !strings.Contains(err.Error(), rs[bad].Code) {
 			t.Errorf("ExpireLapsed() error = %v, want one naming %s", err, rs[bad].Code)
 		}
@@ -330,7 +332,7 @@ func BenchmarkSweep1000(b *testing.B) {
 	for i := range rs {
 		rs[i] = pendingAt(fmt.Sprintf("212555%04d", i), monday.Add(time.Duration(i)*2*time.Hour))
 	}
-	mover := booking.NewMover(s, nil)
+	bookings := booking.NewBookings(s, "", nil, nil)
 	for i := range b.N {
 		b.StopTimer()
 		// The same requests again under fresh codes: the last sweep freed
@@ -355,7 +357,7 @@ func BenchmarkSweep1000(b *testing.B) {
 		b.StartTimer()
 
 		begin := time.Now()
-		res, err := mover.ExpireLapsed(context.Background(), now.Add(31*time.Minute))
+		res, err := bookings.ExpireLapsed(context.Background(), now.Add(31*time.Minute))
 		if err != nil || res.Expired != n {
 			b.Fatalf("ExpireLapsed() = %+v, %v; want %d expired", res, err, n)
 		}

@@ -6,61 +6,112 @@ package httpapi
 
 import (
 	"context"
-	"encoding/json"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"sort"
 	"strings"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // Prefix is the path prefix of the JSON API.
 const Prefix = "/api/v1"
 
 type api struct {
-	desk *booking.Desk
-	log  *slog.Logger
+	bookings *booking.Bookings
+	log      *slog.Logger
 }
 
 // New returns the JSON API handler. Every response is JSON, CORS is open, and
 // every error has the shape {"error": {"code", "message"}}.
-func New(desk *booking.Desk, log *slog.Logger) http.Handler {
-	a := &api{desk: desk, log: log}
+func New(bookings *booking.Bookings, log *slog.Logger) http.Handler {
+	a := &api{bookings: bookings, log: log}
 	mux := http.NewServeMux()
 	mux.Handle(Prefix+"/businesses/{slug}", methods{http.MethodGet: a.getBusiness})
 	mux.Handle(Prefix+"/businesses/{slug}/availability", methods{http.MethodGet: a.listArrivalWindows})
 	mux.Handle(Prefix+"/businesses/{slug}/requests", methods{http.MethodPost: a.createServiceRequest})
 	mux.Handle(Prefix+"/requests/{code}", methods{http.MethodGet: a.getServiceRequest})
+	return a.withDocument(mux)
+}
+
+// NewOpenAPI returns the handler of the OpenAPI document alone
+// (/openapi.json and /openapi.yaml), for a function that reads no table.
+func NewOpenAPI(log *slog.Logger) http.Handler {
+	a := &api{log: log}
+	return a.withDocument(http.NewServeMux())
+}
+
+// withDocument adds the OpenAPI document's routes to mux, answers any
+// other route with a JSON 404, and opens CORS and logs each request.
+func (a *api) withDocument(mux *http.ServeMux) http.Handler {
 	jsonDoc, yamlDoc := openapiRoutes()
 	mux.Handle(Prefix+"/openapi.json", methods{http.MethodGet: jsonDoc})
 	mux.Handle(Prefix+"/openapi.yaml", methods{http.MethodGet: yamlDoc})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such route: %s %s", r.Method, r.URL.Path))
 	})
-	return accessLog(log, cors(mux))
+	return edge.AccessLog(a.log, apiCORS.Handler(mux))
 }
 
+// apiCORS opens the JSON API to every origin: it is public and carries no
+// cookies.
+var apiCORS = edge.CORS{AllowHeaders: "Content-Type, Idempotency-Key", ExposeHeaders: "Idempotent-Replayed"}
+
 func (a *api) getBusiness(w http.ResponseWriter, r *http.Request) {
-	b, err := a.desk.Business(r.Context(), r.PathValue("slug"))
+	b, err := a.bookings.Business(r.Context(), r.PathValue("slug"))
 	a.respond(w, r, http.StatusOK, b, err)
 }
 
 func (a *api) listArrivalWindows(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	av, err := a.desk.ArrivalWindows(r.Context(), r.PathValue("slug"), q.Get("from"), q.Get("days"))
+	b, err := a.bookings.Business(r.Context(), r.PathValue("slug"))
+	if err != nil {
+		a.writeError(r.Context(), w, err)
+		return
+	}
+	q, err := windowQuery(r.URL.Query())
+	if err != nil {
+		a.writeError(r.Context(), w, err)
+		return
+	}
+	av, err := a.bookings.ArrivalWindows(r.Context(), b, q)
 	a.respond(w, r, http.StatusOK, av, err)
 }
 
+// windowQuery decodes listArrivalWindows' parameters: from (YYYY-MM-DD,
+// default today) and days (default booking.DefaultDays).
+func windowQuery(v url.Values) (booking.WindowQuery, error) {
+	var q booking.WindowQuery
+	var err error
+	if from := v.Get("from"); from != "" {
+		if q.From, err = booking.ParseDate("from", from); err != nil {
+			return q, err
+		}
+	}
+	q.Days, err = booking.ParseDays(v.Get("days"))
+	return q, err
+}
+
 func (a *api) createServiceRequest(w http.ResponseWriter, r *http.Request) {
-	// One byte past the cap is enough for the domain to refuse the body.
+	b, err := a.bookings.Business(r.Context(), r.PathValue("slug"))
+	if err != nil {
+		a.writeError(r.Context(), w, err)
+		return
+	}
+	// One byte past the cap is enough to refuse the body.
 	body, err := io.ReadAll(io.LimitReader(r.Body, booking.MaxBodyBytes+1))
 	if err != nil {
 		a.writeError(r.Context(), w, booking.Errorf(booking.InvalidRequest, "the body could not be read"))
 		return
 	}
-	created, replayed, err := a.desk.CreateRequest(r.Context(), r.PathValue("slug"), body, r.Header.Get("Idempotency-Key"))
+	in, err := decodeCreateBody(body, r.Header.Get("Idempotency-Key"))
+	if err != nil {
+		a.writeError(r.Context(), w, err)
+		return
+	}
+	created, replayed, err := a.bookings.CreateRequest(r.Context(), b, in)
 	if replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
@@ -68,7 +119,7 @@ func (a *api) createServiceRequest(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) getServiceRequest(w http.ResponseWriter, r *http.Request) {
-	st, err := a.desk.Request(r.Context(), r.PathValue("code"))
+	st, err := a.bookings.RequestStatus(r.Context(), r.PathValue("code"))
 	a.respond(w, r, http.StatusOK, st, err)
 }
 
@@ -77,28 +128,18 @@ func (a *api) respond(w http.ResponseWriter, r *http.Request, status int, v any,
 		a.writeError(r.Context(), w, err)
 		return
 	}
-	writeJSON(w, status, v)
-}
-
-// errorBody is the spec's error shape.
-type errorBody struct {
-	Error errorDetail `json:"error"`
-}
-
-type errorDetail struct {
-	Code    booking.Code `json:"code"`
-	Message string       `json:"message"`
+	edge.WriteJSON(w, status, v)
 }
 
 // writeError answers with err's code and HTTP status. An error without a code
 // is logged and answered as SERVER_ERROR; its text never reaches the client.
 func (a *api) writeError(ctx context.Context, w http.ResponseWriter, err error) {
-	code := booking.ErrorCode(err)
-	noteErrorCode(w, code)
-	if code == booking.ServerError {
+	body := edge.ErrorBodyOf(err)
+	edge.NoteErrorCode(w, body.Error.Code)
+	if body.Error.Code == booking.ServerError {
 		a.log.ErrorContext(ctx, "request failed", "error", err.Error())
 	}
-	writeJSON(w, Status(code), errorBody{errorDetail{Code: code, Message: booking.ErrorMessage(err)}})
+	edge.WriteJSON(w, Status(body.Error.Code), body)
 }
 
 // Status maps an error code to its HTTP status: the one place that does.
@@ -130,14 +171,6 @@ func Status(code booking.Code) int {
 // its method. It belongs to the HTTP edge, not to the domain.
 const MethodNotAllowed booking.Code = "METHOD_NOT_ALLOWED"
 
-func writeJSON(w http.ResponseWriter, status int, v any) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v) // the status is sent; a broken connection has nobody left to tell
-}
-
 // methods routes one path by method, answering OPTIONS (CORS preflight) and
 // any other method with a JSON 405.
 type methods map[string]http.HandlerFunc
@@ -157,24 +190,9 @@ func (m methods) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	noteErrorCode(w, MethodNotAllowed)
-	writeJSON(w, http.StatusMethodNotAllowed, errorBody{errorDetail{
+	edge.NoteErrorCode(w, MethodNotAllowed)
+	edge.WriteJSON(w, http.StatusMethodNotAllowed, edge.ErrorBody{Error: edge.ErrorDetail{
 		Code:    MethodNotAllowed,
 		Message: r.Method + " is not allowed here; use " + strings.Join(allowed, " or "),
 	}})
-}
-
-// cors opens the API to every origin: it is public and carries no cookies.
-func cors(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Access-Control-Allow-Origin", "*")
-		h.Set("Access-Control-Expose-Headers", "Idempotent-Replayed")
-		if r.Method == http.MethodOptions {
-			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-			h.Set("Access-Control-Allow-Headers", "Content-Type, Idempotency-Key")
-			h.Set("Access-Control-Max-Age", "600")
-		}
-		next.ServeHTTP(w, r)
-	})
 }

@@ -31,19 +31,19 @@ var start = time.Date(2026, 11, 20, 0, 0, 0, 0, time.UTC)
 // businesses, and its clock.
 func newAPI(t *testing.T) (http.Handler, *bookingtest.Clock) {
 	t.Helper()
-	desk, c := newDesk(t)
-	return httpapi.New(desk, slog.New(slog.NewTextHandler(io.Discard, nil))), c
+	bookings, c := newBookings(t)
+	return httpapi.New(bookings, slog.New(slog.NewTextHandler(io.Discard, nil))), c
 }
 
-// newDesk returns a desk over a fresh embedded store holding the test
-// businesses, and its clock.
-func newDesk(t *testing.T) (*booking.Desk, *bookingtest.Clock) {
+// newBookings returns the service over a fresh embedded store holding the
+// test businesses, and its clock.
+func newBookings(t *testing.T) (*booking.Bookings, *bookingtest.Clock) {
 	t.Helper()
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
 	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
 	c := bookingtest.NewClock(start)
-	return booking.NewDesk(store, siteURL, c.Now), c
+	return booking.NewBookings(store, siteURL, nil, c.Now), c
 }
 
 type response struct {
@@ -586,7 +586,7 @@ func (failingStore) Business(context.Context, string) (*booking.Business, error)
 func TestServerErrorHidesDetail(t *testing.T) {
 	var logged strings.Builder
 	log := slog.New(slog.NewTextHandler(&logged, nil))
-	h := httpapi.New(booking.NewDesk(failingStore{}, siteURL, time.Now), log)
+	h := httpapi.New(booking.NewBookings(failingStore{}, siteURL, nil, time.Now), log)
 	res := call(t, h, "GET", "/api/v1/businesses/split-day-plumbing", "")
 	if res.status != 500 || res.errorCode(t) != "SERVER_ERROR" {
 		t.Fatalf("got %d %s, want 500 SERVER_ERROR", res.status, res.raw)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // InboxPrefix is the path prefix of the business side: authenticated, never
@@ -17,7 +18,6 @@ const InboxPrefix = Prefix + "/inbox"
 
 type inboxAPI struct {
 	api
-	inbox *booking.Inbox
 }
 
 // NewInbox returns the business inbox's handler: a business, proven by
@@ -25,8 +25,8 @@ type inboxAPI struct {
 // moves them. A missing or wrong token is 401 UNAUTHORIZED; another
 // business's request is 404 NOT_FOUND, as an unknown code is, so that codes
 // cannot be probed.
-func NewInbox(inbox *booking.Inbox, log *slog.Logger) http.Handler {
-	a := &inboxAPI{api: api{log: log}, inbox: inbox}
+func NewInbox(bookings *booking.Bookings, log *slog.Logger) http.Handler {
+	a := &inboxAPI{api: api{bookings: bookings, log: log}}
 	mux := http.NewServeMux()
 	mux.Handle(InboxPrefix+"/requests", methods{http.MethodGet: a.authed(a.listRequests)})
 	mux.Handle(InboxPrefix+"/requests/{code}", methods{http.MethodGet: a.authed(a.getRequest)})
@@ -34,7 +34,7 @@ func NewInbox(inbox *booking.Inbox, log *slog.Logger) http.Handler {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such route: %s %s", r.Method, r.URL.Path))
 	})
-	return accessLog(log, inboxCORS(mux))
+	return edge.AccessLog(log, inboxCORS.Handler(mux))
 }
 
 // inboxHandler is a handler of the business side, given the business its
@@ -44,7 +44,7 @@ type inboxHandler func(w http.ResponseWriter, r *http.Request, b *booking.Busine
 // authed opens the inbox with the request's bearer token before h runs.
 func (a *inboxAPI) authed(h inboxHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		b, err := a.inbox.Open(r.Context(), bearerToken(r))
+		b, err := a.bookings.OpenInbox(r.Context(), bearerToken(r))
 		if err != nil {
 			if booking.ErrorCode(err) == booking.Unauthorized {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="doorstep-inbox"`)
@@ -67,15 +67,18 @@ func bearerToken(r *http.Request) string {
 }
 
 func (a *inboxAPI) listRequests(w http.ResponseWriter, r *http.Request, b *booking.Business) {
-	q := r.URL.Query()
-	page, err := a.inbox.Requests(r.Context(), b, booking.RequestFilter{
-		Status: q.Get("status"), From: q.Get("from"), To: q.Get("to"), Limit: q.Get("limit"), Cursor: q.Get("cursor"),
-	})
+	v := r.URL.Query()
+	q, err := booking.ParseInboxQuery(v.Get("status"), v.Get("from"), v.Get("to"), v.Get("limit"), v.Get("cursor"))
+	if err != nil {
+		a.writeError(r.Context(), w, err)
+		return
+	}
+	page, err := a.bookings.BusinessRequests(r.Context(), b, q)
 	a.respond(w, r, http.StatusOK, page, err)
 }
 
 func (a *inboxAPI) getRequest(w http.ResponseWriter, r *http.Request, b *booking.Business) {
-	req, err := a.inbox.Request(r.Context(), b, r.PathValue("code"))
+	req, err := a.bookings.BusinessRequest(r.Context(), b, r.PathValue("code"))
 	a.respond(w, r, http.StatusOK, req, err)
 }
 
@@ -118,21 +121,10 @@ func (a *inboxAPI) act(w http.ResponseWriter, r *http.Request, b *booking.Busine
 		}
 		windowStart = *in.WindowStart
 	}
-	req, err := a.inbox.Act(r.Context(), b, r.PathValue("code"), action, windowStart)
+	req, err := a.bookings.BusinessMove(r.Context(), b, r.PathValue("code"), action, windowStart)
 	a.respond(w, r, http.StatusOK, req, err)
 }
 
 // inboxCORS lets a business's own web tools call the inbox from a browser:
 // the token travels in a header, never a cookie, so any origin may ask.
-func inboxCORS(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		h := w.Header()
-		h.Set("Access-Control-Allow-Origin", "*")
-		if r.Method == http.MethodOptions {
-			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
-			h.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
-			h.Set("Access-Control-Max-Age", "600")
-		}
-		next.ServeHTTP(w, r)
-	})
-}
+var inboxCORS = edge.CORS{AllowHeaders: "Authorization, Content-Type"}

@@ -22,12 +22,12 @@ import (
 // inboxFixture is the public API and the business inbox on one store, as
 // the local server mounts them, with inbox tokens for two businesses.
 type inboxFixture struct {
-	h      http.Handler
-	clock  *bookingtest.Clock
-	tokenA string // split-day-plumbing
-	tokenB string // all-day-plumbing
-	tokenD string // deposit-plumbing
-	mover  *booking.Mover
+	h        http.Handler
+	clock    *bookingtest.Clock
+	tokenA   string // split-day-plumbing
+	tokenB   string // all-day-plumbing
+	tokenD   string // deposit-plumbing
+	bookings *booking.Bookings
 }
 
 func newInboxFixture(t *testing.T) *inboxFixture {
@@ -47,10 +47,10 @@ func newInboxFixture(t *testing.T) *inboxFixture {
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	mux := http.NewServeMux()
-	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(booking.NewInbox(store, fx.clock.Now), log))
-	mux.Handle("/", httpapi.New(booking.NewDesk(store, siteURL, fx.clock.Now), log))
+	fx.bookings = booking.NewBookings(store, siteURL, nil, fx.clock.Now)
+	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(fx.bookings, log))
+	mux.Handle("/", httpapi.New(fx.bookings, log))
 	fx.h = mux
-	fx.mover = booking.NewMover(store, fx.clock.Now)
 	return fx
 }
 
@@ -283,7 +283,7 @@ func TestInboxHidesUnpaidRequests(t *testing.T) {
 			t.Errorf("unpaid: %s %s: got %d %s, want 404", method, path, res.status, res.raw)
 		}
 	}
-	if _, err := fx.mover.Move(context.Background(), booking.MoveInput{Code: code, Action: booking.ActionPay, Actor: booking.ActorSystem}); err != nil {
+	if _, err := fx.bookings.PaySimulated(context.Background(), code); err != nil {
 		t.Fatal(err)
 	}
 	if got := listCodes(t, fx, fx.tokenD, ""); !slices.Equal(got, []string{code}) {

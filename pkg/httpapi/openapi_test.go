@@ -290,7 +290,7 @@ func TestOpenAPISchemasMatchGoTypes(t *testing.T) {
 		{"InboxPage", booking.InboxPage{}, true},
 		{"InboxRequest", booking.InboxRequest{}, true},
 		{"Event", booking.Event{}, true},
-		{"CreateServiceRequest", booking.CreateInput{}, false},
+		{"CreateServiceRequest", httpapi.CreateBody{}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.schema, func(t *testing.T) {

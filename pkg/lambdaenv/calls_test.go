@@ -72,8 +72,8 @@ func TestDynamoDBCallsPerOperation(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	counter := &callCounter{calls: map[string]int{}}
 	client := countingClient(dynamotest.NewClient(env.Vars["DYNAMODB_ENDPOINT"]), counter)
-	desk := booking.NewDesk(dynamo.New(client, env.Vars["TABLE_NAME"]), lambdatest.SiteURL, time.Now)
-	handler := httpapi.New(desk, slog.New(slog.DiscardHandler))
+	bookings := booking.NewBookings(dynamo.New(client, env.Vars["TABLE_NAME"]), lambdatest.SiteURL, nil, time.Now)
+	handler := httpapi.New(bookings, slog.New(slog.DiscardHandler))
 
 	const slug = "desert-cool-hvac" // no deposit, open 24/7
 	type call struct {

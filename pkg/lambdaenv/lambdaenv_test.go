@@ -1,7 +1,6 @@
 package lambdaenv
 
 import (
-	"context"
 	"strings"
 	"testing"
 )
@@ -36,9 +35,34 @@ func TestConfigFrom(t *testing.T) {
 	}
 }
 
-func TestNewAPIHandlerFailsAtStartOnBadConfig(t *testing.T) {
-	h, err := NewAPIHandler(context.Background(), func(string) string { return "" })
-	if err == nil || h != nil {
-		t.Fatalf("got a handler and %v, want no handler and an error", err)
+// TestTableConfigFrom: a function that builds no URLs needs TABLE_NAME
+// only; SITE_URL is neither required nor checked.
+func TestTableConfigFrom(t *testing.T) {
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    Config
+		wantErr string // "" when valid
+	}{
+		{"table", map[string]string{"TABLE_NAME": "doorstep"}, Config{TableName: "doorstep"}, ""},
+		{"table and endpoint", map[string]string{"TABLE_NAME": " t ", "DYNAMODB_ENDPOINT": " http://127.0.0.1:8000 "},
+			Config{TableName: "t", DynamoDBEndpoint: "http://127.0.0.1:8000"}, ""},
+		{"a bad site is not read", map[string]string{"TABLE_NAME": "t", "SITE_URL": "book.example.com/"}, Config{TableName: "t"}, ""},
+		{"nothing set", map[string]string{}, Config{}, "TABLE_NAME"},
+		{"table of spaces", map[string]string{"TABLE_NAME": "  ", "SITE_URL": "https://book.example.com"}, Config{}, "TABLE_NAME"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := TableConfigFrom(func(k string) string { return tt.env[k] })
+			if tt.wantErr == "" {
+				if err != nil || c != tt.want {
+					t.Fatalf("got %+v, %v; want %+v", c, err, tt.want)
+				}
+				return
+			}
+			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("got %v, want an error naming %s", err, tt.wantErr)
+			}
+		})
 	}
 }

@@ -1,6 +1,6 @@
 // Package mcptools serves the four operations as MCP tools for AI assistants:
 // Streamable HTTP answering plain JSON, one JSON-RPC message per POST, no
-// session. It calls the same booking.Desk as the JSON API, and is the only
+// session. It calls the same booking.Bookings as the JSON API, and is the only
 // place where domain error codes become tool results.
 package mcptools
 
@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // Path is where the tool server is mounted.
@@ -38,8 +38,8 @@ const Instructions = `Doorstep sends service requests to home-service businesses
 Prices are agreed with the business directly; nothing returned is a quote.`
 
 // New returns the tool server's HTTP handler.
-func New(desk *booking.Desk, log *slog.Logger) http.Handler {
-	server := NewServer(desk, log)
+func New(bookings *booking.Bookings, log *slog.Logger) http.Handler {
+	server := NewServer(bookings, log)
 	return acceptJSON(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
@@ -63,13 +63,13 @@ func acceptJSON(next http.Handler) http.Handler {
 // NewServer returns the MCP server with the four tools. Its capabilities
 // announce tools without list changes and no logging: a client that saw
 // either would hold a stream open, which a Lambda cannot serve.
-func NewServer(desk *booking.Desk, log *slog.Logger) *mcp.Server {
+func NewServer(bookings *booking.Bookings, log *slog.Logger) *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "doorstep", Title: "Doorstep", Version: "1.0.0"}, &mcp.ServerOptions{
 		Instructions: Instructions,
 		Logger:       log,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}},
 	})
-	t := &tools{desk: desk, log: log}
+	t := &tools{bookings: bookings, log: log}
 	add(s, t, getBusinessTool, t.getBusiness)
 	add(s, t, listArrivalWindowsTool, t.listArrivalWindows)
 	add(s, t, requestServiceTool, t.requestService)
@@ -78,8 +78,8 @@ func NewServer(desk *booking.Desk, log *slog.Logger) *mcp.Server {
 }
 
 type tools struct {
-	desk *booking.Desk
-	log  *slog.Logger
+	bookings *booking.Bookings
+	log      *slog.Logger
 }
 
 // result is what a tool hands back: the structured value (the JSON API's
@@ -89,29 +89,29 @@ type result struct {
 	reminders []string
 }
 
-func (t *tools) getBusiness(ctx context.Context, args getBusinessArgs, _ json.RawMessage) (result, error) {
-	b, err := t.desk.ResolveBusiness(ctx, args.Business)
+func (t *tools) getBusiness(ctx context.Context, args getBusinessArgs) (result, error) {
+	b, err := t.bookings.ResolveBusiness(ctx, args.Business)
 	if err != nil {
 		return result{}, err
 	}
 	return result{value: b, reminders: businessReminders(b)}, nil
 }
 
-func (t *tools) listArrivalWindows(ctx context.Context, args listArrivalWindowsArgs, raw json.RawMessage) (result, error) {
-	b, err := t.desk.ResolveBusiness(ctx, args.Business)
+func (t *tools) listArrivalWindows(ctx context.Context, args listArrivalWindowsArgs) (result, error) {
+	b, err := t.bookings.ResolveBusiness(ctx, args.Business)
 	if err != nil {
 		return result{}, err
 	}
-	// days: 0 is out of bounds, as ?days=0 is; only a missing days is the default.
-	var given struct {
-		Days *int `json:"days"`
+	q := booking.WindowQuery{Days: booking.DefaultDays}
+	if args.From != "" {
+		if q.From, err = booking.ParseDate("from", args.From); err != nil {
+			return result{}, err
+		}
 	}
-	_ = json.Unmarshal(raw, &given) // raw already decoded into args
-	days := ""
-	if given.Days != nil {
-		days = strconv.Itoa(*given.Days)
+	if args.Days != nil { // 0 is out of bounds, as ?days=0 is: only a missing days is the default
+		q.Days = *args.Days
 	}
-	a, err := t.desk.ArrivalWindows(ctx, b.Slug, args.From, days)
+	a, err := t.bookings.ArrivalWindows(ctx, b, q)
 	if err != nil {
 		return result{}, err
 	}
@@ -126,14 +126,12 @@ func (t *tools) listArrivalWindows(ctx context.Context, args listArrivalWindowsA
 	return result{value: a, reminders: append(reminders, businessReminders(b)...)}, nil
 }
 
-func (t *tools) requestService(ctx context.Context, args requestServiceArgs, raw json.RawMessage) (result, error) {
-	b, err := t.desk.ResolveBusiness(ctx, args.Business)
+func (t *tools) requestService(ctx context.Context, args requestServiceArgs) (result, error) {
+	b, err := t.bookings.ResolveBusiness(ctx, args.Business)
 	if err != nil {
 		return result{}, err
 	}
-	// The arguments are createServiceRequest's body plus business, which the
-	// body decoder ignores: one set of rules for both interfaces.
-	c, _, err := t.desk.CreateRequest(ctx, b.Slug, raw, "")
+	c, _, err := t.bookings.CreateRequest(ctx, b, args.input())
 	if err != nil {
 		return result{}, err
 	}
@@ -149,8 +147,8 @@ func (t *tools) requestService(ctx context.Context, args requestServiceArgs, raw
 	return result{value: c, reminders: reminders}, nil
 }
 
-func (t *tools) getRequestStatus(ctx context.Context, args getRequestStatusArgs, _ json.RawMessage) (result, error) {
-	st, err := t.desk.Request(ctx, args.Code)
+func (t *tools) getRequestStatus(ctx context.Context, args getRequestStatusArgs) (result, error) {
+	st, err := t.bookings.RequestStatus(ctx, args.Code)
 	if err != nil {
 		return result{}, err
 	}
@@ -173,8 +171,8 @@ func businessReminders(b *booking.Business) []string {
 		r = append(r, exampleReminder(b))
 	}
 	if d := b.BookingDeposit; d != nil {
-		r = append(r, fmt.Sprintf("%s takes a booking deposit of %d.%02d %s. Before sending a request, tell the person the amount and its rules (booking_deposit.rules, terms at %s) and ask whether they agree; only then send deposit_accepted: true.",
-			b.Name, d.AmountCents/100, d.AmountCents%100, d.Currency, d.TermsURL))
+		r = append(r, fmt.Sprintf("%s takes a booking deposit of %s. Before sending a request, tell the person the amount and its rules (booking_deposit.rules, terms at %s) and ask whether they agree; only then send deposit_accepted: true.",
+			b.Name, booking.FormatMoney(d.AmountCents, d.Currency), d.TermsURL))
 	}
 	if b.Preview {
 		r = append(r, "This site is a preview: requests reach a preview inbox and any deposit is simulated.")
@@ -191,14 +189,13 @@ func exampleReminder(b *booking.Business) string {
 // without a code is logged and answered as SERVER_ERROR, its text kept inside.
 func (t *tools) toolResult(ctx context.Context, r result, err error) *mcp.CallToolResult {
 	if err != nil {
-		code := booking.ErrorCode(err)
-		if code == booking.ServerError {
+		body := edge.ErrorBodyOf(err)
+		if body.Error.Code == booking.ServerError {
 			t.log.ErrorContext(ctx, "tool call failed", "error", err.Error())
 		}
-		body := errorBody{Error: errorDetail{Code: code, Message: booking.ErrorMessage(err)}}
 		return &mcp.CallToolResult{
 			IsError:           true,
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(code) + ": " + body.Error.Message}},
+			Content:           []mcp.Content{&mcp.TextContent{Text: string(body.Error.Code) + ": " + body.Error.Message}},
 			StructuredContent: body,
 		}
 	}
@@ -228,15 +225,6 @@ func (t *tools) logCall(ctx context.Context, tool string, start time.Time, err e
 	t.log.LogAttrs(ctx, slog.LevelInfo, "tool call", attrs...)
 }
 
-type errorBody struct {
-	Error errorDetail `json:"error"`
-}
-
-type errorDetail struct {
-	Code    booking.Code `json:"code"`
-	Message string       `json:"message"`
-}
-
 // toolSpec is a tool's published definition.
 type toolSpec struct {
 	name, title, description string
@@ -248,13 +236,13 @@ type toolSpec struct {
 // match the published input schema (a wrong type, a missing required
 // argument) are a JSON-RPC invalid-params error, as unknown tools are;
 // anything the domain refuses is a tool result with isError. handle gets the
-// decoded arguments and the raw JSON they came from.
-func add[In any](s *mcp.Server, t *tools, spec toolSpec, handle func(context.Context, In, json.RawMessage) (result, error)) {
+// decoded arguments.
+func add[In any](s *mcp.Server, t *tools, spec toolSpec, handle func(context.Context, In) (result, error)) {
 	// The published schema states the spec's limits for the assistant; the
 	// protocol enforces only its shape (types, required arguments), so that a
 	// value out of bounds gets the same error code as from the JSON API.
-	input := schemaFor[In]()
-	resolved, err := shapeOf[In]().Resolve(nil)
+	input := withLimits(argumentsShape[In]())
+	resolved, err := argumentsShape[In]().Resolve(nil)
 	if err != nil {
 		panic(fmt.Sprintf("tool %s: input schema: %v", spec.name, err))
 	}
@@ -283,7 +271,7 @@ func add[In any](s *mcp.Server, t *tools, spec toolSpec, handle func(context.Con
 			return nil, invalidParams(spec.name, err)
 		}
 		start := time.Now()
-		r, err := handle(ctx, in, raw)
+		r, err := handle(ctx, in)
 		t.logCall(ctx, spec.name, start, err)
 		return t.toolResult(ctx, r, err), nil
 	})

@@ -74,12 +74,9 @@ type protoTransport struct {
 func protoTransports(t *testing.T) []protoTransport {
 	t.Helper()
 	env := lambdatest.NewEnv(t)
-	srv := httptest.NewServer(mcptools.New(env.Desk, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	srv := httptest.NewServer(mcptools.New(env.Bookings, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
-	h, err := lambdaenv.NewHTTPHandler(context.Background(), env.Getenv, mcptools.New)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := lambdaenv.HTTP(mcptools.New(env.Bookings, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	return []protoTransport{
 		{name: "http", send: func(t *testing.T, method string, header map[string]string, body string) protoResponse {
 			t.Helper()
@@ -504,7 +501,7 @@ func TestProtoToolsCall(t *testing.T) {
 // for days left out.
 func TestProtoDaysOutOfBoundsMatchTheJSONAPI(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	api := httpapi.New(env.Desk, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	api := httpapi.New(env.Bookings, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	for _, tr := range protoTransports(t) {
 		t.Run(tr.name, func(t *testing.T) {
 			for _, days := range []string{"0", "-1", "15"} {
@@ -612,10 +609,7 @@ func TestProtoAccept(t *testing.T) {
 // lambda.Start.
 func TestProtoLambdaSampleEvent(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	h, err := lambdaenv.NewHTTPHandler(context.Background(), env.Getenv, mcptools.New)
-	if err != nil {
-		t.Fatal(err)
-	}
+	h := lambdaenv.HTTP(mcptools.New(env.Bookings, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	res := protoChecked(t, protoLambdaResponse(lambdatest.InvokeHTTP(t, h, lambdatest.Event(t, "mcp-tools-list.json"))))
 	var got struct{ Tools []protoTool }
 	protoResult(t, res, &got)

@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
@@ -9,7 +10,9 @@ import (
 )
 
 // The arguments of each tool. Fields without omitempty are required in the
-// published input schema; jsonschema tags are their descriptions.
+// published input schema; jsonschema tags are their descriptions. A pointer
+// tells an argument that was not sent from an empty one, where the two
+// differ; null is no more allowed for it than for any other argument.
 
 type getBusinessArgs struct {
 	Business string `json:"business" jsonschema:"The business: its slug (from a Doorstep link) or any link to its site, such as its web address or booking page."`
@@ -18,7 +21,7 @@ type getBusinessArgs struct {
 type listArrivalWindowsArgs struct {
 	Business string `json:"business" jsonschema:"The business: its slug (from a Doorstep link) or any link to its site, such as its web address or booking page."`
 	From     string `json:"from,omitempty" jsonschema:"First day as YYYY-MM-DD, in the business's time zone. Default: today."`
-	Days     int    `json:"days,omitempty" jsonschema:"How many days to list, 1 to 14. Default: 7."`
+	Days     *int   `json:"days,omitempty" jsonschema:"How many days to list, 1 to 14. Default: 7."`
 }
 
 type requestServiceArgs struct {
@@ -26,13 +29,33 @@ type requestServiceArgs struct {
 	WindowStart     string      `json:"window_start" jsonschema:"The start of one window from list_arrival_windows, unchanged."`
 	Address         addressArgs `json:"address" jsonschema:"Where the work is."`
 	Contact         contactArgs `json:"contact" jsonschema:"The person asking: only what they gave for this request."`
-	ServiceID       string      `json:"service_id,omitempty" jsonschema:"An id from get_business services; leave out for something else and describe it."`
-	Urgency         string      `json:"urgency,omitempty" jsonschema:"emergency, soon or flexible. Default: soon. For danger (gas smell, sparking, flooding) do not send a request: the person leaves and calls 911 or the utility first."`
+	ServiceID       *string     `json:"service_id,omitempty" jsonschema:"An id from get_business services; leave out for something else and describe it."`
+	Urgency         *string     `json:"urgency,omitempty" jsonschema:"emergency, soon or flexible. Default: soon. For danger (gas smell, sparking, flooding) do not send a request: the person leaves and calls 911 or the utility first."`
 	Description     string      `json:"description,omitempty" jsonschema:"What is wrong, in the person's words; up to 2000 characters."`
-	Language        string      `json:"language,omitempty" jsonschema:"en or es: the language the person is written to in. Default: en."`
+	Language        *string     `json:"language,omitempty" jsonschema:"en or es: the language the person is written to in. Default: en."`
 	DepositAccepted bool        `json:"deposit_accepted,omitempty" jsonschema:"true only if the business takes a deposit and the person was told the amount and its rules and agreed. Ask; never assume."`
-	IdempotencyKey  string      `json:"idempotency_key,omitempty" jsonschema:"8 to 80 characters of your choice; send the same key again when retrying so that no second request is made."`
+	IdempotencyKey  *string     `json:"idempotency_key,omitempty" jsonschema:"8 to 80 characters of your choice; send the same key again when retrying so that no second request is made."`
 	AssistantName   string      `json:"assistant_name,omitempty" jsonschema:"Your name as an assistant, up to 40 characters, shown to the business next to the request."`
+}
+
+// input is the domain's input these arguments make.
+func (a requestServiceArgs) input() booking.CreateInput {
+	in := booking.CreateInput{
+		WindowStart: a.WindowStart,
+		Address:     booking.Address{Street: a.Address.Street, Unit: a.Address.Unit, City: a.Address.City, ZIP: a.Address.ZIP},
+		Contact: booking.Contact{Name: a.Contact.Name, Phone: a.Contact.Phone,
+			Email: a.Contact.Email, SMSConsent: a.Contact.SMSConsent},
+		ServiceID:       a.ServiceID,
+		Urgency:         a.Urgency,
+		Language:        a.Language,
+		Description:     a.Description,
+		AssistantName:   a.AssistantName,
+		DepositAccepted: a.DepositAccepted,
+	}
+	if a.IdempotencyKey != nil {
+		in.IdempotencyKeys = []string{*a.IdempotencyKey}
+	}
+	return in
 }
 
 type addressArgs struct {
@@ -94,7 +117,11 @@ var (
 // schemaFor is the published schema of T: its shape with the limits the
 // spec states.
 func schemaFor[T any]() *jsonschema.Schema {
-	s := shapeOf[T]()
+	return withLimits(shapeOf[T]())
+}
+
+// withLimits adds to s the limits the spec states.
+func withLimits(s *jsonschema.Schema) *jsonschema.Schema {
 	limit(s, "days", func(p *jsonschema.Schema) { p.Minimum, p.Maximum = ptr(1.0), ptr(float64(booking.MaxDays)) })
 	limit(s, "urgency", func(p *jsonschema.Schema) { p.Enum = []any{"emergency", "soon", "flexible"} })
 	limit(s, "language", func(p *jsonschema.Schema) { p.Enum = []any{"en", "es"} })
@@ -127,6 +154,27 @@ func openObjects(s *jsonschema.Schema) {
 		openObjects(p)
 	}
 	openObjects(s.Items)
+}
+
+// argumentsShape is the shape of a tool's arguments, In: as shapeOf, but
+// an argument that is a pointer (sent or not) takes its element's type,
+// without null.
+func argumentsShape[In any]() *jsonschema.Schema {
+	s := shapeOf[In]()
+	noNull(s)
+	return s
+}
+
+func noNull(s *jsonschema.Schema) {
+	if s == nil {
+		return
+	}
+	if i := slices.Index(s.Types, "null"); i >= 0 && len(s.Types) == 2 {
+		s.Type, s.Types = s.Types[1-i], nil
+	}
+	for _, p := range s.Properties {
+		noNull(p)
+	}
 }
 
 // limit edits a top-level property, if the schema has it.

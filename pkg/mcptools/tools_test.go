@@ -34,9 +34,9 @@ type toolsFixture struct {
 
 func newToolsFixture(t *testing.T) *toolsFixture {
 	t.Helper()
-	desk := newToolsDesk(t)
+	bookings := newToolsBookings(t)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv := httptest.NewServer(mcptools.New(desk, log))
+	srv := httptest.NewServer(mcptools.New(bookings, log))
 	t.Cleanup(srv.Close)
 
 	c := mcp.NewClient(&mcp.Implementation{Name: "doorstep-test", Version: "1.0.0"}, nil)
@@ -45,17 +45,17 @@ func newToolsFixture(t *testing.T) *toolsFixture {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { session.Close() })
-	return &toolsFixture{api: httpapi.New(desk, log), session: session}
+	return &toolsFixture{api: httpapi.New(bookings, log), session: session}
 }
 
-// newToolsDesk returns a desk over a fresh embedded store holding the test
-// businesses, at toolsStart.
-func newToolsDesk(t *testing.T) *booking.Desk {
+// newToolsBookings returns the service over a fresh embedded store holding
+// the test businesses, at toolsStart.
+func newToolsBookings(t *testing.T) *booking.Bookings {
 	t.Helper()
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
 	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
-	return booking.NewDesk(store, "https://book.example.com", func() time.Time { return toolsStart })
+	return booking.NewBookings(store, "https://book.example.com", nil, func() time.Time { return toolsStart })
 }
 
 // call calls a tool and returns its structured content as a JSON object,
@@ -273,7 +273,7 @@ func TestToolReminders(t *testing.T) {
 		{"example business", "get_business", map[string]any{"business": "example-plumbing"},
 			[]string{"example business", "no request may be sent to it for a real person"}, nil},
 		{"deposit terms before a request", "get_business", map[string]any{"business": "deposit-plumbing"},
-			[]string{"deposit of 45.00 usd", "tell the person the amount and its rules"}, []string{"example business"}},
+			[]string{"deposit of $45.00", "tell the person the amount and its rules"}, []string{"example business"}},
 		{"plain business", "get_business", map[string]any{"business": "split-day-plumbing"},
 			nil, []string{"example business", "booking deposit of", "site is a preview"}},
 		{"paused business", "list_arrival_windows", map[string]any{"business": "paused-plumbing"},
@@ -325,7 +325,7 @@ func TestToolIdempotencyKey(t *testing.T) {
 func TestToolCallLog(t *testing.T) {
 	ctx := context.Background()
 	var buf strings.Builder
-	server := mcptools.NewServer(newToolsDesk(t), slog.New(slog.NewJSONHandler(&buf, nil)))
+	server := mcptools.NewServer(newToolsBookings(t), slog.New(slog.NewJSONHandler(&buf, nil)))
 	serverSide, clientSide := mcp.NewInMemoryTransports()
 	if _, err := server.Connect(ctx, serverSide, nil); err != nil {
 		t.Fatal(err)

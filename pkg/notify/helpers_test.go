@@ -81,7 +81,7 @@ func request(status booking.Status, lang string, c contact) booking.Request {
 }
 
 // move returns r as read before a move and as stored after it, as
-// booking.Mover makes them.
+// booking.Bookings makes them.
 func move(r booking.Request, action booking.Action, by booking.Actor, to booking.Status) (before, after booking.Request) {
 	before = r
 	after = r

@@ -79,7 +79,7 @@ func TestOutbox(t *testing.T) {
 }
 
 // TestLocalWiring is the local server's notifications as its report
-// proposes to wire them: the desk over notify.Notifying(store), the outbox
+// proposes to wire them: the bookings over notify.Notifying(store), the outbox
 // as both senders, the ledger in the same embedded table. Sending a request
 // and accepting it fill the outbox with exactly what the stream would send.
 func TestLocalWiring(t *testing.T) {
@@ -99,23 +99,28 @@ func TestLocalWiring(t *testing.T) {
 		Businesses: store, Email: box, SMS: box, Ledger: dynamo.NewLedger(client, table), Log: log, Now: time.Now,
 	}
 	watched := notify.Notifying(store, notifier, log)
-	desk := booking.NewDesk(watched, siteURL, time.Now)
+	bookings := booking.NewBookings(watched, siteURL, nil, time.Now)
 
 	const slug = "desert-cool-hvac"
-	a, err := desk.ArrivalWindows(ctx, slug, "", "14")
-	if err != nil || len(a.Windows) == 0 {
-		t.Fatalf("got %v, %v, want open windows", a, err)
-	}
-	body := fmt.Sprintf(`{"window_start": %q, "address": {"street": "1820 N 7th St", "zip": "85006"},
-		"contact": {"name": "Jordan Lee", "phone": "(602) 555-0147", "email": "jordan@example.com", "sms_consent": true},
-		"language": "es"}`, a.Windows[0].Start.Format(time.RFC3339))
-	created, _, err := desk.CreateRequest(ctx, slug, []byte(body), "")
+	b, err := bookings.Business(ctx, slug)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := booking.NewMover(watched, time.Now).Move(ctx, booking.MoveInput{
-		Code: created.Code, Action: booking.ActionAccept, Actor: booking.ActorBusiness, Slug: slug,
-	}); err != nil {
+	a, err := bookings.ArrivalWindows(ctx, b, booking.WindowQuery{Days: 14})
+	if err != nil || len(a.Windows) == 0 {
+		t.Fatalf("got %v, %v, want open windows", a, err)
+	}
+	lang := "es"
+	created, _, err := bookings.CreateRequest(ctx, b, booking.CreateInput{
+		WindowStart: a.Windows[0].Start.Format(time.RFC3339),
+		Address:     booking.Address{Street: "1820 N 7th St", ZIP: "85006"},
+		Contact:     booking.Contact{Name: "Jordan Lee", Phone: "(602) 555-0147", Email: "jordan@example.com", SMSConsent: true},
+		Language:    &lang,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bookings.BusinessMove(ctx, b, created.Code, booking.ActionAccept, ""); err != nil {
 		t.Fatal(err)
 	}
 

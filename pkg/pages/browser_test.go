@@ -69,9 +69,9 @@ func TestBrowser(t *testing.T) {
 	store := dynamo.New(client, table)
 	dynamotest.PutBusinesses(t, store, demoFile, nil)
 	log := slog.New(slog.DiscardHandler)
-	desk := booking.NewDesk(store, srv.URL, time.Now)
-	pagesHandler := pages.New(pages.Config{Desk: desk, Mover: booking.NewMover(store, time.Now), Log: log})
-	mux.Handle("/api/", httpapi.New(desk, log))
+	bookings := booking.NewBookings(store, srv.URL, nil, time.Now)
+	pagesHandler := pages.New(pages.Config{Bookings: bookings, Log: log})
+	mux.Handle("/api/", httpapi.New(bookings, log))
 	mux.Handle("/r/", pagesHandler)
 	mux.Handle("/pay/", pagesHandler)
 
@@ -86,7 +86,11 @@ func TestBrowser(t *testing.T) {
 		t.Fatalf("start %s: %v", bin, err)
 	}
 
-	windows, err := desk.ArrivalWindows(ctx, "mile-high-electric", "", "14")
+	b, err := bookings.Business(ctx, "mile-high-electric")
+	if err != nil {
+		t.Fatal(err)
+	}
+	windows, err := bookings.ArrivalWindows(ctx, b, booking.WindowQuery{Days: 14})
 	if err != nil || len(windows.Windows) < 2 {
 		t.Fatalf("windows: %v %v", windows, err)
 	}

@@ -2,7 +2,6 @@ package pages_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -43,12 +42,11 @@ const (
 )
 
 type fixture struct {
-	phones int // requests sent
-	clock  *bookingtest.Clock
-	store  *dynamo.Store
-	desk   *booking.Desk
-	mover  *booking.Mover
-	h      http.Handler
+	phones   int // requests sent
+	clock    *bookingtest.Clock
+	store    *dynamo.Store
+	bookings *booking.Bookings
+	h        http.Handler
 }
 
 func newFixture(t *testing.T, config func(*pages.Config)) *fixture {
@@ -56,9 +54,8 @@ func newFixture(t *testing.T, config func(*pages.Config)) *fixture {
 	client, table := dynamotest.Minidyn(t)
 	f := &fixture{clock: bookingtest.NewClock(start), store: dynamo.New(client, table)}
 	dynamotest.PutBusinesses(t, f.store, demoFile, nil)
-	f.desk = booking.NewDesk(f.store, siteURL, f.clock.Now)
-	f.mover = booking.NewMover(f.store, f.clock.Now)
-	c := pages.Config{Desk: f.desk, Mover: f.mover, Now: f.clock.Now, Log: slog.New(slog.DiscardHandler)}
+	f.bookings = booking.NewBookings(f.store, siteURL, nil, f.clock.Now)
+	c := pages.Config{Bookings: f.bookings, Now: f.clock.Now, Log: slog.New(slog.DiscardHandler)}
 	if config != nil {
 		config(&c)
 	}
@@ -70,42 +67,76 @@ func newFixture(t *testing.T, config func(*pages.Config)) *fixture {
 // open window daysAhead days from today in the business's time zone.
 func (f *fixture) create(t *testing.T, slug, zip, lang string, daysAhead int) booking.Created {
 	t.Helper()
-	b, err := f.desk.Business(context.Background(), slug)
-	if err != nil {
-		t.Fatal(err)
+	b := f.business(t, slug)
+	from := f.clock.Now().In(b.Location()).AddDate(0, 0, daysAhead)
+	w := f.windows(t, slug, from.Format("2006-01-02"), 1)
+	if len(w) == 0 {
+		t.Fatalf("no open window of %s on %s", slug, from.Format("2006-01-02"))
 	}
-	from := f.clock.Now().In(b.Location()).AddDate(0, 0, daysAhead).Format("2006-01-02")
-	a, err := f.desk.ArrivalWindows(context.Background(), slug, from, "1")
-	if err != nil || len(a.Windows) == 0 {
-		t.Fatalf("windows of %s on %s: %v %v", slug, from, a.Windows, err)
+	in := booking.CreateInput{
+		WindowStart: w[0].Start.Format(time.RFC3339),
+		Address:     booking.Address{Street: street, Unit: unit, City: city, ZIP: zip},
+		Contact:     booking.Contact{Name: personName, Phone: fmt.Sprint(personPhone, f.phones%10), Email: personEmail, SMSConsent: true},
+		Description: "The breaker trips.", Language: &lang, DepositAccepted: true,
 	}
-	body, _ := json.Marshal(map[string]any{
-		"window_start": a.Windows[0].Start.Format(time.RFC3339),
-		"address":      map[string]string{"street": street, "unit": unit, "city": city, "zip": zip},
-		"contact":      map[string]any{"name": personName, "phone": fmt.Sprint(personPhone, f.phones%10), "email": personEmail, "sms_consent": true},
-		"description":  "The breaker trips.", "language": lang, "deposit_accepted": true,
-	})
 	f.phones++
-	c, _, err := f.desk.CreateRequest(context.Background(), slug, body, "")
+	c, _, err := f.bookings.CreateRequest(context.Background(), b, in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
+// business returns the business with the given slug.
+func (f *fixture) business(t *testing.T, slug string) *booking.Business {
+	t.Helper()
+	b, err := f.bookings.Business(context.Background(), slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// windows returns the open windows of slug for days days from the date
+// from (YYYY-MM-DD).
+func (f *fixture) windows(t *testing.T, slug, from string, days int) []booking.Window {
+	t.Helper()
+	first, err := booking.ParseDate("from", from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := f.bookings.ArrivalWindows(context.Background(), f.business(t, slug), booking.WindowQuery{From: first, Days: days})
+	if err != nil {
+		t.Fatalf("windows of %s on %s: %v", slug, from, err)
+	}
+	return a.Windows
+}
+
+// request reads the stored request with the given code, whoever's it is.
 func (f *fixture) request(t *testing.T, code string) booking.Request {
 	t.Helper()
-	r, err := f.mover.Request(context.Background(), "", code, booking.ActorSystem)
+	r, err := f.bookings.OperatorRequest(context.Background(), code)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return r
 }
 
-func (f *fixture) move(t *testing.T, in booking.MoveInput) {
+// paySimulated pays the simulated deposit of the request with the given
+// code, as the simulated payment page does.
+func (f *fixture) paySimulated(t *testing.T, code string) {
 	t.Helper()
-	if _, err := f.mover.Move(context.Background(), in); err != nil {
-		t.Fatalf("%s: %v", in.Action, err)
+	if _, err := f.bookings.PaySimulated(context.Background(), code); err != nil {
+		t.Fatalf("pay: %v", err)
+	}
+}
+
+// businessMove makes action on the request with the given code as the
+// business slug; windowStart is the new window's start for a move.
+func (f *fixture) businessMove(t *testing.T, slug, code string, action booking.Action, windowStart string) {
+	t.Helper()
+	if _, err := f.bookings.BusinessMove(context.Background(), f.business(t, slug), code, action, windowStart); err != nil {
+		t.Fatalf("%s: %v", action, err)
 	}
 }
 

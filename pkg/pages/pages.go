@@ -37,12 +37,12 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // Config is what the pages need.
 type Config struct {
-	Desk  *booking.Desk  // the businesses
-	Mover *booking.Mover // the requests, and the moves the person makes
+	Bookings *booking.Bookings // the requests, their businesses, and the moves the person makes
 	// SimulateAll has every deposit paid on the simulated page, even one the
 	// business takes for real: for the local server, which has no payment
 	// provider. Never in a deployment.
@@ -103,7 +103,7 @@ func New(c Config) http.Handler {
 	mux.HandleFunc("POST /pay/{code}", h.pay)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r) })
 	// A form posted from another site is refused (Sec-Fetch-Site, Origin).
-	return h.accessLog(securityHeaders(http.NewCrossOriginProtection().Handler(mux)))
+	return edge.AccessLog(h.Log, securityHeaders(http.NewCrossOriginProtection().Handler(mux)))
 }
 
 // securityHeaders: no caching (the state changes, and the page is the
@@ -122,43 +122,9 @@ func securityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-// accessLog writes one line per request: method, route pattern (never the
-// path: it holds the code), status and duration.
-func (h *handler) accessLog(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		start := time.Now()
-		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
-		next.ServeHTTP(rec, r)
-		route := r.Pattern
-		if route == "" || route == "/" {
-			route = "unmatched"
-		}
-		h.Log.LogAttrs(r.Context(), slog.LevelInfo, "request", slog.String("method", r.Method), slog.String("route", route),
-			slog.Int("status", rec.status), slog.Float64("duration_ms", float64(time.Since(start).Microseconds())/1000))
-	})
-}
-
-type recorder struct {
-	http.ResponseWriter
-	status int
-}
-
-func (r *recorder) WriteHeader(status int) {
-	r.status = status
-	r.ResponseWriter.WriteHeader(status)
-}
-
 // load reads the request named in the path and its business.
 func (h *handler) load(ctx context.Context, r *http.Request) (booking.Request, *booking.Business, error) {
-	req, err := h.Mover.Request(ctx, "", r.PathValue("code"), booking.ActorCustomer)
-	if err != nil {
-		return booking.Request{}, nil, err
-	}
-	b, err := h.Desk.Business(ctx, req.BusinessSlug)
-	if err != nil {
-		return booking.Request{}, nil, err
-	}
-	return req, b, nil
+	return h.Bookings.CustomerRequest(ctx, r.PathValue("code"))
 }
 
 // status serves the status page.
@@ -247,7 +213,7 @@ func (h *handler) cancel(w http.ResponseWriter, r *http.Request) {
 		h.renderCancel(w, http.StatusConflict, req, b, true)
 		return
 	}
-	_, err = h.Mover.Move(ctx, booking.MoveInput{Code: req.Code, Action: booking.ActionCancel, Actor: booking.ActorCustomer})
+	_, err = h.Bookings.CustomerCancel(ctx, req.Code)
 	if booking.ErrorCode(err) == booking.InvalidTransition {
 		h.renderStatus(w, http.StatusConflict, req, b, tr(language(req), "cancel_refused"))
 		return
@@ -321,9 +287,7 @@ func (h *handler) pay(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, "/r/"+req.Code+"?done=paid", http.StatusSeeOther)
 		return
 	}
-	_, err = h.Mover.Move(ctx, booking.MoveInput{
-		Code: req.Code, Action: booking.ActionPay, Actor: booking.ActorSystem, PaymentRef: booking.PaymentRefSimulated,
-	})
+	_, err = h.Bookings.PaySimulated(ctx, req.Code)
 	if booking.ErrorCode(err) == booking.InvalidTransition {
 		h.renderStatus(w, http.StatusConflict, req, b, tr(lang, "notice_too_late"))
 		return

@@ -61,12 +61,12 @@ func TestStatusPage(t *testing.T) {
 	})
 	t.Run("a window the business moved says so", func(t *testing.T) {
 		c := f.create(t, "mile-high-electric", "80202", "en", 2)
-		f.move(t, booking.MoveInput{Code: c.Code, Action: booking.ActionPay, Actor: booking.ActorSystem, PaymentRef: booking.PaymentRefSimulated})
-		w, err := f.desk.ArrivalWindows(t.Context(), "mile-high-electric", "2026-11-27", "1")
-		if err != nil || len(w.Windows) == 0 {
-			t.Fatal(err)
+		f.paySimulated(t, c.Code)
+		w := f.windows(t, "mile-high-electric", "2026-11-27", 1)
+		if len(w) == 0 {
+			t.Fatal("no open window on 2026-11-27")
 		}
-		f.move(t, booking.MoveInput{Code: c.Code, Action: booking.ActionMove, Actor: booking.ActorBusiness, Slug: "mile-high-electric", WindowStart: w.Windows[0].Start.Format(time.RFC3339)})
+		f.businessMove(t, "mile-high-electric", c.Code, booking.ActionMove, w[0].Start.Format(time.RFC3339))
 		res := f.do(t, "GET", "/r/"+c.Code, nil)
 		wantIn(t, res.body, "Request sent, not confirmed yet", "The business moved your arrival window to this time.", "Friday, November 27, 2026, 8:00 AM – 9:00 AM MST",
 			"$25.00 paid on Monday, November 23, 2026.")
@@ -212,7 +212,7 @@ func TestRealDeposit(t *testing.T) {
 			{"refunded: a simulated deposit never is", simulated.Code, "refunded", nil, []string{"Waiting for your deposit"}},
 			{"unavailable: a simulated deposit never is", simulated.Code, "unavailable", nil, []string{"Waiting for your deposit"}},
 			{"paid", c.Code, "paid", func(t *testing.T) {
-				out, err := f.mover.ApplyPayment(t.Context(), booking.Payment{Code: c.Code, Ref: "pi_1", AmountCents: 4900, Currency: "usd", Paid: true})
+				out, err := f.bookings.ApplyPayment(t.Context(), booking.Payment{Code: c.Code, Ref: "pi_1", AmountCents: 4900, Currency: "usd", Paid: true})
 				if err != nil || out != booking.PaymentApplied {
 					t.Fatalf("got %v %v, want applied", out, err)
 				}
@@ -251,9 +251,7 @@ func TestRealDeposit(t *testing.T) {
 
 func TestCancel(t *testing.T) {
 	f := newFixture(t, nil)
-	pay := func(t *testing.T, code string) {
-		f.move(t, booking.MoveInput{Code: code, Action: booking.ActionPay, Actor: booking.ActorSystem, PaymentRef: booking.PaymentRefSimulated})
-	}
+	pay := f.paySimulated
 	tests := []struct {
 		name        string
 		days        int // the window is the first of the day this many days ahead
@@ -274,11 +272,11 @@ func TestCancel(t *testing.T) {
 			[]string{"Cancelada", "$25.00 retenido por el negocio (lunes 23 de noviembre de 2026)."}},
 		{"paid, the same day, the window moved by the business", 0, func(t *testing.T, code string) {
 			pay(t, code)
-			w, err := f.desk.ArrivalWindows(t.Context(), "mile-high-electric", "2026-11-23", "1")
-			if err != nil || len(w.Windows) < 2 {
-				t.Fatal(err)
+			w := f.windows(t, "mile-high-electric", "2026-11-23", 1)
+			if len(w) < 2 {
+				t.Fatalf("got %d open windows on 2026-11-23, want 2 or more", len(w))
 			}
-			f.move(t, booking.MoveInput{Code: code, Action: booking.ActionMove, Actor: booking.ActorBusiness, Slug: "mile-high-electric", WindowStart: w.Windows[1].Start.Format(time.RFC3339)})
+			f.businessMove(t, "mile-high-electric", code, booking.ActionMove, w[1].Start.Format(time.RFC3339))
 		}, "en", booking.DepositRefunded,
 			[]string{"The business moved your arrival window, so your $25.00 deposit is refunded in full."},
 			[]string{"Cancelled", "$25.00 refunded in full"}},
@@ -335,7 +333,7 @@ func TestCancel(t *testing.T) {
 	t.Run("no longer possible", func(t *testing.T) {
 		c := f.create(t, "mile-high-electric", "80202", "en", 4)
 		pay(t, c.Code)
-		f.move(t, booking.MoveInput{Code: c.Code, Action: booking.ActionDecline, Actor: booking.ActorBusiness})
+		f.businessMove(t, "mile-high-electric", c.Code, booking.ActionDecline, "")
 		status := f.do(t, "GET", "/r/"+c.Code, nil)
 		wantIn(t, status.body, "Declined by the business", "$25.00 refunded in full")
 		wantNotIn(t, status.body, `id="cancel"`)

@@ -35,9 +35,8 @@ const (
 
 // CheckoutConfig is what the checkout routes need.
 type CheckoutConfig struct {
-	Desk     *booking.Desk    // the businesses (a session names the business)
-	Mover    *booking.Mover   // the requests, and the pay move
-	Payments booking.Payments // Stripe (Provider)
+	Bookings *booking.Bookings // the requests and their businesses, and the pay move
+	Payments booking.Payments  // Stripe (Provider)
 	Now      func() time.Time
 	// Log gets what happened and the failures; never the request's
 	// code, which opens the person's page.
@@ -79,37 +78,32 @@ func statusURL(code, done string) string {
 	return u
 }
 
-// request reads the request in the path; ok is false when it cannot be
-// read, and the person has been sent to the status page, which says why.
-func (h *checkoutHandler) request(w http.ResponseWriter, r *http.Request) (booking.Request, bool) {
+// request reads the request in the path and its business; ok is false
+// when they cannot be read, and the person has been sent to the status
+// page, which says why.
+func (h *checkoutHandler) request(w http.ResponseWriter, r *http.Request) (booking.Request, *booking.Business, bool) {
 	code := r.PathValue("code")
-	req, err := h.Mover.Request(r.Context(), "", code, booking.ActorCustomer)
+	req, b, err := h.Bookings.CustomerRequest(r.Context(), code)
 	if err != nil {
 		if booking.ErrorCode(err) != booking.NotFound {
 			h.Log.Error("stripe checkout: read the request", "route", r.Pattern, "error", err)
 		}
 		http.Redirect(w, r, statusURL(code, ""), http.StatusSeeOther)
-		return booking.Request{}, false
+		return booking.Request{}, nil, false
 	}
-	return req, true
+	return req, b, true
 }
 
 // checkout opens a Checkout Session for a deposit that is due and paid at
 // Stripe, and sends the person there. Anything else (a simulated deposit,
 // one paid, expired or cancelled, no deposit) goes to the status page.
 func (h *checkoutHandler) checkout(w http.ResponseWriter, r *http.Request) {
-	req, ok := h.request(w, r)
+	req, b, ok := h.request(w, r)
 	if !ok {
 		return
 	}
 	if req.Deposit == nil || req.Deposit.Simulated || req.Effective(h.Now()).Status != booking.StatusPendingPayment {
 		http.Redirect(w, r, statusURL(req.Code, ""), http.StatusSeeOther)
-		return
-	}
-	b, err := h.Desk.Business(r.Context(), req.BusinessSlug)
-	if err != nil {
-		h.Log.Error("stripe checkout: read the business", "error", err)
-		http.Redirect(w, r, statusURL(req.Code, DoneUnavailable), http.StatusSeeOther)
 		return
 	}
 	u, err := h.Payments.Checkout(r.Context(), req, b)
@@ -128,7 +122,7 @@ func (h *checkoutHandler) checkout(w http.ResponseWriter, r *http.Request) {
 // refunds it too; a refund is idempotent on the payment). A session that is
 // unknown, unpaid or for another request changes nothing.
 func (h *checkoutHandler) returned(w http.ResponseWriter, r *http.Request) {
-	req, ok := h.request(w, r)
+	req, _, ok := h.request(w, r)
 	if !ok {
 		return
 	}
@@ -147,7 +141,7 @@ func (h *checkoutHandler) returned(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	log := h.Log.With("payment", p.Ref)
-	outcome, err := settle(ctx, h.Mover, h.Payments, p)
+	outcome, err := settle(ctx, h.Bookings, h.Payments, p)
 	switch {
 	case outcome == booking.PaymentUnwanted:
 		if err != nil {
@@ -169,8 +163,8 @@ func (h *checkoutHandler) returned(w http.ResponseWriter, r *http.Request) {
 // request cannot take it: what the webhook and the person's return both do.
 // The outcome is set when the payment was applied or found unwanted, even
 // if the refund then failed (err says so).
-func settle(ctx context.Context, m *booking.Mover, payments booking.Payments, p booking.Payment) (booking.PaymentOutcome, error) {
-	outcome, err := m.ApplyPayment(ctx, p)
+func settle(ctx context.Context, bookings *booking.Bookings, payments booking.Payments, p booking.Payment) (booking.PaymentOutcome, error) {
+	outcome, err := bookings.ApplyPayment(ctx, p)
 	if err != nil {
 		return 0, err
 	}
@@ -185,7 +179,7 @@ func settle(ctx context.Context, m *booking.Mover, payments booking.Payments, p 
 // and back under /pay/ (NewCheckoutHandler), over one provider.
 func NewHandler(c CheckoutConfig, webhookSecret string) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(WebhookPath, &Webhook{Mover: c.Mover, Payments: c.Payments, Secret: webhookSecret, Log: c.Log})
+	mux.Handle(WebhookPath, &Webhook{Bookings: c.Bookings, Payments: c.Payments, Secret: webhookSecret, Log: c.Log})
 	mux.Handle("/pay/", NewCheckoutHandler(c))
 	return mux
 }

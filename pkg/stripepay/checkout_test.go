@@ -15,7 +15,7 @@ import (
 // checkoutHandler is the fixture's checkout routes over its fake Stripe.
 func (f *fixture) checkoutHandler() http.Handler {
 	return stripepay.NewCheckoutHandler(stripepay.CheckoutConfig{
-		Desk: f.desk, Mover: f.mover, Payments: f.provider, Now: f.clock.Now, Log: slog.New(slog.DiscardHandler),
+		Bookings: f.bookings, Payments: f.provider, Now: f.clock.Now, Log: slog.New(slog.DiscardHandler),
 	})
 }
 
@@ -115,7 +115,7 @@ func TestReturnRoute(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if out, err := f.mover.ApplyPayment(t.Context(), p); err != nil || out != booking.PaymentAlreadyApplied {
+		if out, err := f.bookings.ApplyPayment(t.Context(), p); err != nil || out != booking.PaymentAlreadyApplied {
 			t.Errorf("webhook after: got %v %v, want already applied", out, err)
 		}
 	})
@@ -180,7 +180,7 @@ func TestReturnRoute(t *testing.T) {
 		if r.Effective(f.clock.Now()).Status != booking.StatusExpired || r.Deposit.State != booking.DepositRefunded || r.Deposit.PaymentRef != "pi_test_late" {
 			t.Errorf("got %s, deposit %+v; want expired, refunded pi_test_late", r.Status, r.Deposit)
 		}
-		if st, err := f.desk.Request(context.Background(), late.Code); err != nil || st.Deposit.State != booking.DepositRefunded {
+		if st, err := f.bookings.RequestStatus(context.Background(), late.Code); err != nil || st.Deposit.State != booking.DepositRefunded {
 			t.Errorf("status response: got %+v, %v; want the deposit refunded", st.Deposit, err)
 		}
 	})
@@ -188,7 +188,7 @@ func TestReturnRoute(t *testing.T) {
 
 func mustBusiness(t *testing.T, f *fixture, slug string) *booking.Business {
 	t.Helper()
-	b, err := f.desk.Business(t.Context(), slug)
+	b, err := f.bookings.Business(t.Context(), slug)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package stripepay_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -27,14 +26,13 @@ const siteURL = "https://book.example.com"
 var start = time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
 
 // fixture is the demo businesses on minidyn, a fake Stripe, the Stripe
-// provider over it, and the domain's desk and mover on one clock.
+// provider over it, and the domain's service on one clock.
 type fixture struct {
 	clock    *bookingtest.Clock
 	store    *dynamo.Store
 	stripe   *stripetest.Server
 	provider *stripepay.Provider
-	desk     *booking.Desk
-	mover    *booking.Mover
+	bookings *booking.Bookings
 }
 
 func newFixture(t *testing.T) *fixture {
@@ -47,8 +45,7 @@ func newFixture(t *testing.T) *fixture {
 		SecretKey: stripetest.SecretKey, SiteURL: siteURL, APIURL: f.stripe.URL, Now: f.clock.Now,
 		Log: slog.New(slog.DiscardHandler),
 	})
-	f.desk = booking.NewDesk(f.store, siteURL, f.clock.Now, booking.WithPayments(f.provider))
-	f.mover = booking.NewMover(f.store, f.clock.Now)
+	f.bookings = booking.NewBookings(f.store, siteURL, f.provider, f.clock.Now)
 	return f
 }
 
@@ -56,17 +53,18 @@ func newFixture(t *testing.T) *fixture {
 // for its first open window, from a phone of its own.
 func (f *fixture) create(t *testing.T, slug, zip, lang string, phone int) booking.Created {
 	t.Helper()
-	a, err := f.desk.ArrivalWindows(context.Background(), slug, "", "7")
+	b := mustBusiness(t, f, slug)
+	a, err := f.bookings.ArrivalWindows(context.Background(), b, booking.WindowQuery{Days: 7})
 	if err != nil || len(a.Windows) == 0 {
 		t.Fatalf("windows of %s: %v %v", slug, a.Windows, err)
 	}
-	body, _ := json.Marshal(map[string]any{
-		"window_start": a.Windows[phone%len(a.Windows)].Start.Format(time.RFC3339),
-		"address":      map[string]string{"street": "1 Test St", "city": "Austin", "zip": zip},
-		"contact":      map[string]string{"name": "Test Person", "phone": fmt.Sprintf("512555%04d", phone)},
-		"language":     lang, "deposit_accepted": true,
-	})
-	c, _, err := f.desk.CreateRequest(context.Background(), slug, body, "")
+	in := booking.CreateInput{
+		WindowStart: a.Windows[phone%len(a.Windows)].Start.Format(time.RFC3339),
+		Address:     booking.Address{Street: "1 Test St", City: "Austin", ZIP: zip},
+		Contact:     booking.Contact{Name: "Test Person", Phone: fmt.Sprintf("512555%04d", phone)},
+		Language:    &lang, DepositAccepted: true,
+	}
+	c, _, err := f.bookings.CreateRequest(context.Background(), b, in)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +74,7 @@ func (f *fixture) create(t *testing.T, slug, zip, lang string, phone int) bookin
 // request reads a stored request.
 func (f *fixture) request(t *testing.T, code string) booking.Request {
 	t.Helper()
-	r, err := f.mover.Request(context.Background(), "", code, booking.ActorSystem)
+	r, err := f.bookings.OperatorRequest(context.Background(), code)
 	if err != nil {
 		t.Fatal(err)
 	}

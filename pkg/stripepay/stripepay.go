@@ -15,7 +15,7 @@
 //
 // The webhook's Stripe-Signature check is stripe-go's webhook package; it
 // calls nothing. Refunds owed by a stored move come from the table's stream
-// (paymentenv.RefundStream), which calls Refund.
+// (streams.Refunds), which calls Refund.
 package stripepay
 
 import (
@@ -141,7 +141,7 @@ func (p *Provider) Checkout(ctx context.Context, r booking.Request, b *booking.B
 		SuccessURL: stripe.String(p.siteURL + "/pay/" + r.Code + "/return?session_id={CHECKOUT_SESSION_ID}"),
 		CancelURL:  stripe.String(p.siteURL + "/r/" + r.Code),
 	}
-	// The Desk opens the checkout while the person's create call waits:
+	// The service opens the checkout while the person's create call waits:
 	// past checkoutTimeout it gives up, and payment_url is the service's
 	// page, which opens a checkout when the person gets there.
 	ctx, cancel := context.WithTimeout(ctx, checkoutTimeout)

@@ -55,7 +55,7 @@ func TestCheckout(t *testing.T) {
 	t.Run("a hold longer than 31 minutes ends the session", func(t *testing.T) {
 		r := r
 		r.HoldExpires = start.Add(2 * time.Hour)
-		b, _ := f.desk.Business(context.Background(), r.BusinessSlug)
+		b, _ := f.bookings.Business(context.Background(), r.BusinessSlug)
 		if _, err := f.provider.Checkout(context.Background(), r, b); err != nil {
 			t.Fatal(err)
 		}
@@ -91,18 +91,22 @@ func TestCheckout(t *testing.T) {
 
 func TestCheckoutReplay(t *testing.T) {
 	f := newFixture(t)
-	a, err := f.desk.ArrivalWindows(context.Background(), "austin-rapid-plumbing", "", "1")
+	b := mustBusiness(t, f, "austin-rapid-plumbing")
+	a, err := f.bookings.ArrivalWindows(context.Background(), b, booking.WindowQuery{Days: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	body := []byte(`{"window_start":"` + a.Windows[0].Start.Format(time.RFC3339) + `","address":{"street":"1 Test St","zip":"78701"},` +
-		`"contact":{"name":"Test Person","phone":"5125550100"},"deposit_accepted":true}`)
-	first, _, err := f.desk.CreateRequest(context.Background(), "austin-rapid-plumbing", body, "replay-key-1")
+	in := booking.CreateInput{
+		WindowStart: a.Windows[0].Start.Format(time.RFC3339), Address: booking.Address{Street: "1 Test St", ZIP: "78701"},
+		Contact: booking.Contact{Name: "Test Person", Phone: "5125550100"}, DepositAccepted: true,
+		IdempotencyKeys: []string{"replay-key-1"},
+	}
+	first, _, err := f.bookings.CreateRequest(context.Background(), b, in)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.clock.Add(time.Minute)
-	again, replayed, err := f.desk.CreateRequest(context.Background(), "austin-rapid-plumbing", body, "replay-key-1")
+	again, replayed, err := f.bookings.CreateRequest(context.Background(), b, in)
 	if err != nil {
 		t.Fatal(err)
 	}

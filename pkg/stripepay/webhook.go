@@ -22,7 +22,7 @@ const maxEventBytes = 256 << 10
 // Webhook is the handler of Stripe's events at WebhookPath. It verifies the
 // Stripe-Signature header with the endpoint's signing secret and, when a
 // Checkout Session is paid (checkout.session.completed with payment_status
-// paid), moves the request pending_payment → new through the Mover,
+// paid), moves the request pending_payment → new (booking.Bookings.ApplyPayment),
 // recording the PaymentIntent. A payment the request cannot take (its hold
 // lapsed, it was cancelled, another session paid it) is refunded here, as
 // on the person's return from Stripe (ReturnPath), which says so.
@@ -34,7 +34,7 @@ const maxEventBytes = 256 << 10
 // keyed on the PaymentIntent. Nothing needs the event's id stored. Any
 // failure is a 500, so that Stripe delivers the event again.
 type Webhook struct {
-	Mover    *booking.Mover
+	Bookings *booking.Bookings
 	Payments booking.Payments // refunds unwanted payments
 	Secret   string           // the endpoint's signing secret, whsec_...
 	Log      *slog.Logger
@@ -84,7 +84,7 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		reply(w, http.StatusOK, "not paid yet")
 		return
 	}
-	outcome, err := settle(r.Context(), h.Mover, h.Payments, pay)
+	outcome, err := settle(r.Context(), h.Bookings, h.Payments, pay)
 	switch {
 	case outcome == booking.PaymentUnwanted && err != nil:
 		log.Error("stripe webhook: refund of a payment the request cannot take", "error", err)

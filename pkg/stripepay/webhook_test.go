@@ -33,7 +33,7 @@ func post(t *testing.T, h http.Handler, payload []byte, signature string) *httpt
 
 func TestWebhook(t *testing.T) {
 	f := newFixture(t)
-	h := &stripepay.Webhook{Mover: f.mover, Payments: f.provider, Secret: stripetest.WebhookSecret, Log: slog.New(slog.DiscardHandler)}
+	h := &stripepay.Webhook{Bookings: f.bookings, Payments: f.provider, Secret: stripetest.WebhookSecret, Log: slog.New(slog.DiscardHandler)}
 
 	// paidEvent pays the session of the request with code and returns the
 	// checkout.session.completed event Stripe sends for it.
@@ -116,7 +116,7 @@ func TestWebhook(t *testing.T) {
 		if r.Effective(f.clock.Now()).Status != booking.StatusExpired || r.Deposit.State != booking.DepositRefunded || r.Deposit.PaymentRef != "pi_test_late" {
 			t.Errorf("got %s, deposit %+v; want expired, refunded pi_test_late", r.Status, r.Deposit)
 		}
-		if st, err := f.desk.Request(context.Background(), late.Code); err != nil || st.Deposit.State != booking.DepositRefunded {
+		if st, err := f.bookings.RequestStatus(context.Background(), late.Code); err != nil || st.Deposit.State != booking.DepositRefunded {
 			t.Errorf("status response: got %+v, %v; want the deposit refunded", st.Deposit, err)
 		}
 		// Delivered again: refunded once.

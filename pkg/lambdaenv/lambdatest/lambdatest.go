@@ -37,9 +37,9 @@ const SampleRequestCode = "DEM0-REQ0-0001"
 // Env is a function's environment over an embedded DynamoDB that holds the
 // demo businesses and the sample request.
 type Env struct {
-	Vars  map[string]string
-	Store *dynamo.Store
-	Desk  *booking.Desk
+	Vars     map[string]string
+	Store    *dynamo.Store
+	Bookings *booking.Bookings
 }
 
 // Getenv reads the environment's variables, as os.Getenv would.
@@ -63,8 +63,8 @@ func NewEnv(t testing.TB) *Env {
 			"AWS_ACCESS_KEY_ID":     "doorstep",
 			"AWS_SECRET_ACCESS_KEY": "doorstep",
 		},
-		Store: store,
-		Desk:  booking.NewDesk(store, SiteURL, time.Now),
+		Store:    store,
+		Bookings: booking.NewBookings(store, SiteURL, nil, time.Now),
 	}
 	for _, b := range businesses {
 		if b.BookingDeposit != nil || !b.AcceptingRequests {
@@ -90,7 +90,12 @@ func NewEnv(t testing.TB) *Env {
 // FirstOpenWindow returns the first window of a business open now.
 func (e *Env) FirstOpenWindow(t testing.TB, slug string) booking.Window {
 	t.Helper()
-	a, err := e.Desk.ArrivalWindows(context.Background(), slug, "", "14")
+	ctx := context.Background()
+	b, err := e.Bookings.Business(ctx, slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := e.Bookings.ArrivalWindows(ctx, b, booking.WindowQuery{Days: booking.MaxDays})
 	if err != nil {
 		t.Fatal(err)
 	}

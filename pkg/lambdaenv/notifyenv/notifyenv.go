@@ -11,24 +11,25 @@ import (
 	"github.com/doorstep/doorstep/pkg/smstext"
 )
 
-// AWSSenders is the notify function's lambdaenv.Senders: e-mail from
-// SENDER_EMAIL through SES, and texts from SMS_ORIGINATION_IDENTITY through
-// End User Messaging SMS; without an origination identity texts are off (no
-// SMS sender: the notifier logs each text it does not send).
-func AWSSenders(getenv func(string) string) lambdaenv.Senders {
-	return func(c lambdaenv.NotifyConfig) (notify.EmailSender, notify.SMSSender, error) {
-		ses, err := sesmail.NewClient(getenv)
-		if err != nil {
-			return nil, nil, err
-		}
-		email := sesmail.New(ses, c.SenderEmail)
-		if c.SMSOriginationIdentity == "" {
-			return email, nil, nil
-		}
-		sms, err := smstext.NewClient(getenv)
-		if err != nil {
-			return nil, nil, err
-		}
-		return email, smstext.New(sms, c.SMSOriginationIdentity), nil
+// Email is the e-mail sender: SES, from SENDER_EMAIL.
+func Email(getenv func(string) string, c lambdaenv.NotifyConfig) (notify.EmailSender, error) {
+	ses, err := sesmail.NewClient(getenv)
+	if err != nil {
+		return nil, err
 	}
+	return sesmail.New(ses, c.SenderEmail), nil
+}
+
+// SMS is the text sender: End User Messaging SMS, from
+// SMS_ORIGINATION_IDENTITY. Without an origination identity texts are off:
+// it returns no sender, and the notifier logs each text it does not send.
+func SMS(getenv func(string) string, c lambdaenv.NotifyConfig) (notify.SMSSender, error) {
+	if c.SMSOriginationIdentity == "" {
+		return nil, nil
+	}
+	sms, err := smstext.NewClient(getenv)
+	if err != nil {
+		return nil, err
+	}
+	return smstext.New(sms, c.SMSOriginationIdentity), nil
 }

@@ -1,13 +1,14 @@
 package notifyenv_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/notifyenv"
 )
 
-func TestAWSSenders(t *testing.T) {
+func TestSenders(t *testing.T) {
 	tests := []struct {
 		name     string
 		env      map[string]string
@@ -21,8 +22,11 @@ func TestAWSSenders(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			senders := notifyenv.AWSSenders(func(k string) string { return tt.env[k] })
-			email, sms, err := senders(lambdaenv.NotifyConfig{SenderEmail: "notify@book.example.com", SMSOriginationIdentity: tt.identity})
+			getenv := func(k string) string { return tt.env[k] }
+			c := lambdaenv.NotifyConfig{SenderEmail: "notify@book.example.com", SMSOriginationIdentity: tt.identity}
+			email, err := notifyenv.Email(getenv, c)
+			sms, smsErr := notifyenv.SMS(getenv, c)
+			err = errors.Join(err, smsErr)
 			if tt.wantErr {
 				if err == nil {
 					t.Fatal("got nil error, want one")

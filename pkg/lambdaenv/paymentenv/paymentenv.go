@@ -11,13 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
 	"github.com/doorstep/doorstep/pkg/awsenv"
 	"github.com/doorstep/doorstep/pkg/booking"
-	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/stripepay"
 )
@@ -119,104 +117,33 @@ func getSecretValue(ctx context.Context, cfg aws.Config, endpoint, arn string) (
 	return aws.ToString(out.SecretString), nil
 }
 
-// DeskOptions is the desk options hook (lambdaenv.NewHTTPHandler) of a
-// function that creates requests: with STRIPE_SECRET_ARN set, deposits that
-// are not simulated get a Stripe Checkout Session as payment_url. Without it
-// their payment_url is {SITE_URL}/pay/{code}, which opens one. Only the
-// functions that take payments import this package, and with it stripe-go.
-func DeskOptions(ctx context.Context, getenv func(string) string, c lambdaenv.Config) ([]booking.DeskOption, error) {
-	s, ok, err := StripeFrom(ctx, getenv, c.SiteURL, nil)
+// Payments is the payment provider of a function that creates requests:
+// Stripe when STRIPE_SECRET_ARN is set, nil otherwise. Only the functions
+// that take payments import this package, and with it stripe-go.
+func Payments(ctx context.Context, getenv func(string) string, siteURL string) (booking.Payments, error) {
+	s, ok, err := StripeFrom(ctx, getenv, siteURL, nil)
 	if err != nil || !ok {
 		return nil, err
 	}
-	return []booking.DeskOption{booking.WithPayments(s.Provider())}, nil
+	return s.Provider(), nil
 }
 
-var _ lambdaenv.DeskOptionsFunc = DeskOptions
-
-// NewPaymentWebhookHandler builds the Lambda handler of the payment
-// function, from the environment: TABLE_NAME, SITE_URL, STRIPE_SECRET_ARN
-// (required here) and the optional DYNAMODB_ENDPOINT, STRIPE_API_URL and
-// SECRETS_MANAGER_ENDPOINT. It serves Stripe's webhook, POST
-// /webhooks/stripe, and the person's way to Stripe and back, GET
-// /pay/{code}/checkout and GET /pay/{code}/return (stripepay.NewHandler).
-func NewPaymentWebhookHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
-	c, err := lambdaenv.ConfigFrom(getenv)
-	if err != nil {
-		return nil, err
+// RequireStripe reads the Stripe configuration of a function that works
+// only with Stripe (the refunds); STRIPE_SECRET_ARN must be set.
+func RequireStripe(ctx context.Context, getenv func(string) string, siteURL string) (Stripe, error) {
+	s, ok, err := StripeFrom(ctx, getenv, siteURL, nil)
+	if err == nil && !ok {
+		err = errors.New("STRIPE_SECRET_ARN is not set: this function works only with Stripe")
 	}
-	s, ok, err := StripeFrom(ctx, getenv, c.SiteURL, nil)
-	if err != nil {
-		return nil, err
-	}
-	if !ok || s.Keys.WebhookSecret == "" {
-		return nil, errors.New("STRIPE_SECRET_ARN must name a secret with a webhook_secret: the webhook checks every event's signature with it")
-	}
-	store, err := lambdaenv.Store(ctx, c)
-	if err != nil {
-		return nil, err
-	}
-	h := stripepay.NewHandler(stripepay.CheckoutConfig{
-		Desk: booking.NewDesk(store, c.SiteURL, time.Now), Mover: booking.NewMover(store, time.Now),
-		Payments: s.Provider(), Log: s.Log,
-	}, s.Keys.WebhookSecret)
-	return lambdaenv.HTTP(h), nil
+	return s, err
 }
 
-// NewRefundHandler builds the Lambda handler of the table's stream that
-// refunds deposits (RefundStream), from the environment: STRIPE_SECRET_ARN
-// (required) and the optional STRIPE_API_URL and SECRETS_MANAGER_ENDPOINT.
-// It reads no table: the stream's images say everything.
-func NewRefundHandler(ctx context.Context, getenv func(string) string) (lambdaenv.StreamHandler, error) {
-	s, ok, err := StripeFrom(ctx, getenv, strings.TrimSpace(getenv("SITE_URL")), nil)
-	if err != nil {
-		return nil, err
+// RequireWebhookStripe is RequireStripe for the payment webhook, which
+// checks every event's signature with the secret's webhook_secret.
+func RequireWebhookStripe(ctx context.Context, getenv func(string) string, siteURL string) (Stripe, error) {
+	s, err := RequireStripe(ctx, getenv, siteURL)
+	if err == nil && s.Keys.WebhookSecret == "" {
+		err = errors.New("STRIPE_SECRET_ARN must name a secret with a webhook_secret: the webhook checks every event's signature with it")
 	}
-	if !ok {
-		return nil, errors.New("STRIPE_SECRET_ARN is not set: refunds go through Stripe")
-	}
-	return RefundStream(s.Provider(), lambdaenv.Logger()), nil
-}
-
-// RefundStream is the handler of the table's stream (NEW_AND_OLD_IMAGES)
-// that gives deposits back: for each stored move whose deposit became
-// refunded (booking.RefundOwed), it calls payments.Refund with the
-// payment's reference.
-//
-// Why the stream: the move stores the refunded state atomically with the
-// request's new state; the stream carries that write here at least once,
-// retrying until it succeeds. A crash between the move and the refund
-// loses nothing, and the functions that move requests (the inbox, the
-// person's pages, the operator's CLI) need no Stripe key. Refund is
-// idempotent on the payment, so a record delivered again refunds once.
-//
-// Records are handled in order. The first that fails is reported in
-// BatchItemFailures and the rest of the batch is left for the retry, which
-// starts from it: a refund is never skipped.
-func RefundStream(payments booking.Payments, log *slog.Logger) lambdaenv.StreamHandler {
-	return func(ctx context.Context, e events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
-		res := events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{}}
-		refunds := 0
-		for _, rec := range e.Records {
-			w, ok, err := dynamo.DecodeRequestWrite(rec)
-			if err == nil && ok {
-				var before *booking.DepositRecord
-				if w.Before != nil {
-					before = w.Before.Deposit
-				}
-				if booking.RefundOwed(before, w.After.Deposit) {
-					if err = payments.Refund(ctx, w.After.Code, w.After.Deposit.PaymentRef); err == nil {
-						refunds++
-					}
-				}
-			}
-			if err != nil {
-				log.Error("refunds: record failed; the stream retries it", "sequence_number", rec.Change.SequenceNumber, "error", err)
-				res.BatchItemFailures = append(res.BatchItemFailures, events.DynamoDBBatchItemFailure{ItemIdentifier: rec.Change.SequenceNumber})
-				break
-			}
-		}
-		log.Info("refunds: batch", "records", len(e.Records), "refunds", refunds, "failed", len(res.BatchItemFailures))
-		return res, nil
-	}
+	return s, err
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 )
@@ -15,9 +16,9 @@ import (
 // The access log says what happened to each request, as one JSON object,
 // and never what the person sent.
 func TestAccessLog(t *testing.T) {
-	desk, _ := newDesk(t)
+	bookings, _ := newBookings(t)
 	var buf bytes.Buffer
-	logged := httpapi.New(desk, slog.New(slog.NewJSONHandler(&buf, nil)))
+	logged := httpapi.New(bookings, slog.New(slog.NewJSONHandler(&buf, nil)))
 	if res := call(t, logged, "POST", "/api/v1/businesses/split-day-plumbing/requests", requestBody(firstWindow, "3235550142")); res.status != 201 {
 		t.Fatalf("setup: got %d", res.status)
 	}
@@ -68,7 +69,7 @@ func TestAccessLog(t *testing.T) {
 	t.Run("request id from the context", func(t *testing.T) {
 		buf.Reset()
 		req := httptest.NewRequest("GET", "/api/v1/businesses/split-day-plumbing", nil)
-		req = req.WithContext(httpapi.WithRequestID(req.Context(), "lambda-req-42"))
+		req = req.WithContext(edge.WithRequestID(req.Context(), "lambda-req-42"))
 		openapitest.Serve(t, logged, req)
 		if !strings.Contains(buf.String(), `"request_id":"lambda-req-42"`) {
 			t.Fatalf("got %s, want the context's request id", buf.String())

@@ -1,4 +1,4 @@
-package httpapi
+package edge
 
 import (
 	"context"
@@ -19,10 +19,10 @@ func WithRequestID(ctx context.Context, id string) context.Context {
 	return context.WithValue(ctx, requestIDKey{}, id)
 }
 
-// accessLog logs one line per request: request id, method, route pattern
-// (never the path itself, nor a body or any contact detail), status,
-// duration and error code.
-func accessLog(log *slog.Logger, next http.Handler) http.Handler {
+// AccessLog logs one line per request: request id, method, route pattern
+// (never the path itself, which may hold a slug or a request's code, nor a
+// body or any contact detail), status, duration and error code.
+func AccessLog(log *slog.Logger, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		rec := &recorder{ResponseWriter: w, status: http.StatusOK}
@@ -72,8 +72,8 @@ func (r *recorder) WriteHeader(status int) {
 	r.ResponseWriter.WriteHeader(status)
 }
 
-// noteErrorCode tells the access log which error code a response carries.
-func noteErrorCode(w http.ResponseWriter, code booking.Code) {
+// NoteErrorCode tells the access log which error code a response carries.
+func NoteErrorCode(w http.ResponseWriter, code booking.Code) {
 	if rec, ok := w.(*recorder); ok {
 		rec.code = code
 	}

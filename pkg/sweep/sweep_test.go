@@ -1,4 +1,4 @@
-package lambdaenv
+package sweep
 
 import (
 	"bytes"
@@ -18,39 +18,6 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 )
-
-func TestNewSweepHandlerConfig(t *testing.T) {
-	tests := []struct {
-		name    string
-		env     map[string]string
-		wantErr string // "" when valid
-	}{
-		{"table and endpoint", map[string]string{"TABLE_NAME": "doorstep", "DYNAMODB_ENDPOINT": "http://127.0.0.1:8000"}, ""},
-		{"no SITE_URL needed", map[string]string{"TABLE_NAME": "doorstep", "AWS_ACCESS_KEY_ID": "id", "AWS_SECRET_ACCESS_KEY": "secret"}, ""},
-		{"nothing set", map[string]string{}, "TABLE_NAME"},
-		{"table of spaces", map[string]string{"TABLE_NAME": "  ", "DYNAMODB_ENDPOINT": "http://127.0.0.1:8000"}, "TABLE_NAME"},
-		{"no endpoint and no credentials", map[string]string{"TABLE_NAME": "doorstep"}, "AWS_ACCESS_KEY_ID"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			// dynamo.NewClient reads the credentials from the process's
-			// environment, as Lambda sets them.
-			for _, k := range []string{"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"} {
-				t.Setenv(k, tt.env[k])
-			}
-			h, err := NewSweepHandler(context.Background(), func(k string) string { return tt.env[k] })
-			if tt.wantErr == "" {
-				if err != nil || h == nil {
-					t.Fatalf("got %v, want a handler", err)
-				}
-				return
-			}
-			if err == nil || h != nil || !strings.Contains(err.Error(), tt.wantErr) {
-				t.Fatalf("got a handler: %v, and %v; want no handler and an error naming %s", h != nil, err, tt.wantErr)
-			}
-		})
-	}
-}
 
 // sampleEvent is events/expire-holds.json and its time.
 func sampleEvent(t *testing.T) ([]byte, time.Time) {
@@ -121,7 +88,7 @@ func TestSweepHandler(t *testing.T) {
 			store := dynamo.New(dynamotest.NewClient(env.Vars["DYNAMODB_ENDPOINT"]), table)
 			var logs bytes.Buffer
 			clock := func() time.Time { return at.Add(30 * time.Second) }
-			h := sweepHandler(booking.NewMover(store, clock), clock, slog.New(slog.NewJSONHandler(&logs, nil)))
+			h := Handler(booking.NewBookings(store, lambdatest.SiteURL, nil, clock), clock, slog.New(slog.NewJSONHandler(&logs, nil)))
 
 			ctx = lambdacontext.NewContext(ctx, &lambdacontext.LambdaContext{AwsRequestID: "c0ffee-sweep"})
 			if tt.deadline > 0 {
@@ -137,7 +104,7 @@ func TestSweepHandler(t *testing.T) {
 			} else if err != nil {
 				t.Fatalf("got %v, want no error", err)
 			} else {
-				var report SweepReport
+				var report Report
 				if err := json.Unmarshal(out, &report); err != nil {
 					t.Fatalf("output %s: %v", out, err)
 				}
@@ -221,7 +188,7 @@ func TestSweepHandlerLogsEachRequestIDOnce(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	var logs bytes.Buffer
 	clock := func() time.Time { return at }
-	h := sweepHandler(booking.NewMover(env.Store, clock), clock, slog.New(slog.NewJSONHandler(&logs, nil)))
+	h := Handler(booking.NewBookings(env.Store, lambdatest.SiteURL, nil, clock), clock, slog.New(slog.NewJSONHandler(&logs, nil)))
 	for _, id := range []string{"first-invocation", "second-invocation"} {
 		logs.Reset()
 		ctx := lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{AwsRequestID: id})

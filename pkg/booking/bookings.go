@@ -1,0 +1,165 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Bookings is the booking domain's one service. Its methods say who is
+// acting: a visitor (the public operations), the business (proven by
+// OpenInbox), the person who sent a request (by its code), the operator,
+// the payment provider and the hold sweeper. Every move of a request goes
+// through the Lifecycle in one place (move).
+type Bookings struct {
+	store   Store
+	siteURL string
+	// payments opens the checkout of a deposit that is not simulated;
+	// nil: every deposit is paid at {SITE_URL}/pay/{code}.
+	payments Payments
+	now      func() time.Time
+}
+
+// NewBookings returns the service over store. siteURL is the public address
+// (no trailing slash) that status, API and payment URLs are built on;
+// payments may be nil (see Bookings); now is the clock.
+func NewBookings(store Store, siteURL string, payments Payments, now func() time.Time) *Bookings {
+	return &Bookings{store: store, siteURL: strings.TrimSuffix(siteURL, "/"), payments: payments, now: now}
+}
+
+// Business returns the business with the given slug (getBusiness), read
+// leniently (any case, spaces around it). A string that cannot be a slug is
+// NOT_FOUND without a lookup.
+func (s *Bookings) Business(ctx context.Context, slug string) (*Business, error) {
+	slug = strings.ToLower(strings.TrimSpace(slug))
+	if !IsSlug(slug) {
+		return nil, Errorf(NotFound, "no business has the slug %q", slug)
+	}
+	return s.store.Business(ctx, slug)
+}
+
+// WindowQuery selects the days of listArrivalWindows.
+type WindowQuery struct {
+	// From is the first day, a date value as ParseDate returns it; zero:
+	// today in the business's time zone.
+	From time.Time
+	Days int // 1 to MaxDays
+}
+
+// ArrivalWindows lists the open windows of b (listArrivalWindows).
+func (s *Bookings) ArrivalWindows(ctx context.Context, b *Business, q WindowQuery) (Availability, error) {
+	if q.Days < 1 || q.Days > MaxDays {
+		return Availability{}, daysError(strconv.Itoa(q.Days))
+	}
+	now := s.now()
+	first := q.From
+	if first.IsZero() {
+		first = b.today(now)
+	}
+	a := Availability{Timezone: b.Timezone, AcceptingRequests: b.AcceptingRequests, Windows: []Window{}}
+	if !b.AcceptingRequests || first.After(b.lastBookableDate(now)) {
+		return a, nil
+	}
+	// Local days are at most 14 hours away from UTC days: a day either side
+	// covers every window of the range.
+	held, err := s.store.HeldWindows(ctx, b.Slug, first.AddDate(0, 0, -1), first.AddDate(0, 0, q.Days+1), now)
+	if err != nil {
+		return Availability{}, err
+	}
+	heldSet := make(map[int64]bool, len(held))
+	for _, t := range held {
+		heldSet[t.Unix()] = true
+	}
+	a.Windows = b.Windows(now, first, q.Days, func(t time.Time) bool { return heldSet[t.Unix()] })
+	return a, nil
+}
+
+// CreateRequest sends a service request to b (createServiceRequest).
+// replayed is true when the answer is the stored answer to an earlier call
+// with the same idempotency key and body.
+func (s *Bookings) CreateRequest(ctx context.Context, b *Business, in CreateInput) (c Created, replayed bool, err error) {
+	dr, err := in.checkFields(b)
+	if err != nil {
+		return Created{}, false, err
+	}
+	now := s.now()
+	hash := in.BodyHash()
+	if err := dr.checkBusinessRules(b, now); err != nil {
+		// A retry whose first attempt succeeded gets its answer again, even if
+		// the business or the clock would now refuse the request.
+		if dr.key == "" {
+			return Created{}, false, err
+		}
+		rec, lookupErr := s.store.IdempotencyRecord(ctx, b.Slug, dr.key, now)
+		switch {
+		case lookupErr != nil:
+			return Created{}, false, lookupErr
+		case rec == nil:
+			return Created{}, false, err
+		}
+		return replay(*rec, hash)
+	}
+
+	r := dr.newRequest(b, now)
+	c = s.created(r)
+	if r.Deposit != nil && !r.Deposit.Simulated && s.payments != nil {
+		// The checkout opens before the request is stored, so that the 201
+		// stored with the idempotency key carries its address and a retry
+		// gets the same one. A request that is then not stored (its window
+		// was just taken, its key used) leaves a checkout whose address
+		// nobody was given; it lapses by itself. When the provider fails
+		// (it logs why), payment_url stays the service's own page, which
+		// opens a checkout when the person gets there.
+		if url, err := s.payments.Checkout(ctx, r, b); err == nil {
+			c.PaymentURL = &url
+		}
+	}
+	var rec *IdempotencyRecord
+	if dr.key != "" {
+		rec = &IdempotencyRecord{Key: dr.key, BodyHash: hash, Response: c, Expires: now.Add(IdempotencyKeyTTL)}
+	}
+	err = s.store.CreateRequest(ctx, r, rec, now)
+	var used *KeyUsedError
+	if errors.As(err, &used) {
+		return replay(used.Record, hash)
+	}
+	if err != nil {
+		return Created{}, false, err
+	}
+	return c, false, nil
+}
+
+// replay answers a call whose idempotency key already has a live record:
+// the stored answer for the same body, IDEMPOTENCY_KEY_REUSED for another.
+func replay(rec IdempotencyRecord, hash string) (Created, bool, error) {
+	if rec.BodyHash != hash {
+		return Created{}, false, Errorf(IdempotencyKeyReused, "this idempotency key was used with a different request body; use a new key for a new request")
+	}
+	return rec.Response, true, nil
+}
+
+func (s *Bookings) created(r Request) Created {
+	c := Created{
+		Code:      r.Code,
+		Status:    r.Status,
+		StatusURL: s.siteURL + "/r/" + r.Code,
+		APIURL:    s.siteURL + "/api/v1/requests/" + r.Code,
+	}
+	if r.Status == StatusPendingPayment {
+		pay := s.siteURL + "/pay/" + r.Code
+		c.PaymentURL = &pay
+	}
+	return c
+}
+
+// RequestStatus returns the status of a request (getServiceRequest). The
+// code is read leniently, as CanonicalCode says.
+func (s *Bookings) RequestStatus(ctx context.Context, code string) (RequestStatus, error) {
+	r, b, err := s.CustomerRequest(ctx, code)
+	if err != nil {
+		return RequestStatus{}, err
+	}
+	return statusView(r, b, s.now()), nil
+}

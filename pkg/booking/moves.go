@@ -1,0 +1,211 @@
+package booking
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// change names a move of a request: what, by whom, and what it needs.
+type change struct {
+	action Action
+	actor  Actor
+	// windowStart is the new window's start (RFC 3339), for ActionMove.
+	windowStart string
+	// paymentRef is the payment provider's reference of the payment, for
+	// ActionPay (see DepositRecord.PaymentRef).
+	paymentRef string
+}
+
+// move applies c to r, the request as read, and returns the request as
+// stored after it: every move of every actor goes through here, checked
+// against the one Lifecycle table.
+func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time) (Request, error) {
+	from := r.Effective(now).Status
+	if c.action == ActionExpire {
+		if from != StatusExpired {
+			return Request{}, Errorf(InvalidTransition, "the payment hold of this request has not lapsed")
+		}
+		from = r.Status
+	}
+	t, err := Allowed(from, c.action, c.actor)
+	if err != nil {
+		return Request{}, err
+	}
+	after := r
+	after.Status = t.To
+	// The deposit's fate is part of the request item: stored in the same
+	// write as the state.
+	after.Deposit = r.depositAfter(t, c.actor, c.paymentRef, now)
+	if t.Effects().MoveWindow {
+		b, err := s.store.Business(ctx, r.BusinessSlug)
+		if err != nil {
+			return Request{}, err
+		}
+		w, err := b.openWindow(c.windowStart, now)
+		if err != nil {
+			return Request{}, err
+		}
+		if w.Start.Equal(r.Window.Start) {
+			return Request{}, Errorf(InvalidWindow, "the request already has the window starting %s", w.Start.Format(time.RFC3339))
+		}
+		after.Window = w
+		after.ChangedByBusiness = true
+	}
+	after.History = append(append([]Event(nil), r.History...), Event{
+		At: now.UTC().Truncate(time.Second), By: c.actor, Action: c.action,
+		From: r.Status, To: t.To, Window: after.Window,
+	})
+	if err := s.store.MoveRequest(ctx, r, after, t, now); err != nil {
+		return Request{}, err
+	}
+	return after, nil
+}
+
+// request returns the stored request with the given code, read leniently
+// (CanonicalCode), whoever's it is.
+func (s *Bookings) request(ctx context.Context, code string) (Request, error) {
+	canonical, ok := CanonicalCode(code)
+	if !ok {
+		return Request{}, requestNotFound(code)
+	}
+	r, err := s.store.Request(ctx, canonical)
+	if err != nil {
+		return Request{}, err
+	}
+	return *r, nil
+}
+
+func requestNotFound(code string) error {
+	return Errorf(NotFound, "no request has the code %q", code)
+}
+
+// CustomerRequest returns the request with the given code and its
+// business: what the person who holds the code may read.
+func (s *Bookings) CustomerRequest(ctx context.Context, code string) (Request, *Business, error) {
+	r, err := s.request(ctx, code)
+	if err != nil {
+		return Request{}, nil, err
+	}
+	b, err := s.store.Business(ctx, r.BusinessSlug)
+	if err != nil {
+		return Request{}, nil, err
+	}
+	return r, b, nil
+}
+
+// CustomerCancel cancels the request with the given code, as the person
+// who sent it.
+func (s *Bookings) CustomerCancel(ctx context.Context, code string) (Request, error) {
+	return s.moveByCode(ctx, code, change{action: ActionCancel, actor: ActorCustomer})
+}
+
+// PaySimulated pays the simulated deposit of the request with the given
+// code: the request moves on as the payment provider would move it
+// (ActorSystem), and no money moves.
+func (s *Bookings) PaySimulated(ctx context.Context, code string) (Request, error) {
+	return s.moveByCode(ctx, code, change{action: ActionPay, actor: ActorSystem, paymentRef: PaymentRefSimulated})
+}
+
+// OperatorRequest returns any request, for the operator.
+func (s *Bookings) OperatorRequest(ctx context.Context, code string) (Request, error) {
+	return s.request(ctx, code)
+}
+
+// OperatorMove moves any request by action, as the operator; windowStart
+// is the new window's start (RFC 3339) for ActionMove.
+func (s *Bookings) OperatorMove(ctx context.Context, code string, action Action, windowStart string) (Request, error) {
+	return s.moveByCode(ctx, code, change{action: action, actor: ActorOperator, windowStart: windowStart})
+}
+
+func (s *Bookings) moveByCode(ctx context.Context, code string, c change) (Request, error) {
+	now := s.now()
+	r, err := s.request(ctx, code)
+	if err != nil {
+		return Request{}, err
+	}
+	return s.move(ctx, r, c, now)
+}
+
+// openWindow returns the window a move may take: start must be the start
+// of a window of b that has not started and is within the horizon. Whether
+// another request holds it is for the store's condition to say.
+func (b *Business) openWindow(start string, now time.Time) (Window, error) {
+	t, err := time.Parse(time.RFC3339, start)
+	if err != nil {
+		return Window{}, Errorf(InvalidWindow, "window_start must be an ISO 8601 date-time, such as 2026-11-24T15:00:00Z")
+	}
+	if !t.After(now) {
+		return Window{}, Errorf(TooLate, "the arrival window starting %s has already started; pick a later one", t.UTC().Format(time.RFC3339))
+	}
+	w, ok := b.WindowAt(t, now)
+	if !ok {
+		return Window{}, Errorf(InvalidWindow, "%s is not the start of an arrival window of %s within %d days",
+			t.UTC().Format(time.RFC3339), b.Name, b.BooksUpToDaysAhead)
+	}
+	return w, nil
+}
+
+// sweepWorkers is how many lapsed requests a sweep expires at once.
+const sweepWorkers = 8
+
+// SweepResult says what a sweep did.
+type SweepResult struct {
+	Expired int // requests this sweep moved to expired
+	Skipped int // requests another sweep (or a payment) moved first
+}
+
+// ExpireLapsed moves every pending_payment request whose payment hold has
+// lapsed at now to expired, as the sweeper (ActorSystem), each with the
+// Lifecycle's effects (its window opens again, its phone's count goes
+// down). It is safe to run twice or concurrently: a request already moved
+// is skipped, never moved twice.
+func (s *Bookings) ExpireLapsed(ctx context.Context, now time.Time) (SweepResult, error) {
+	var expired, skipped atomic.Int64
+	var failed error // the moves that failed; the sweep goes on past them
+	expire := func(code string) error {
+		r, err := s.request(ctx, code)
+		if err != nil {
+			return err
+		}
+		_, err = s.move(ctx, r, change{action: ActionExpire, actor: ActorSystem}, now)
+		return err
+	}
+	err := s.store.LapsedPayments(ctx, now, func(codes []string) error {
+		var (
+			wg       sync.WaitGroup
+			mu       sync.Mutex
+			firstErr error
+			next     = make(chan string)
+		)
+		for range min(sweepWorkers, len(codes)) {
+			wg.Go(func() {
+				for code := range next {
+					switch err := expire(code); {
+					case err == nil:
+						expired.Add(1)
+					case ErrorCode(err) == InvalidTransition:
+						skipped.Add(1)
+					default:
+						mu.Lock()
+						firstErr = errors.Join(firstErr, err)
+						mu.Unlock()
+					}
+				}
+			})
+		}
+		for _, code := range codes {
+			next <- code
+		}
+		close(next)
+		wg.Wait()
+		// A request that cannot be expired must not keep every request
+		// after it (in later pages and shards) from being swept, sweep
+		// after sweep: only a cancelled ctx ends the sweep early.
+		failed = errors.Join(failed, firstErr)
+		return ctx.Err()
+	})
+	return SweepResult{Expired: int(expired.Load()), Skipped: int(skipped.Load())}, errors.Join(err, failed)
+}

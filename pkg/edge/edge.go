@@ -1,0 +1,62 @@
+// Package edge holds what Doorstep's HTTP edges share: the spec's error
+// body, JSON answers, open CORS and the access log.
+package edge
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// ErrorBody is the spec's error shape, {"error": {"code", "message"}}: the
+// JSON API's error answers and the tool server's failed tool results.
+type ErrorBody struct {
+	Error ErrorDetail `json:"error"`
+}
+
+// ErrorDetail is the inside of ErrorBody.
+type ErrorDetail struct {
+	Code    booking.Code `json:"code"`
+	Message string       `json:"message"`
+}
+
+// ErrorBodyOf is err as a client sees it: its code, SERVER_ERROR when it
+// carries none, and a message safe to show (booking.ErrorMessage).
+func ErrorBodyOf(err error) ErrorBody {
+	return ErrorBody{ErrorDetail{Code: booking.ErrorCode(err), Message: booking.ErrorMessage(err)}}
+}
+
+// WriteJSON answers status with v as JSON, HTML characters as they are.
+func WriteJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v) // the status is sent; a broken connection has nobody left to tell
+}
+
+// CORS opens an edge to every origin: what it serves is public, and it
+// reads no cookie. A preflight may ask for GET and POST with AllowHeaders;
+// a browser script may read ExposeHeaders of the answers.
+type CORS struct {
+	AllowHeaders  string
+	ExposeHeaders string // "" for none
+}
+
+// Handler answers next's requests with c's headers.
+func (c CORS) Handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Access-Control-Allow-Origin", "*")
+		if c.ExposeHeaders != "" {
+			h.Set("Access-Control-Expose-Headers", c.ExposeHeaders)
+		}
+		if r.Method == http.MethodOptions {
+			h.Set("Access-Control-Allow-Methods", "GET, POST, OPTIONS")
+			h.Set("Access-Control-Allow-Headers", c.AllowHeaders)
+			h.Set("Access-Control-Max-Age", "600")
+		}
+		next.ServeHTTP(w, r)
+	})
+}

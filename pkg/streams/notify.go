@@ -1,0 +1,62 @@
+// Package streams holds the Lambda handlers on the table's DynamoDB stream
+// (NEW_AND_OLD_IMAGES, with partial batch responses): the notifier's and
+// the refunds'.
+package streams
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+
+	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-lambda-go/lambdacontext"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/notify"
+)
+
+// Notify is the notify function's handler of a batch of stream records:
+// each write of a request item goes through n.Notify; every other record is passed over.
+// A record that fails is reported in BatchItemFailures, never as the
+// invocation's error, so that Lambda retries from it rather than the whole
+// batch; the records after it are retried too, and the Ledger keeps their
+// messages from going out twice. Once a request's record fails, its later
+// records in the batch fail unprocessed, so that the person never hears of
+// a change before the one it follows.
+func Notify(n *notify.Notifier, log *slog.Logger) func(context.Context, events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
+	return func(ctx context.Context, e events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
+		log := log // this invocation's: a warm function serves many
+		if lc, ok := lambdacontext.FromContext(ctx); ok {
+			log = log.With(slog.String("request_id", lc.AwsRequestID))
+		}
+		n := *n
+		n.Log = log
+		res := events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{}}
+		failedCodes := map[string]bool{}
+		writes := 0
+		for _, rec := range e.Records {
+			fail := func(code string, err error) {
+				log.Error("notify: record failed", "sequence_number", rec.Change.SequenceNumber, "request", booking.LogRef(code), "error", err)
+				failedCodes[code] = true
+				res.BatchItemFailures = append(res.BatchItemFailures, events.DynamoDBBatchItemFailure{ItemIdentifier: rec.Change.SequenceNumber})
+			}
+			w, ok, err := dynamo.DecodeRequestWrite(rec)
+			switch {
+			case err != nil:
+				fail(w.Code, err)
+			case !ok:
+			case failedCodes[w.Code]:
+				writes++
+				fail(w.Code, errors.New("an earlier record of this request failed"))
+			default:
+				writes++
+				if err := n.Notify(ctx, w.Before, w.After); err != nil {
+					fail(w.Code, err)
+				}
+			}
+		}
+		log.Info("notify: batch", "records", len(e.Records), "request_writes", writes, "failed", len(res.BatchItemFailures))
+		return res, nil
+	}
+}
