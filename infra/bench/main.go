@@ -4,6 +4,9 @@
 //   - HTTP throughput with wrk on loopback: the local server (infra/local,
 //     embedded minidyn) next to a bare net/http handler answering a fixed
 //     1 KiB JSON body, the ceiling of this machine,
+//   - each API operation's median latency through the JSON API handler on
+//     DynamoDB Local next to its floor, the median of the bare SDK calls the
+//     operation cannot avoid, on the same engine in the same run (floor.go),
 //   - the size of each Lambda bootstrap binary (arm64 and amd64, built as
 //     the Makefile's build target does), and
 //   - the cold start of get-business (amd64): process start to the first
@@ -12,7 +15,7 @@
 //
 // make bench runs it; from the repository root:
 //
-//	go run ./infra/bench [--duration 5s] [--threads 2] [--connections 32] [--runs 20] [--skip gobench,http,lambda]
+//	go run ./infra/bench [--duration 5s] [--threads 2] [--connections 32] [--runs 20] [--floor-iterations 300] [--skip gobench,http,floor,lambda]
 //
 // Everything listens on 127.0.0.1 only, and every child process is ended
 // when its part is done.
@@ -27,17 +30,24 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 )
+
+// parts are the sections of the table, in its order; --skip leaves some out.
+var parts = []string{"gobench", "http", "floor", "lambda"}
 
 type options struct {
 	duration    time.Duration
 	threads     int
 	connections int
 	runs        int
-	skip        map[string]bool
+	// floorIterations is how many timed calls of each operation, and of
+	// its floor, the floor section makes.
+	floorIterations int
+	skip            map[string]bool
 }
 
 func main() {
@@ -57,15 +67,16 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.threads, "threads", 2, "wrk threads")
 	fs.IntVar(&o.connections, "connections", 32, "wrk connections")
 	fs.IntVar(&o.runs, "runs", 20, "cold starts to time")
-	fs.StringVar(&skip, "skip", "", "parts to leave out, comma-separated: gobench, http, lambda")
+	fs.IntVar(&o.floorIterations, "floor-iterations", 300, "timed calls of each operation and of its floor on DynamoDB Local")
+	fs.StringVar(&skip, "skip", "", "parts to leave out, comma-separated: gobench, http, floor, lambda")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
 	o.skip = map[string]bool{}
 	for _, s := range strings.Split(skip, ",") {
 		if s = strings.TrimSpace(s); s != "" {
-			if s != "gobench" && s != "http" && s != "lambda" {
-				return o, fmt.Errorf("--skip: unknown part %q (gobench, http, lambda)", s)
+			if !slices.Contains(parts, s) {
+				return o, fmt.Errorf("--skip: unknown part %q (%s)", s, strings.Join(parts, ", "))
 			}
 			o.skip[s] = true
 		}
@@ -77,6 +88,8 @@ func parseFlags(args []string) (options, error) {
 		return o, errors.New("--threads and --connections: want 1 thread or more and at least one connection per thread")
 	case o.runs < 1 || o.runs > 200:
 		return o, errors.New("--runs: want 1 to 200")
+	case o.floorIterations < 10 || o.floorIterations > maxFloorIterations:
+		return o, fmt.Errorf("--floor-iterations: want 10 to %d", maxFloorIterations)
 	}
 	return o, nil
 }
@@ -108,6 +121,14 @@ func run(ctx context.Context, args []string) error {
 	}
 	if !o.skip["http"] {
 		r, err := httpBenchmarks(ctx, root, tmp, o)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r...)
+	}
+	if !o.skip["floor"] {
+		progress("DynamoDB Local: each operation through the handler vs its floor, %d iterations (go test -run TestFloorRun ./infra/bench/)", o.floorIterations)
+		r, err := floorBenchmarks(ctx, root, o)
 		if err != nil {
 			return err
 		}

@@ -1,0 +1,442 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"log/slog"
+	"maps"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/httpapi"
+)
+
+// floorIterations > 0 runs TestFloorRun; go run ./infra/bench sets it.
+var floorIterations = flag.Int("floor.iterations", 0, "timed iterations of TestFloorRun (0: skip it)")
+
+// TestMain lets TestFloorRun use dynamotest's DynamoDB Local, and stops it
+// afterwards. The other tests do not start it.
+func TestMain(m *testing.M) { dynamotest.Main(m) }
+
+// apiHandler is the JSON API's handler over store, with a logger that
+// discards: the one place infra/bench names the httpapi and booking
+// constructors.
+func apiHandler(store *dynamo.Store, siteURL string) http.Handler {
+	return httpapi.New(booking.NewDesk(store, siteURL, time.Now), slog.New(slog.DiscardHandler))
+}
+
+const floorSiteURL = "https://doorstep.example.com"
+
+// TestFloorRun times each API operation through apiHandler (in process,
+// httptest) and its floor, the bare SDK calls the operation cannot avoid,
+// on one DynamoDB Local, and prints a DOORSTEP_FLOOR line per operation.
+// The store has no business cache, so that the handler makes the same
+// calls as its floor (pkg/lambdaenv/calls_test.go counts them). Handler and
+// floor alternate which goes first, iteration by iteration, so that the
+// machine's noise falls on both alike.
+func TestFloorRun(t *testing.T) {
+	n := *floorIterations
+	if n <= 0 {
+		t.Skip("run by go run ./infra/bench, or with -args -floor.iterations=N")
+	}
+	if n > maxFloorIterations {
+		t.Fatalf("-floor.iterations: at most %d", maxFloorIterations)
+	}
+	ctx := t.Context()
+	f := newFloorRun(t)
+	ops := []struct {
+		name            string
+		handler, floorc func(context.Context) (time.Duration, error)
+	}{
+		{"getBusiness", f.getBusinessHandler, f.getBusinessFloor},
+		{"listArrivalWindows", f.listHandler, f.listFloor},
+		{"createServiceRequest", f.createHandler, f.createFloor},
+		{"getServiceRequest", f.statusHandler, f.statusFloor},
+	}
+	samples := make([][2][]time.Duration, len(ops)) // [op][handler, floor]
+	for i := -floorWarmup(n); i < n; i++ {
+		for j, op := range ops {
+			order := [2]int{0, 1}
+			if i%2 != 0 {
+				order = [2]int{1, 0}
+			}
+			for _, k := range order {
+				call := [2]func(context.Context) (time.Duration, error){op.handler, op.floorc}[k]
+				d, err := call(ctx)
+				if err != nil {
+					t.Fatalf("%s (%s), iteration %d: %v", op.name, [2]string{"handler", "floor"}[k], i, err)
+				}
+				if i >= 0 {
+					samples[j][k] = append(samples[j][k], d)
+				}
+			}
+		}
+	}
+	us := func(d time.Duration) float64 { return float64(d) / 1e3 }
+	for j, op := range ops {
+		h, fl := samples[j][0], samples[j][1]
+		r := floorResult{
+			op: op.name, n: n,
+			handlerUs: us(median(h)), floorUs: us(median(fl)),
+			handlerP90: us(percentile(h, 90)), floorP90: us(percentile(fl, 90)),
+		}
+		fmt.Println(r.line())
+	}
+}
+
+// floorRun is the table, the handler and the state the operations share.
+type floorRun struct {
+	t       *testing.T
+	client  *dynamodb.Client
+	table   *string
+	handler http.Handler
+
+	listLoc     *time.Location // listSlug's time zone
+	firstWindow time.Time      // createSlug's window 0; each create takes the next
+	windows     int            // createSlug's windows taken
+	phones      int            // phone numbers used
+
+	// template is a request the handler stored, as read back: the floor's
+	// creates store items of its shape.
+	template     booking.Request
+	templateItem map[string]types.AttributeValue
+	// code is the request the last create through the handler stored;
+	// getServiceRequest reads it, through the handler and on the floor.
+	code string
+}
+
+// newFloorRun makes a table on DynamoDB Local with the demo and bench
+// businesses, four holds in listSlug's listing, and one request stored
+// through the handler as the template of the floor's creates.
+func newFloorRun(t *testing.T) *floorRun {
+	client, table := dynamotest.Local(t)
+	store := dynamo.New(client, table) // no business cache: the handler reads the business, as its floor does
+	fixture, err := writeFixture(filepath.Join("..", ".."), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dynamotest.PutBusinesses(t, store, fixture, nil)
+	f := &floorRun{
+		t: t, client: client, table: aws.String(table), handler: apiHandler(store, floorSiteURL),
+		firstWindow: time.Now().Truncate(createStep).Add(2 * createStep),
+	}
+	ctx := t.Context()
+	list, err := f.getItem(ctx, businessKey(listSlug))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b struct{ Timezone string }
+	if err := json.Unmarshal([]byte(list["doc"].(*types.AttributeValueMemberS).Value), &b); err != nil {
+		t.Fatal(err)
+	}
+	if f.listLoc, err = time.LoadLocation(b.Timezone); err != nil {
+		t.Fatal(err)
+	}
+
+	// Holds for the listing's Query to find.
+	rec, _, err := f.serve(http.MethodGet, "/api/v1/businesses/"+listSlug+"/availability?days=14", "", http.StatusOK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var av struct{ Windows []struct{ Start string } }
+	if err := json.Unmarshal(rec.Body.Bytes(), &av); err != nil || len(av.Windows) < 61 {
+		t.Fatalf("listing of %s: %v, %d windows, want 61 or more", listSlug, err, len(av.Windows))
+	}
+	for _, w := range []int{2, 9, 30, 60} {
+		body := createBody(av.Windows[w].Start, "80202", f.nextPhone(), "power-loss")
+		if _, _, err := f.serve(http.MethodPost, "/api/v1/businesses/"+listSlug+"/requests", body, http.StatusCreated); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	if _, err := f.createHandler(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if f.templateItem, err = f.getItem(ctx, requestKey(f.code)); err != nil {
+		t.Fatal(err)
+	}
+	if err := attributevalue.UnmarshalMapWithOptions(f.templateItem, &f.template, jsonNames); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.template.History) != 1 || f.template.Deposit != nil {
+		t.Fatalf("template request: want one event and no deposit, got %+v", f.template)
+	}
+	return f
+}
+
+func jsonNames(o *attributevalue.DecoderOptions) { o.TagKey = "json" }
+
+// serve runs one request through the handler, timing ServeHTTP alone.
+func (f *floorRun) serve(method, target, body string, want int) (*httptest.ResponseRecorder, time.Duration, error) {
+	req := httptest.NewRequest(method, target, strings.NewReader(body))
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	rec := httptest.NewRecorder()
+	start := time.Now()
+	f.handler.ServeHTTP(rec, req)
+	d := time.Since(start)
+	if rec.Code != want {
+		return nil, 0, fmt.Errorf("%s %s: got %d %s, want %d", method, target, rec.Code, rec.Body, want)
+	}
+	return rec, d, nil
+}
+
+// The keys of pkg/dynamo's items (keys.go).
+func businessKey(slug string) map[string]types.AttributeValue {
+	return itemKey("BUSINESS#"+slug, "PROFILE")
+}
+
+func requestKey(code string) map[string]types.AttributeValue {
+	return itemKey("REQUEST#"+code, "REQUEST")
+}
+
+func itemKey(pk, sk string) map[string]types.AttributeValue {
+	return map[string]types.AttributeValue{"pk": str(pk), "sk": str(sk)}
+}
+
+func holdSK(start time.Time) string { return "HOLD#" + start.UTC().Format(time.RFC3339) }
+
+func str(s string) types.AttributeValue { return &types.AttributeValueMemberS{Value: s} }
+
+func num(n int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: fmt.Sprint(n)}
+}
+
+// getItem is the store's read of one item: strongly consistent. A missing
+// item is an error here.
+func (f *floorRun) getItem(ctx context.Context, key map[string]types.AttributeValue) (map[string]types.AttributeValue, error) {
+	out, err := f.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: f.table, Key: key, ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return nil, err
+	}
+	if len(out.Item) == 0 {
+		return nil, fmt.Errorf("no item %v", key)
+	}
+	return out.Item, nil
+}
+
+// getBusiness: GET /businesses/{slug}; floor: GetItem of the business.
+
+func (f *floorRun) getBusinessHandler(context.Context) (time.Duration, error) {
+	_, d, err := f.serve(http.MethodGet, "/api/v1/businesses/"+getSlug, "", http.StatusOK)
+	return d, err
+}
+
+func (f *floorRun) getBusinessFloor(ctx context.Context) (time.Duration, error) {
+	start := time.Now()
+	_, err := f.getItem(ctx, businessKey(getSlug))
+	return time.Since(start), err
+}
+
+// listArrivalWindows, 14 days: GET /businesses/{slug}/availability; floor:
+// GetItem of the business, then the Query of dynamo's HeldWindows over the
+// same range (a day either side of the 14).
+
+func (f *floorRun) listHandler(context.Context) (time.Duration, error) {
+	_, d, err := f.serve(http.MethodGet, "/api/v1/businesses/"+listSlug+"/availability?days=14", "", http.StatusOK)
+	return d, err
+}
+
+func (f *floorRun) listFloor(ctx context.Context) (time.Duration, error) {
+	now := time.Now()
+	first, err := booking.ParseDate("", now, f.listLoc)
+	if err != nil {
+		return 0, err
+	}
+	from, to := first.AddDate(0, 0, -1), first.AddDate(0, 0, 14+1) // whole seconds already
+	in := &dynamodb.QueryInput{
+		TableName:              f.table,
+		KeyConditionExpression: aws.String("pk = :pk AND sk BETWEEN :first AND :last"),
+		FilterExpression:       aws.String("expires_at > :now"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk":    str("BUSINESS#" + listSlug),
+			":first": str(holdSK(from)),
+			":last":  str(holdSK(to.Add(-time.Second))),
+			":now":   num(now.Unix()),
+		},
+		ProjectionExpression: aws.String("sk"),
+		ConsistentRead:       aws.Bool(true),
+	}
+	start := time.Now()
+	if _, err := f.getItem(ctx, businessKey(listSlug)); err != nil {
+		return 0, err
+	}
+	var held int
+	for p := dynamodb.NewQueryPaginator(f.client, in); p.HasMorePages(); {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return 0, err
+		}
+		held += len(page.Items)
+	}
+	d := time.Since(start)
+	if held != 4 {
+		return 0, fmt.Errorf("the Query found %d holds, want the 4 made", held)
+	}
+	return d, nil
+}
+
+// createServiceRequest, without an idempotency key, on the next window of
+// createSlug with a new phone number: POST /businesses/{slug}/requests;
+// floor: GetItem of the business, then dynamo's createTransaction: the
+// phone counter's update, the hold's put and the request's put, each with
+// its condition.
+
+func createBody(windowStart, zip, phone, service string) string {
+	return fmt.Sprintf(`{"window_start":%q,"address":{"street":"1 Bench St","zip":%q},`+
+		`"contact":{"name":"Bench Person","phone":%q},"service_id":%q,"description":"floor run of infra/bench"}`,
+		windowStart, zip, phone, service)
+}
+
+// nextWindow is the start of createSlug's next untaken window.
+func (f *floorRun) nextWindow() (time.Time, error) {
+	if f.windows >= createSlots {
+		return time.Time{}, fmt.Errorf("all %d windows of %s taken", createSlots, createSlug)
+	}
+	f.windows++
+	return f.firstWindow.Add(time.Duration(f.windows-1) * createStep), nil
+}
+
+// nextPhone is a new US number, 212-2xx-xxxx.
+func (f *floorRun) nextPhone() string {
+	f.phones++
+	return fmt.Sprintf("212%07d", 2000000+f.phones)
+}
+
+func (f *floorRun) createHandler(context.Context) (time.Duration, error) {
+	start, err := f.nextWindow()
+	if err != nil {
+		return 0, err
+	}
+	body := createBody(start.UTC().Format(time.RFC3339), createZIP, f.nextPhone(), createSvc)
+	rec, d, err := f.serve(http.MethodPost, "/api/v1/businesses/"+createSlug+"/requests", body, http.StatusCreated)
+	if err != nil {
+		return 0, err
+	}
+	var created struct{ Code string }
+	if err := json.Unmarshal(rec.Body.Bytes(), &created); err != nil || created.Code == "" {
+		return 0, fmt.Errorf("no code in the 201: %v %s", err, rec.Body)
+	}
+	f.code = created.Code
+	return d, nil
+}
+
+func (f *floorRun) createFloor(ctx context.Context) (time.Duration, error) {
+	start, err := f.nextWindow()
+	if err != nil {
+		return 0, err
+	}
+	now := time.Now()
+	in, err := f.createTransaction(start, f.nextPhone(), now)
+	if err != nil {
+		return 0, err
+	}
+	t0 := time.Now()
+	if _, err := f.getItem(ctx, businessKey(createSlug)); err != nil {
+		return 0, err
+	}
+	_, err = f.client.TransactWriteItems(ctx, in)
+	return time.Since(t0), err
+}
+
+// createTransaction is the TransactWriteItems dynamo's CreateRequest makes
+// for a request like the template on the window starting at start, from
+// phone, at now (pkg/dynamo/store.go, createTransaction, without a key).
+func (f *floorRun) createTransaction(start time.Time, phone string, now time.Time) (*dynamodb.TransactWriteItemsInput, error) {
+	r := f.template
+	r.Code = booking.NewCode()
+	zone := f.template.Window.Start.Location()
+	r.Window = booking.Window{
+		Date:  start.In(zone).Format(time.DateOnly),
+		Start: start.In(zone),
+		End:   start.Add(createStep).In(zone),
+	}
+	r.Contact.Phone = phone
+	r.Created = now.UTC().Truncate(time.Second)
+	created := r.History[0]
+	created.At, created.Window = r.Created, r.Window
+	r.History = []booking.Event{created}
+
+	request, err := attributevalue.MarshalMapWithOptions(r, func(o *attributevalue.EncoderOptions) { o.TagKey = "json" })
+	if err != nil {
+		return nil, err
+	}
+	delete(request, "hold_expires") // zero without a deposit; dynamo drops it too
+	for name, v := range f.templateItem {
+		if _, ok := request[name]; !ok {
+			request[name] = v // pk, sk, inbox_slug
+		}
+	}
+	request["pk"] = str("REQUEST#" + r.Code)
+	if got, want := slices.Sorted(maps.Keys(request)), slices.Sorted(maps.Keys(f.templateItem)); !slices.Equal(got, want) {
+		return nil, fmt.Errorf("the floor's request item has %v, the handler's %v", got, want)
+	}
+
+	pk := str("BUSINESS#" + r.BusinessSlug)
+	hold := map[string]types.AttributeValue{
+		"pk": pk, "sk": str(holdSK(r.Window.Start)),
+		"request_code": str(r.Code), "expires_at": num(r.HoldUntil().Unix()),
+	}
+	return &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
+		{Update: &types.Update{
+			TableName:           f.table,
+			Key:                 map[string]types.AttributeValue{"pk": pk, "sk": str("PHONE#" + phone)},
+			UpdateExpression:    aws.String("SET open_count = if_not_exists(open_count, :zero) + :one"),
+			ConditionExpression: aws.String("attribute_not_exists(open_count) OR open_count < :max"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":zero": num(0), ":one": num(1), ":max": num(booking.MaxOpenPerPhone),
+			},
+		}},
+		{Put: &types.Put{
+			TableName:                 f.table,
+			Item:                      hold,
+			ConditionExpression:       aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":now": num(now.Unix())},
+		}},
+		{Put: &types.Put{
+			TableName:           f.table,
+			Item:                request,
+			ConditionExpression: aws.String("attribute_not_exists(pk)"),
+		}},
+	}}, nil
+}
+
+// getServiceRequest of the last request created through the handler: GET
+// /requests/{code}; floor: GetItem of the request, then of its business.
+
+func (f *floorRun) statusHandler(context.Context) (time.Duration, error) {
+	_, d, err := f.serve(http.MethodGet, "/api/v1/requests/"+f.code, "", http.StatusOK)
+	return d, err
+}
+
+func (f *floorRun) statusFloor(ctx context.Context) (time.Duration, error) {
+	start := time.Now()
+	item, err := f.getItem(ctx, requestKey(f.code))
+	if err != nil {
+		return 0, err
+	}
+	slug, ok := item["business_slug"].(*types.AttributeValueMemberS)
+	if !ok {
+		return 0, fmt.Errorf("request %s without business_slug", f.code)
+	}
+	if _, err := f.getItem(ctx, businessKey(slug.Value)); err != nil {
+		return 0, err
+	}
+	return time.Since(start), nil
+}
