@@ -125,9 +125,9 @@ func TestParseFlagsFloor(t *testing.T) {
 		wantSkip bool
 		wantErr  bool
 	}{
-		{nil, 300, false, false},
+		{nil, 1000, false, false},
 		{[]string{"--floor-iterations", "50", "--skip", "gobench,http,lambda"}, 50, false, false},
-		{[]string{"--skip", "floor"}, 300, true, false},
+		{[]string{"--skip", "floor"}, 1000, true, false},
 		{[]string{"--floor-iterations", "5"}, 0, false, true},
 		{[]string{"--floor-iterations", "5001"}, 0, false, true},
 		{[]string{"--skip", "flor"}, 0, false, true},

@@ -15,7 +15,7 @@
 //
 // make bench runs it; from the repository root:
 //
-//	go run ./infra/bench [--duration 5s] [--threads 2] [--connections 32] [--runs 20] [--floor-iterations 300] [--skip gobench,http,floor,lambda]
+//	go run ./infra/bench [--duration 5s] [--threads 2] [--connections 32] [--runs 20] [--floor-iterations 1000] [--skip gobench,http,floor,lambda]
 //
 // Everything listens on 127.0.0.1 only, and every child process is ended
 // when its part is done.
@@ -67,7 +67,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.threads, "threads", 2, "wrk threads")
 	fs.IntVar(&o.connections, "connections", 32, "wrk connections")
 	fs.IntVar(&o.runs, "runs", 20, "cold starts to time")
-	fs.IntVar(&o.floorIterations, "floor-iterations", 300, "timed calls of each operation and of its floor on DynamoDB Local")
+	fs.IntVar(&o.floorIterations, "floor-iterations", 1000, "timed calls of each operation and of its floor on DynamoDB Local")
 	fs.StringVar(&skip, "skip", "", "parts to leave out, comma-separated: gobench, http, floor, lambda")
 	if err := fs.Parse(args); err != nil {
 		return o, err
