@@ -60,8 +60,8 @@ func TestFloorRun(t *testing.T) {
 	ctx := t.Context()
 	f := newFloorRun(t)
 	ops := []struct {
-		name            string
-		handler, floorc func(context.Context) (time.Duration, error)
+		name           string
+		handler, floor func(context.Context) (time.Duration, error)
 	}{
 		{"getBusiness", f.getBusinessHandler, f.getBusinessFloor},
 		{"listArrivalWindows", f.listHandler, f.listFloor},
@@ -76,7 +76,7 @@ func TestFloorRun(t *testing.T) {
 				order = [2]int{1, 0}
 			}
 			for _, k := range order {
-				call := [2]func(context.Context) (time.Duration, error){op.handler, op.floorc}[k]
+				call := [2]func(context.Context) (time.Duration, error){op.handler, op.floor}[k]
 				d, err := call(ctx)
 				if err != nil {
 					t.Fatalf("%s (%s), iteration %d: %v", op.name, [2]string{"handler", "floor"}[k], i, err)
