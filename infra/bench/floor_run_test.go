@@ -37,7 +37,7 @@ func TestMain(m *testing.M) { dynamotest.Main(m) }
 // discards: the one place infra/bench names the httpapi and booking
 // constructors.
 func apiHandler(store *dynamo.Store, siteURL string) http.Handler {
-	return httpapi.New(booking.NewDesk(store, siteURL, time.Now), slog.New(slog.DiscardHandler))
+	return httpapi.New(booking.NewBookings(store, siteURL, nil, time.Now), slog.New(slog.DiscardHandler))
 }
 
 const floorSiteURL = "https://doorstep.example.com"
@@ -255,10 +255,8 @@ func (f *floorRun) listHandler(context.Context) (time.Duration, error) {
 
 func (f *floorRun) listFloor(ctx context.Context) (time.Duration, error) {
 	now := time.Now()
-	first, err := booking.ParseDate("", now, f.listLoc)
-	if err != nil {
-		return 0, err
-	}
+	y, m, day := now.In(f.listLoc).Date() // today in the business's time zone
+	first := time.Date(y, m, day, 0, 0, 0, 0, time.UTC)
 	from, to := first.AddDate(0, 0, -1), first.AddDate(0, 0, 14+1) // whole seconds already
 	in := &dynamodb.QueryInput{
 		TableName:              f.table,
