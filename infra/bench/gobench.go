@@ -12,7 +12,7 @@ import (
 )
 
 // benchPackages are the packages whose Go benchmarks the table shows.
-var benchPackages = []string{"./pkg/booking/"}
+var benchPackages = []string{"./pkg/booking/", "./pkg/httpapi/"}
 
 // goBench is one line of go test -bench -benchmem output.
 type goBench struct {
@@ -30,13 +30,15 @@ var benchDescriptions = map[string]struct {
 }{
 	"BenchmarkWindows":                      {"availability, 14 days: Business.Windows (08-12 + 13-17, 60-min windows, 7 days a week, 4 held)", 50_000, 100},
 	"BenchmarkArrivalWindows":               {"availability, 14 days: Bookings.ArrivalWindows (slug, params, held set, windows; in-memory store)", 50_000, 100},
-	"BenchmarkCreateValidation/all":         {"create validation: decode + field checks + business rules, valid body", 0, 0},
-	"BenchmarkCreateValidation/decode":      {"create validation: DecodeCreateInput alone", 0, 0},
+	"BenchmarkDecodeCreateBody":             {"create: the JSON edge's decoding of a valid body (httpapi)", 0, 0},
+	"BenchmarkDecodeBusiness":               {"a business record read: JSON, validation, time zone (each store read)", 0, 0},
+	"BenchmarkCreateValidation/all":         {"create validation: field checks + business rules, valid input", 0, 0},
 	"BenchmarkCreateValidation/fields":      {"create validation: checkFields alone", 0, 0},
 	"BenchmarkCreateValidation/rules":       {"create validation: checkBusinessRules alone", 0, 0},
 	"BenchmarkCreateValidation/body_hash":   {"create: idempotency BodyHash (also on the create path)", 0, 0},
 	"BenchmarkLinkResolution/parse_and_own": {"link resolution: ParseSiteLink + OwnsLink over 5 businesses, per link", 0, 0},
 	"BenchmarkLinkResolution/parse":         {"link resolution: ParseSiteLink alone, per link", 0, 0},
+	"BenchmarkOpenAPIToJSON":                {"the OpenAPI document, YAML to JSON, once per cold start (httpapi)", 0, 0},
 }
 
 var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)

@@ -254,3 +254,19 @@ func BenchmarkLinkResolution(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkDecodeBusiness is what every read of a business record costs
+// (the store's, each time a function's cache is cold): JSON, the whole
+// validation and the time zone.
+func BenchmarkDecodeBusiness(b *testing.B) {
+	doc, err := EncodeBusinessRecord(testBusinesses(b)["split-day-plumbing"])
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := DecodeBusiness(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

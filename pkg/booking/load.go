@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"regexp"
+	"sync"
 	"time"
 )
 
@@ -104,7 +105,7 @@ func (b *Business) validate() error {
 	case b.BooksUpToDaysAhead < 0 || b.BooksUpToDaysAhead > 365:
 		return fieldErr("books_up_to_days_ahead", "want 0 to 365, got %d", b.BooksUpToDaysAhead)
 	}
-	loc, err := time.LoadLocation(b.Timezone)
+	loc, err := location(b.Timezone)
 	if err != nil || b.Timezone == "" || b.Timezone == "Local" {
 		return fieldErr("timezone", "unknown time zone %q", b.Timezone)
 	}
@@ -254,4 +255,21 @@ func isLanguage(s string) bool { return s == "en" || s == "es" }
 
 func fieldErr(field, format string, args ...any) error {
 	return fmt.Errorf("%s: %s", field, fmt.Sprintf(format, args...))
+}
+
+// locations keeps each time zone location read: time.LoadLocation reads
+// and parses the zone file on every call, and every business read (a
+// Lambda's, each time its cache is cold) would pay for it.
+var locations sync.Map // name → *time.Location
+
+func location(name string) (*time.Location, error) {
+	if loc, ok := locations.Load(name); ok {
+		return loc.(*time.Location), nil
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, err
+	}
+	locations.Store(name, loc)
+	return loc, nil
 }
