@@ -1,11 +1,6 @@
-// Package awsenv builds the AWS SDK configuration of a Lambda function
-// from its environment, as Lambda sets it: AWS_REGION (or
-// AWS_DEFAULT_REGION) and the role's credentials in AWS_ACCESS_KEY_ID,
-// AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN. That is what the SDK's
-// default chain resolves to in Lambda; building it directly keeps the
-// SDK's config package, and the STS, SSO and sign-in clients it links, out
-// of every function binary (about 1 MB each) and off the cold start. Tools
-// that want profiles (infra/ctl) use the config package themselves.
+// Package awsenv builds the AWS SDK configuration of a Lambda function from
+// its environment, as Lambda sets it, without the SDK's config package (see
+// Config).
 package awsenv
 
 import (
@@ -26,7 +21,14 @@ func LocalCredentials() aws.CredentialsProvider {
 	return credentials.NewStaticCredentialsProvider("doorstep", "doorstep", "")
 }
 
-// Config returns the configuration getenv describes. local says the client
+// Config returns the configuration getenv describes: AWS_REGION (or
+// AWS_DEFAULT_REGION) and the role's credentials in AWS_ACCESS_KEY_ID,
+// AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, as Lambda sets them. That is
+// what the SDK's default chain resolves to in Lambda; building it directly
+// keeps the SDK's config package, and the STS, SSO and sign-in clients it
+// links, out of every function binary (about 1 MB each) and off the cold
+// start. Tools that want profiles (infra/ctl) use the config package
+// themselves. local says the client
 // talks to a local engine or a stand-in (its endpoint is set): without
 // credentials in the environment it then signs with LocalCredentials.
 // Otherwise missing credentials are an error, at start, naming service.

@@ -80,7 +80,16 @@ func businessKind(e booking.Event) (Kind, bool) {
 	return "", false
 }
 
-// Composer writes the messages of a change.
+// Composer writes the messages of a change. It is pure: from the request
+// before and after a change and its business, to a list of messages. The
+// Notifier sends them through three small ports: an EmailSender, an
+// SMSSender and a Ledger that claims each message once and remembers the
+// numbers that opted out of texts. Adapters implement them: pkg/sesmail
+// (Amazon SES v2), pkg/smstext (AWS End User Messaging SMS), pkg/outbox (the
+// local server's log) and pkg/dynamo's Ledger. What drives it: in AWS, the
+// table's DynamoDB stream (streams.Notify); on the local server, which has
+// no stream, Notifying, a booking.Store that calls the Notifier after each
+// write that commits.
 type Composer struct {
 	// SiteURL is the public address, without a trailing slash: status_url
 	// is {SiteURL}/r/{code} and the payment page {SiteURL}/pay/{code}.

@@ -1,18 +1,6 @@
 // Package notify turns each change of a service request into the messages
 // it implies (e-mail and texts to the person, e-mail to the business) and
-// sends each of them exactly once.
-//
-// The matrix (Changes and Composer.Messages) is pure: from the request
-// before and after a change and its business, to a list of messages. The
-// Notifier sends them through three small ports: an EmailSender, an
-// SMSSender and a Ledger that claims each message once and remembers the
-// numbers that opted out of texts. Adapters implement them: pkg/sesmail
-// (Amazon SES v2), pkg/smstext (AWS End User Messaging SMS), pkg/outbox (the
-// local server's log) and pkg/dynamo's Ledger.
-//
-// What drives it: in AWS, the table's DynamoDB stream (functions/notify);
-// on the local server, which has no stream, Notifying, a booking.Store that
-// calls the Notifier after each write that commits.
+// sends each of them exactly once. See Composer and Notifier.
 package notify
 
 import (

@@ -1,27 +1,6 @@
-// Package pages serves the person's own pages: the status of their request
-// at {SITE_URL}/r/{code}, with a cancel button, and the payment of its
-// deposit at {SITE_URL}/pay/{code}. The HTML is rendered on the server
-// with html/template in the request's language (en or es): readable on a
-// phone, no JavaScript, nothing loaded from another site.
-//
-// The code in the address is the only key. The pages show nothing of the
-// person but the city of the address (see the views in view.go), and an
-// unknown code is a plain 404 page.
-//
-// Routes:
-//
-//	GET  /r/{code}          the status; ?done= says what just happened
-//	GET  /r/{code}/cancel   what cancelling does to the deposit, and the confirm button
-//	POST /r/{code}/cancel   cancel, as the person (booking.ActorCustomer)
-//	GET  /pay/{code}        the simulated payment page, or a redirect to /pay/{code}/checkout
-//	POST /pay/{code}        pay a simulated deposit
-//
-// A deposit paid at Stripe is not paid here: /pay/{code}/checkout and
-// Stripe's way back, /pay/{code}/return, are served by the payment function
-// (pkg/stripepay), which sends the person to the status page with ?done=
-// paid, refunded or unavailable. This package does not link stripe-go:
-// html/template makes the linker keep every exported method of every type
-// the binary reaches (golang/go#72895), and stripe-go has thousands.
+// Package pages serves the person's own pages, server-rendered HTML in the
+// request's language: the status of a request at {SITE_URL}/r/{code}, its
+// cancel step, and the simulated payment of its deposit at /pay/{code}.
 package pages
 
 import (
@@ -86,7 +65,21 @@ type handler struct {
 	Config
 }
 
-// New returns the pages' handler.
+// New returns the pages' handler. The code in the address is the only key:
+// the pages show nothing of the person but the city of the address (see
+// the views in view.go), and an unknown code is a plain 404 page. No
+// JavaScript, nothing loaded from another site.
+//
+//	GET  /r/{code}          the status; ?done= says what just happened
+//	GET  /r/{code}/cancel   what cancelling does to the deposit, and the confirm button
+//	POST /r/{code}/cancel   cancel, as the person (booking.ActorCustomer)
+//	GET  /pay/{code}        the simulated payment page, or a redirect to /pay/{code}/checkout
+//	POST /pay/{code}        pay a simulated deposit
+//
+// A deposit paid at Stripe is paid through the payment function
+// (pkg/stripepay's /pay/{code}/checkout and /pay/{code}/return), which
+// sends the person back here with ?done= paid, refunded or unavailable;
+// this package does not link stripe-go (README, "Binary sizes").
 func New(c Config) http.Handler {
 	if c.Now == nil {
 		c.Now = time.Now

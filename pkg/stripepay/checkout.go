@@ -11,10 +11,8 @@ import (
 )
 
 // The person's way to Stripe's page and back. They are served by the
-// payment function, not by the person's pages (pkg/pages): html/template
-// makes the linker keep every exported method of every type a binary
-// reaches (golang/go#72895), and stripe-go's thousands of types would
-// make the pages' binary half as big again. These routes render nothing:
+// payment function, not by the person's pages (pkg/pages), which do not
+// link stripe-go (README, "Binary sizes"). These routes render nothing:
 // every answer is a 303, to Stripe or to the status page {SITE_URL}/r/{code},
 // whose ?done= says what happened (the page shows it only when the stored
 // request agrees).

@@ -1,21 +1,6 @@
 // Package stripepay is the Stripe adapter of booking.Payments, with
-// stripe-go: a Checkout Session per deposit, the check of the session a
-// person comes back from, refunds, the webhook that moves a request on
-// when its deposit is paid (Webhook), and the person's way to Stripe's page
-// and back (NewCheckoutHandler). Doorstep never sees card data: the person
-// pays on Stripe's page.
-//
-// The Stripe calls:
-//
-//   - POST /v1/checkout/sessions: one session per deposit (Checkout);
-//   - GET /v1/checkout/sessions/{id}: the session a person came back from
-//     (Returned);
-//   - POST /v1/refunds: a refund of the deposit's PaymentIntent, with the
-//     Idempotency-Key doorstep-refund-<payment intent> (Refund).
-//
-// The webhook's Stripe-Signature check is stripe-go's webhook package; it
-// calls nothing. Refunds owed by a stored move come from the table's stream
-// (streams.Refunds), which calls Refund.
+// stripe-go: Checkout Sessions for deposits, refunds, the webhook, and the
+// person's way to Stripe's page and back. Doorstep never sees card data.
 package stripepay
 
 import (
@@ -46,7 +31,17 @@ type Config struct {
 	Log *slog.Logger
 }
 
-// Provider is the Stripe payment provider.
+// Provider is the Stripe payment provider. Its Stripe calls:
+//
+//   - POST /v1/checkout/sessions: one session per deposit (Checkout);
+//   - GET /v1/checkout/sessions/{id}: the session a person came back from
+//     (Returned);
+//   - POST /v1/refunds: a refund of the deposit's PaymentIntent, with the
+//     Idempotency-Key doorstep-refund-<payment intent> (Refund).
+//
+// The webhook's Stripe-Signature check is stripe-go's webhook package; it
+// calls nothing. Refunds owed by a stored move come from the table's stream
+// (streams.Refunds), which calls Refund.
 type Provider struct {
 	client  *stripe.Client
 	siteURL string

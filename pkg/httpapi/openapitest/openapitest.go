@@ -1,28 +1,6 @@
 // Package openapitest checks exchanges with the JSON API, the person's pages
-// (pkg/pages) and the payment routes (pkg/stripepay) against their OpenAPI
-// document, pkg/httpapi/openapi.yaml, with kin-openapi's openapi3filter.
-// The pages answer text/html and their forms post
-// application/x-www-form-urlencoded: openapi3filter decodes the forms
-// itself, and reads text/html here as the plain text it is.
-//
-// For a request that matches an operation of the document:
-//   - the response must match the operation's response for its status
-//     (status, headers, Content-Type and body; an undocumented status fails);
-//   - a request the document refuses must be refused with a 4xx: the API may
-//     accept more than the document promises, never what it rules out.
-//
-// A request that matches no operation gets the document's answers that
-// belong to no operation, by the tag of the path's operations:
-//   - a known path of the JSON API with another method is 405
-//     (components/responses/MethodNotAllowed); of the pages (tag pages), the
-//     404 page (PageNotFound); of the payment routes (tag payments), 405
-//     (PaymentMethodNotAllowed);
-//   - any other path is 404: the 404 page (PageNotFound) under the pages'
-//     first segments (/r/, /pay/), else the JSON API's NotFound.
-//
-// OPTIONS (the CORS preflight) is not in the document and is not checked.
-// Callers leave out the MCP tool server's exchanges (/mcp), which the
-// document does not describe.
+// and the payment routes against their OpenAPI document,
+// pkg/httpapi/openapi.yaml, with kin-openapi's openapi3filter (see Check).
 package openapitest
 
 import (
@@ -161,6 +139,29 @@ func Serve(t testing.TB, h http.Handler, req *http.Request) *httptest.ResponseRe
 // against the document: req as sent, with body reqBody (req.Body is not
 // read), and the response's status, header and body. Failures are reported
 // with t.Errorf, so Check may be called from several goroutines.
+//
+// The pages answer text/html and their forms post
+// application/x-www-form-urlencoded: openapi3filter decodes the forms
+// itself, and reads text/html here as the plain text it is.
+//
+// For a request that matches an operation of the document:
+//   - the response must match the operation's response for its status
+//     (status, headers, Content-Type and body; an undocumented status fails);
+//   - a request the document refuses must be refused with a 4xx: the API may
+//     accept more than the document promises, never what it rules out.
+//
+// A request that matches no operation gets the document's answers that
+// belong to no operation, by the tag of the path's operations:
+//   - a known path of the JSON API with another method is 405
+//     (components/responses/MethodNotAllowed); of the pages (tag pages), the
+//     404 page (PageNotFound); of the payment routes (tag payments), 405
+//     (PaymentMethodNotAllowed);
+//   - any other path is 404: the 404 page (PageNotFound) under the pages'
+//     first segments (/r/, /pay/), else the JSON API's NotFound.
+//
+// OPTIONS (the CORS preflight) is not in the document and is not checked.
+// Callers leave out the MCP tool server's exchanges (/mcp), which the
+// document does not describe.
 func Check(t testing.TB, req *http.Request, reqBody []byte, status int, header http.Header, respBody []byte) {
 	t.Helper()
 	c, err := load()

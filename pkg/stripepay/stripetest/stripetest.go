@@ -1,12 +1,5 @@
 // Package stripetest is an httptest server that speaks the part of Stripe's
-// API that Doorstep calls, as Stripe answers it: Checkout Sessions (create,
-// retrieve), refunds (create, idempotent on the Idempotency-Key header, and
-// refused with charge_already_refunded for a payment refunded before), and
-// Stripe's error shape. stripe-go talks to it through a backend whose URL is
-// the server's. It checks what Stripe checks that Doorstep could get wrong:
-// the secret key, a session's expires_at between 30 minutes and 24 hours
-// ahead, the required fields. Payments are made by the test (Pay), as the
-// person would on Stripe's page.
+// API that Doorstep calls, as Stripe answers it (see Server).
 package stripetest
 
 import (
@@ -48,7 +41,14 @@ type Refund struct {
 	IdempotencyKey string
 }
 
-// Server is the fake Stripe API.
+// Server is the fake Stripe API: Checkout Sessions (create, retrieve),
+// refunds (create, idempotent on the Idempotency-Key header, and refused
+// with charge_already_refunded for a payment refunded before), and Stripe's
+// error shape. stripe-go talks to it through a backend whose URL is the
+// server's. It checks what Stripe checks that Doorstep could get wrong: the
+// secret key, a session's expires_at between 30 minutes and 24 hours ahead,
+// the required fields. Payments are made by the test (Pay), as the person
+// would on Stripe's page.
 type Server struct {
 	URL string
 	Now func() time.Time // the clock expires_at is checked against
