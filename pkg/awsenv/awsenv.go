@@ -1,6 +1,6 @@
 // Package awsenv builds the AWS SDK configuration of a Lambda function from
 // its environment, as Lambda sets it, without the SDK's config package (see
-// Config).
+// Config), and applies the SDK's endpoint variables itself (see Endpoint).
 package awsenv
 
 import (
