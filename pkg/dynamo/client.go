@@ -20,11 +20,22 @@ import (
 const DefaultRegion = awsenv.DefaultRegion
 
 // NewClient returns a DynamoDB client configured from the environment as
-// Lambda sets it (awsenv.Config). A non-empty endpoint points the client at
-// another engine, such as DynamoDB Local or minidyn: without credentials in
-// the environment it then signs with fixed fake ones. Without an endpoint,
-// missing credentials are an error here, at start.
+// Lambda sets it (awsenv.Config). A non-empty endpoint (DYNAMODB_ENDPOINT)
+// points the client at another engine, such as DynamoDB Local or minidyn;
+// without one, the endpoint the environment configures as the SDK's config
+// package would read it does (awsenv.Endpoint: AWS_ENDPOINT_URL_DYNAMODB,
+// else AWS_ENDPOINT_URL, unless AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true),
+// as an endpoint set in code wins over the SDK's configuration. Pointed
+// elsewhere, the client signs with fixed fake credentials when the
+// environment has none. Otherwise missing credentials are an error here, at
+// start.
 func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
+	if endpoint == "" {
+		var err error
+		if endpoint, err = awsenv.Endpoint(os.Getenv, dynamodb.ServiceID); err != nil {
+			return nil, fmt.Errorf("dynamodb client: %w", err)
+		}
+	}
 	cfg, err := awsenv.Config(os.Getenv, "dynamodb", endpoint != "")
 	if err != nil {
 		return nil, err

@@ -46,21 +46,26 @@ func (s *Sender) SendEmail(ctx context.Context, m notify.Message) error {
 	return nil
 }
 
-// EndpointVariable names the variable that points the client at another
-// endpoint: the SDK's own name for SES v2's, which the SDK reads only
-// through its config package, left out of the functions (see NewClient).
+// EndpointVariable is the SDK's own variable for SES v2's endpoint
+// (awsenv.EndpointVariable(sesv2.ServiceID)); AWS_ENDPOINT_URL points every
+// client elsewhere (awsenv.Endpoint).
 const EndpointVariable = "AWS_ENDPOINT_URL_SESV2"
 
 // NewClient returns an SES v2 client configured from the environment as
 // Lambda sets it, as dynamo.NewClient builds DynamoDB's: AWS_REGION (or
 // AWS_DEFAULT_REGION, else us-east-1) and the role's credentials in
 // AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_SESSION_TOKEN, without the
-// SDK's config package and the clients it links. EndpointVariable, when set,
-// points it at another endpoint (a test's stand-in for SES), and without
-// credentials it then signs with fake ones. Otherwise missing credentials
-// are an error here, at start.
+// SDK's config package and the clients it links. An endpoint the environment
+// configures as the SDK's config package would read it (awsenv.Endpoint:
+// EndpointVariable, else AWS_ENDPOINT_URL, unless
+// AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true) points it elsewhere, such as a
+// stand-in for SES, and without credentials it then signs with fake ones.
+// Otherwise missing credentials are an error here, at start.
 func NewClient(getenv func(string) string) (*sesv2.Client, error) {
-	endpoint := getenv(EndpointVariable)
+	endpoint, err := awsenv.Endpoint(getenv, sesv2.ServiceID)
+	if err != nil {
+		return nil, fmt.Errorf("ses client: %w", err)
+	}
 	cfg, err := awsenv.Config(getenv, "ses", endpoint != "")
 	if err != nil {
 		return nil, err

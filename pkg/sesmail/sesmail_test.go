@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+
+	"github.com/doorstep/doorstep/pkg/awsenv"
 	"github.com/doorstep/doorstep/pkg/awsenv/awsenvtest"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/sesmail"
@@ -95,4 +98,69 @@ func TestNewClient(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNewClientEndpoint checks that a client built from an environment that
+// configures an endpoint, as the SDK's config package reads it, sends there.
+func TestNewClientEndpoint(t *testing.T) {
+	if got, want := sesmail.EndpointVariable, awsenv.EndpointVariable(sesv2.ServiceID); got != want {
+		t.Errorf("EndpointVariable = %q, the SDK's is %q", got, want)
+	}
+	const answer = `{"MessageId":"010001ef-0000-4e6f-8f3a-000000000000-000000"}`
+	ses, sesCalls := awsenvtest.Endpoint(t, http.StatusOK, nil, answer)
+	all, allCalls := awsenvtest.Endpoint(t, http.StatusOK, nil, answer)
+	keys := map[string]string{"AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret"}
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    string // "ses", "all", or "" for SES itself (nothing is sent)
+		wantErr bool
+	}{
+		{"SES's variable", map[string]string{sesmail.EndpointVariable: ses}, "ses", false},
+		{"AWS_ENDPOINT_URL", map[string]string{"AWS_ENDPOINT_URL": all}, "all", false},
+		{"SES's variable wins", map[string]string{sesmail.EndpointVariable: ses, "AWS_ENDPOINT_URL": all}, "ses", false},
+		{"ignored: SES itself", with(keys, map[string]string{sesmail.EndpointVariable: ses,
+			"AWS_ENDPOINT_URL": all, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}), "", false},
+		{"ignored, without credentials: an error at start", map[string]string{sesmail.EndpointVariable: ses,
+			"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}, "", true},
+		{"an invalid ignore flag: an error at start", map[string]string{sesmail.EndpointVariable: ses,
+			"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "1"}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client, err := sesmail.NewClient(func(k string) string { return tt.env[k] })
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("NewClient() error %v, want one: %v", err, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			if tt.want == "" {
+				if e := client.Options().BaseEndpoint; e != nil {
+					t.Errorf("BaseEndpoint = %q, want none (SES itself)", *e)
+				}
+				return
+			}
+			sesBefore, allBefore := len(sesCalls()), len(allCalls())
+			if err := sesmail.New(client, "notify@book.example.com").SendEmail(context.Background(), message); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int{"ses": len(sesCalls()) - sesBefore, "all": len(allCalls()) - allBefore}
+			if want := map[string]int{"ses": 0, "all": 0, tt.want: 1}; !reflect.DeepEqual(got, want) {
+				t.Errorf("calls per endpoint: got %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// with returns the union of two environments.
+func with(a, b map[string]string) map[string]string {
+	env := map[string]string{}
+	for k, v := range a {
+		env[k] = v
+	}
+	for k, v := range b {
+		env[k] = v
+	}
+	return env
 }

@@ -52,9 +52,9 @@ func (s *Sender) SendText(ctx context.Context, m notify.Message) error {
 	return nil
 }
 
-// EndpointVariable names the variable that points the client at another
-// endpoint: the SDK's own name for this service's, which the SDK reads only
-// through its config package, left out of the functions (see NewClient).
+// EndpointVariable is the SDK's own variable for this service's endpoint
+// (awsenv.EndpointVariable(pinpointsmsvoicev2.ServiceID)); AWS_ENDPOINT_URL
+// points every client elsewhere (awsenv.Endpoint).
 const EndpointVariable = "AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2"
 
 // NewClient returns an End User Messaging SMS client configured from the
@@ -62,11 +62,16 @@ const EndpointVariable = "AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2"
 // AWS_REGION (or AWS_DEFAULT_REGION, else us-east-1) and the role's
 // credentials in AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
 // AWS_SESSION_TOKEN, without the SDK's config package and the clients it
-// links. EndpointVariable, when set, points it at another endpoint (a
-// test's stand-in), and without credentials it then signs with fake ones.
+// links. An endpoint the environment configures as the SDK's config package
+// would read it (awsenv.Endpoint: EndpointVariable, else AWS_ENDPOINT_URL,
+// unless AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true) points it elsewhere, such
+// as a stand-in, and without credentials it then signs with fake ones.
 // Otherwise missing credentials are an error here, at start.
 func NewClient(getenv func(string) string) (*pinpointsmsvoicev2.Client, error) {
-	endpoint := getenv(EndpointVariable)
+	endpoint, err := awsenv.Endpoint(getenv, pinpointsmsvoicev2.ServiceID)
+	if err != nil {
+		return nil, fmt.Errorf("sms client: %w", err)
+	}
 	cfg, err := awsenv.Config(getenv, "sms", endpoint != "")
 	if err != nil {
 		return nil, err

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/pinpointsmsvoicev2"
+
+	"github.com/doorstep/doorstep/pkg/awsenv"
 	"github.com/doorstep/doorstep/pkg/awsenv/awsenvtest"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/smstext"
@@ -119,4 +122,69 @@ func TestNewClient(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestNewClientEndpoint checks that a client built from an environment that
+// configures an endpoint, as the SDK's config package reads it, sends there.
+func TestNewClientEndpoint(t *testing.T) {
+	if got, want := smstext.EndpointVariable, awsenv.EndpointVariable(pinpointsmsvoicev2.ServiceID); got != want {
+		t.Errorf("EndpointVariable = %q, the SDK's is %q", got, want)
+	}
+	const answer = `{"MessageId":"6ad0d3b1-0000-4e6f-8f3a-000000000000"}`
+	sms, smsCalls := awsenvtest.Endpoint(t, http.StatusOK, jsonOne, answer)
+	all, allCalls := awsenvtest.Endpoint(t, http.StatusOK, jsonOne, answer)
+	keys := map[string]string{"AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret"}
+	tests := []struct {
+		name    string
+		env     map[string]string
+		want    string // "sms", "all", or "" for the service itself (nothing is sent)
+		wantErr bool
+	}{
+		{"the service's variable", map[string]string{smstext.EndpointVariable: sms}, "sms", false},
+		{"AWS_ENDPOINT_URL", map[string]string{"AWS_ENDPOINT_URL": all}, "all", false},
+		{"the service's variable wins", map[string]string{smstext.EndpointVariable: sms, "AWS_ENDPOINT_URL": all}, "sms", false},
+		{"ignored: the service itself", with(keys, map[string]string{smstext.EndpointVariable: sms,
+			"AWS_ENDPOINT_URL": all, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}), "", false},
+		{"ignored, without credentials: an error at start", map[string]string{smstext.EndpointVariable: sms,
+			"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}, "", true},
+		{"an invalid ignore flag: an error at start", map[string]string{smstext.EndpointVariable: sms,
+			"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "1"}, "", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client, err := smstext.NewClient(func(k string) string { return tt.env[k] })
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("NewClient() error %v, want one: %v", err, tt.wantErr)
+			}
+			if err != nil {
+				return
+			}
+			if tt.want == "" {
+				if e := client.Options().BaseEndpoint; e != nil {
+					t.Errorf("BaseEndpoint = %q, want none (the service itself)", *e)
+				}
+				return
+			}
+			smsBefore, allBefore := len(smsCalls()), len(allCalls())
+			if err := smstext.New(client, "+18005550199").SendText(context.Background(), message); err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]int{"sms": len(smsCalls()) - smsBefore, "all": len(allCalls()) - allBefore}
+			if want := map[string]int{"sms": 0, "all": 0, tt.want: 1}; !reflect.DeepEqual(got, want) {
+				t.Errorf("calls per endpoint: got %v, want %v", got, want)
+			}
+		})
+	}
+}
+
+// with returns the union of two environments.
+func with(a, b map[string]string) map[string]string {
+	env := map[string]string{}
+	for k, v := range a {
+		env[k] = v
+	}
+	for k, v := range b {
+		env[k] = v
+	}
+	return env
 }
