@@ -435,6 +435,10 @@ func tableActions(fn *yaml.Node, tableID string) ([]string, error) {
 					// for wildcards only.
 				case getAtt(r) != tableID+".Arn" && !isIndexARN(r, tableID):
 					return nil, fmt.Errorf("%s: a Resource is neither !GetAtt %s.Arn nor one of its indexes", where, tableID)
+				case isIndexARN(r, tableID) && slices.ContainsFunc(stmtActions, func(a string) bool { return a != "dynamodb:Query" }):
+					// An index holds no item of its own: an item action
+					// granted on it grants nothing the function needs.
+					return nil, fmt.Errorf("%s: %v on an index, where only dynamodb:Query applies", where, stmtActions)
 				}
 			}
 			if len(items(field(s, "Resource"))) == 0 {
