@@ -19,8 +19,8 @@ const root = "../.."
 // wantFunctions says, for each folder functions/<folder>/ with a main.go, the
 // HTTP API routes its function serves ("METHOD path", sorted; a schedule is
 // "SCHEDULE <expression>", the table's stream "STREAM DoorstepTable.StreamArn")
-// and the only DynamoDB actions (sorted) it may use on the table: none for a
-// function that reads nothing from it.
+// and the only DynamoDB actions (sorted) it may use on the table, its indexes
+// and its stream: none for a function that reads nothing from them.
 var wantFunctions = map[string]struct {
 	routes  []string
 	actions []string
@@ -37,7 +37,7 @@ var wantFunctions = map[string]struct {
 	},
 	"notify": {
 		[]string{"STREAM DoorstepTable.StreamArn"},
-		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
+		append([]string{"dynamodb:DeleteItem"}, withStream("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem")...),
 	},
 	"pages": {
 		[]string{"GET /pay/{code}", "GET /r/{code}", "GET /r/{code}/cancel", "POST /pay/{code}", "POST /r/{code}/cancel"},
@@ -47,11 +47,22 @@ var wantFunctions = map[string]struct {
 		[]string{"GET /pay/{code}/checkout", "GET /pay/{code}/return", "POST /webhooks/stripe"},
 		[]string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
 	},
-	"refund-deposits": {[]string{"STREAM DoorstepTable.StreamArn"}, nil},
+	"refund-deposits": {[]string{"STREAM DoorstepTable.StreamArn"}, withStream()},
 	"expire-holds": {
 		[]string{"SCHEDULE rate(1 minute)"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
+}
+
+// streamActions are what a function fed by the table's stream needs: Lambda
+// reads the stream with the function's role.
+var streamActions = []string{"dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:ListStreams"}
+
+// withStream returns actions and streamActions, sorted.
+func withStream(actions ...string) []string {
+	all := append(slices.Clone(streamActions), actions...)
+	slices.Sort(all)
+	return all
 }
 
 // TestFunctions checks that sam build and sam deploy turn every
@@ -138,7 +149,7 @@ func TestFunctions(t *testing.T) {
 			}
 			fn := tp.resources[ids[0]]
 
-			gotRoutes, err := httpAPIRoutes(fn, apiID)
+			gotRoutes, err := tp.routes(ids[0], apiID)
 			if err != nil {
 				gotRoutes = []string{err.Error()}
 			}
@@ -206,6 +217,44 @@ func TestTable(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			if tt.got != tt.want {
 				t.Errorf("got %q, want %q", tt.got, tt.want)
+			}
+		})
+	}
+}
+
+// TestStreams checks the mappings that feed functions from the table's
+// stream: explicit ones (a SAM DynamoDB event would give the function's role
+// stream reads on "*"), each under the logical ID SAM gave the mapping it
+// generated before, so that a deployed stack keeps its mapping and the
+// mapping's place in the stream.
+func TestStreams(t *testing.T) {
+	tp := loadTemplate(t)
+	tableID := tp.only(t, "AWS::DynamoDB::Table")
+	mappings := tp.ofType("AWS::Lambda::EventSourceMapping")
+	if len(mappings) == 0 {
+		t.Fatal("no AWS::Lambda::EventSourceMapping")
+	}
+	for _, id := range mappings {
+		t.Run(id, func(t *testing.T) {
+			props := field(tp.resources[id], "Properties")
+			fn := ref(field(props, "FunctionName"))
+			queue, _ := strings.CutSuffix(getAtt(field(props, "DestinationConfig", "OnFailure", "Destination")), ".Arn")
+			tests := []struct {
+				name, got, want string
+			}{
+				{"function", plain(field(tp.resources[fn], "Type")), "AWS::Serverless::Function"},
+				{"logical ID", id, fn + "Stream"},
+				{"stream", getAtt(field(props, "EventSourceArn")), tableID + ".StreamArn"},
+				{"starting position", plain(field(props, "StartingPosition")), "LATEST"},
+				{"partial batch failures", strings.Join(plains(field(props, "FunctionResponseTypes")), " "), "ReportBatchItemFailures"},
+				{"bisect a failing batch", plain(field(props, "BisectBatchOnFunctionError")), "true"},
+				{"filtered", fmt.Sprint(len(items(field(props, "FilterCriteria", "Filters"))) > 0), "true"},
+				{"dead-letter queue", plain(field(tp.resources[queue], "Type")), "AWS::SQS::Queue"},
+			}
+			for _, tt := range tests {
+				if tt.got != tt.want {
+					t.Errorf("%s: got %q, want %q", tt.name, tt.got, tt.want)
+				}
 			}
 		})
 	}
@@ -355,24 +404,32 @@ func (tp template) envVar(fn *yaml.Node, name string) *yaml.Node {
 	return field(tp.globals, "Environment", "Variables", name)
 }
 
-// httpAPIRoutes returns the sorted "METHOD path" of a function's events,
-// which must be HttpApi events on the template's HTTP API, schedules or the
-// table's stream (spelt as wantFunctions says).
-func httpAPIRoutes(fn *yaml.Node, apiID string) ([]string, error) {
-	events := field(fn, "Properties", "Events")
-	if events == nil || events.Kind != yaml.MappingNode || len(events.Content) == 0 {
-		return nil, errors.New("want at least one event")
-	}
+// routes returns the sorted "METHOD path" of a function's events, which
+// must be HttpApi events on the template's HTTP API or schedules, and the
+// streams of the event source mappings that feed it (spelt as wantFunctions
+// says).
+func (tp template) routes(id, apiID string) ([]string, error) {
 	var routes []string
-	for i := 0; i+1 < len(events.Content); i += 2 {
+	for _, m := range tp.ofType("AWS::Lambda::EventSourceMapping") {
+		if ref(field(tp.resources[m], "Properties", "FunctionName")) == id {
+			routes = append(routes, "STREAM "+getAtt(field(tp.resources[m], "Properties", "EventSourceArn")))
+		}
+	}
+	events := field(tp.resources[id], "Properties", "Events")
+	if events != nil && events.Kind != yaml.MappingNode {
+		return nil, errors.New("Events is not a mapping")
+	}
+	for i := 0; events != nil && i+1 < len(events.Content); i += 2 {
 		name, ev := events.Content[i].Value, events.Content[i+1]
 		switch plain(field(ev, "Type")) {
 		case "Schedule":
 			routes = append(routes, "SCHEDULE "+plain(field(ev, "Properties", "Schedule")))
 			continue
 		case "DynamoDB":
-			routes = append(routes, "STREAM "+getAtt(field(ev, "Properties", "Stream")))
-			continue
+			// SAM gives the role of a function with such an event the
+			// managed policy AWSLambdaDynamoDBExecutionRole, which reads
+			// every stream in the account.
+			return nil, fmt.Errorf("event %s is a SAM DynamoDB event; want an AWS::Lambda::EventSourceMapping, and stream reads on the table's stream only", name)
 		}
 		if typ := plain(field(ev, "Type")); typ != "HttpApi" {
 			return nil, fmt.Errorf("event %s is of Type %q, want HttpApi", name, typ)
@@ -381,6 +438,9 @@ func httpAPIRoutes(fn *yaml.Node, apiID string) ([]string, error) {
 			return nil, fmt.Errorf("event %s's ApiId is not !Ref %s", name, apiID)
 		}
 		routes = append(routes, strings.ToUpper(plain(field(ev, "Properties", "Method")))+" "+plain(field(ev, "Properties", "Path")))
+	}
+	if len(routes) == 0 {
+		return nil, errors.New("want at least one event or event source mapping")
 	}
 	slices.Sort(routes)
 	return routes, nil
@@ -392,10 +452,12 @@ func isIndexARN(n *yaml.Node, tableID string) bool {
 	return n.Tag == "!Sub" && ok && name != "" && !strings.ContainsAny(name, "*/$")
 }
 
-// tableActions returns the sorted actions a function's policies allow. Every
-// policy must be an inline document whose statements allow actions on the
-// table's ARN and nothing else. A function without Policies gets SAM's
-// default role, which allows writing logs only: no action.
+// tableActions returns the sorted DynamoDB actions a function's policies
+// allow. Every policy must be an inline document whose statements allow
+// item actions on the table's ARN or its indexes (Query only there), stream
+// reads on the table's stream, or dynamodb:ListStreams alone, which takes
+// "*". A function without Policies gets SAM's default role, which allows
+// writing logs only: no action.
 func tableActions(fn *yaml.Node, tableID string) ([]string, error) {
 	if field(fn, "Properties", "Role") != nil {
 		return nil, errors.New("sets Role; want Policies only")
@@ -425,24 +487,8 @@ func tableActions(fn *yaml.Node, tableID string) ([]string, error) {
 				return nil, fmt.Errorf("%s: NotAction and NotResource grant too much", where)
 			}
 			stmtActions := plains(field(s, "Action"))
-			onTable := slices.ContainsFunc(stmtActions, func(a string) bool { return strings.HasPrefix(a, "dynamodb:") })
-			for _, r := range items(field(s, "Resource")) {
-				switch {
-				case r.Value == "*" || strings.HasSuffix(r.Value, ":*:*"):
-					return nil, fmt.Errorf("%s: Resource %q grants too much", where, r.Value)
-				case !onTable:
-					// Another service's actions (SES, SMS, SQS): checked above
-					// for wildcards only.
-				case getAtt(r) != tableID+".Arn" && !isIndexARN(r, tableID):
-					return nil, fmt.Errorf("%s: a Resource is neither !GetAtt %s.Arn nor one of its indexes", where, tableID)
-				case isIndexARN(r, tableID) && slices.ContainsFunc(stmtActions, func(a string) bool { return a != "dynamodb:Query" }):
-					// An index holds no item of its own: an item action
-					// granted on it grants nothing the function needs.
-					return nil, fmt.Errorf("%s: %v on an index, where only dynamodb:Query applies", where, stmtActions)
-				}
-			}
-			if len(items(field(s, "Resource"))) == 0 {
-				return nil, fmt.Errorf("%s: no Resource", where)
+			if err := checkResources(stmtActions, items(field(s, "Resource")), tableID); err != nil {
+				return nil, fmt.Errorf("%s: %w", where, err)
 			}
 			for _, a := range stmtActions {
 				if strings.HasPrefix(a, "dynamodb:") && !slices.Contains(actions, a) {
@@ -453,6 +499,46 @@ func tableActions(fn *yaml.Node, tableID string) ([]string, error) {
 	}
 	slices.Sort(actions)
 	return actions, nil
+}
+
+// checkResources says why a statement's resources grant more than its
+// actions need, or nil.
+func checkResources(actions []string, resources []*yaml.Node, tableID string) error {
+	isStream := func(a string) bool { return slices.Contains(streamActions, a) }
+	switch {
+	case len(resources) == 0:
+		return errors.New("no Resource")
+	case slices.Contains(actions, "dynamodb:ListStreams"):
+		// ListStreams names no resource in IAM: it takes "*", and so goes
+		// alone.
+		if len(actions) != 1 || len(resources) != 1 || plain(resources[0]) != "*" {
+			return errors.New(`dynamodb:ListStreams goes alone in its statement, on "*"`)
+		}
+		return nil
+	case slices.ContainsFunc(actions, isStream):
+		if slices.ContainsFunc(actions, func(a string) bool { return !isStream(a) }) ||
+			len(resources) != 1 || getAtt(resources[0]) != tableID+".StreamArn" {
+			return fmt.Errorf("stream reads go alone in their statement, on !GetAtt %s.StreamArn", tableID)
+		}
+		return nil
+	}
+	onTable := slices.ContainsFunc(actions, func(a string) bool { return strings.HasPrefix(a, "dynamodb:") })
+	for _, r := range resources {
+		switch {
+		case r.Value == "*" || strings.HasSuffix(r.Value, ":*:*"):
+			return fmt.Errorf("Resource %q grants too much", r.Value)
+		case !onTable:
+			// Another service's actions (SES, SMS, SQS, Secrets Manager):
+			// checked here for wildcards only.
+		case getAtt(r) != tableID+".Arn" && !isIndexARN(r, tableID):
+			return fmt.Errorf("a Resource is neither !GetAtt %s.Arn nor one of its indexes", tableID)
+		case isIndexARN(r, tableID) && slices.ContainsFunc(actions, func(a string) bool { return a != "dynamodb:Query" }):
+			// An index holds no item of its own: an item action granted on
+			// it grants nothing the function needs.
+			return fmt.Errorf("%v on an index, where only dynamodb:Query applies", actions)
+		}
+	}
+	return nil
 }
 
 // field follows a path of keys through mappings; nil when a key is missing.
