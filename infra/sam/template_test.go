@@ -260,6 +260,70 @@ func TestStreams(t *testing.T) {
 	}
 }
 
+// TestTexts checks that only NotifyFunction may send texts, only when they
+// are on, with SendTextMessage alone, on the resource types it is
+// authorised against in the stack's account and region.
+func TestTexts(t *testing.T) {
+	tp := loadTemplate(t)
+	if got := notEmpty(field(tp.top, "Conditions", "HasSms")); got != "SmsOriginationIdentity" {
+		t.Errorf("condition HasSms: got a test of %q, want SmsOriginationIdentity not empty", got)
+	}
+	types := []string{"phone-number", "sender-id", "pool", "opt-out-list", "configuration-set"}
+	sent := false
+	for _, id := range tp.ofType("AWS::Serverless::Function") {
+		stmts, err := statements(tp.resources[id])
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		for _, st := range stmts {
+			actions := plains(field(st.node, "Action"))
+			if !slices.ContainsFunc(actions, func(a string) bool { return strings.HasPrefix(a, "sms-voice:") }) {
+				continue
+			}
+			sent = true
+			where := id + " " + st.where
+			if id != "NotifyFunction" {
+				t.Errorf("%s: only NotifyFunction sends texts", where)
+			}
+			if st.condition != "HasSms" {
+				t.Errorf("%s: granted under condition %q, want HasSms (no texts, no permission)", where, st.condition)
+			}
+			if got := strings.Join(actions, " "); got != "sms-voice:SendTextMessage" {
+				t.Errorf("%s: actions %q, want sms-voice:SendTextMessage alone", where, got)
+			}
+			var got []string
+			for _, r := range items(field(st.node, "Resource")) {
+				arn, ok := strings.CutPrefix(r.Value, "arn:${AWS::Partition}:sms-voice:${AWS::Region}:${AWS::AccountId}:")
+				typ, star := strings.CutSuffix(arn, "/*")
+				if r.Tag != "!Sub" || !ok || !star || !slices.Contains(types, typ) {
+					t.Errorf("%s: Resource %q, want !Sub \"arn:${AWS::Partition}:sms-voice:${AWS::Region}:${AWS::AccountId}:<type>/*\" of a type in %v", where, r.Value, types)
+				}
+				got = append(got, typ)
+			}
+			if !slices.Equal(got, types) {
+				t.Errorf("%s: resource types %v, want %v", where, got, types)
+			}
+		}
+	}
+	if !sent {
+		t.Error("no function may send texts; want NotifyFunction, when HasSms")
+	}
+}
+
+// notEmpty returns the parameter a condition tests is not empty,
+// !Not [!Equals [!Ref parameter, ""]], or "".
+func notEmpty(cond *yaml.Node) string {
+	not := intrinsic(cond, "Fn::Not")
+	if not == nil || not.Kind != yaml.SequenceNode || len(not.Content) != 1 {
+		return ""
+	}
+	eq := intrinsic(not.Content[0], "Fn::Equals")
+	if eq == nil || eq.Kind != yaml.SequenceNode || len(eq.Content) != 2 || plain(eq.Content[1]) != "" || eq.Content[1].Kind != yaml.ScalarNode {
+		return ""
+	}
+	return ref(eq.Content[0])
+}
+
 // indexes spells out GlobalSecondaryIndexes as pkg/dynamo's CreateTable
 // makes them: "name (key KIND, ...) PROJECTION; ...".
 func indexes(n *yaml.Node) string {
@@ -334,6 +398,7 @@ func TestLimits(t *testing.T) {
 
 // template is template.yaml's Resources and Globals.Function.
 type template struct {
+	top       *yaml.Node // the whole document: Parameters, Conditions, Outputs...
 	globals   *yaml.Node // Globals.Function, or nil
 	resources map[string]*yaml.Node
 }
@@ -357,7 +422,7 @@ func loadTemplate(t *testing.T) template {
 	if res == nil || res.Kind != yaml.MappingNode {
 		t.Fatal("template.yaml: no Resources mapping")
 	}
-	tp := template{globals: field(doc.Content[0], "Globals", "Function"), resources: map[string]*yaml.Node{}}
+	tp := template{top: doc.Content[0], globals: field(doc.Content[0], "Globals", "Function"), resources: map[string]*yaml.Node{}}
 	for i := 0; i+1 < len(res.Content); i += 2 {
 		tp.resources[res.Content[i].Value] = res.Content[i+1]
 	}
@@ -462,6 +527,43 @@ func tableActions(fn *yaml.Node, tableID string) ([]string, error) {
 	if field(fn, "Properties", "Role") != nil {
 		return nil, errors.New("sets Role; want Policies only")
 	}
+	stmts, err := statements(fn)
+	if err != nil {
+		return nil, err
+	}
+	var actions []string
+	for _, st := range stmts {
+		if effect := plain(field(st.node, "Effect")); effect != "Allow" {
+			return nil, fmt.Errorf("%s: Effect %q, want Allow", st.where, effect)
+		}
+		if field(st.node, "NotAction") != nil || field(st.node, "NotResource") != nil {
+			return nil, fmt.Errorf("%s: NotAction and NotResource grant too much", st.where)
+		}
+		stmtActions := plains(field(st.node, "Action"))
+		if err := checkResources(stmtActions, items(field(st.node, "Resource")), tableID); err != nil {
+			return nil, fmt.Errorf("%s: %w", st.where, err)
+		}
+		for _, a := range stmtActions {
+			if strings.HasPrefix(a, "dynamodb:") && !slices.Contains(actions, a) {
+				actions = append(actions, a)
+			}
+		}
+	}
+	slices.Sort(actions)
+	return actions, nil
+}
+
+// statement is one statement of a function's Policies.
+type statement struct {
+	node      *yaml.Node
+	where     string // e.g. Policies[0].Statement[2]
+	condition string // the condition the policy is granted under, or ""
+}
+
+// statements returns the statements of a function's Policies, which must
+// be inline policy documents, each maybe granted under a condition:
+// !If [condition, document, !Ref AWS::NoValue].
+func statements(fn *yaml.Node) ([]statement, error) {
 	policies := field(fn, "Properties", "Policies")
 	if policies == nil {
 		return nil, nil
@@ -469,36 +571,24 @@ func tableActions(fn *yaml.Node, tableID string) ([]string, error) {
 	if policies.Kind != yaml.SequenceNode {
 		return nil, errors.New("want Policies, a list of inline policy documents")
 	}
-	var actions []string
+	var all []statement
 	for i, p := range policies.Content {
+		condition := ""
+		if a := intrinsic(p, "Fn::If"); a != nil {
+			if len(a.Content) != 3 || ref(a.Content[2]) != "AWS::NoValue" {
+				return nil, fmt.Errorf("Policies[%d]: want !If [condition, policy, !Ref AWS::NoValue]", i)
+			}
+			condition, p = a.Content[0].Value, a.Content[1]
+		}
 		stmts := field(p, "Statement")
 		if stmts == nil {
 			return nil, fmt.Errorf("Policies[%d] is not an inline policy document (managed policies and policy templates grant more than the table)", i)
 		}
-		if stmts.Kind != yaml.SequenceNode {
-			stmts = &yaml.Node{Kind: yaml.SequenceNode, Content: []*yaml.Node{stmts}}
-		}
-		for j, s := range stmts.Content {
-			where := fmt.Sprintf("Policies[%d].Statement[%d]", i, j)
-			if effect := plain(field(s, "Effect")); effect != "Allow" {
-				return nil, fmt.Errorf("%s: Effect %q, want Allow", where, effect)
-			}
-			if field(s, "NotAction") != nil || field(s, "NotResource") != nil {
-				return nil, fmt.Errorf("%s: NotAction and NotResource grant too much", where)
-			}
-			stmtActions := plains(field(s, "Action"))
-			if err := checkResources(stmtActions, items(field(s, "Resource")), tableID); err != nil {
-				return nil, fmt.Errorf("%s: %w", where, err)
-			}
-			for _, a := range stmtActions {
-				if strings.HasPrefix(a, "dynamodb:") && !slices.Contains(actions, a) {
-					actions = append(actions, a)
-				}
-			}
+		for j, s := range items(stmts) {
+			all = append(all, statement{s, fmt.Sprintf("Policies[%d].Statement[%d]", i, j), condition})
 		}
 	}
-	slices.Sort(actions)
-	return actions, nil
+	return all, nil
 }
 
 // checkResources says why a statement's resources grant more than its
