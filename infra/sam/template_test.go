@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -307,6 +308,82 @@ func TestTexts(t *testing.T) {
 	}
 	if !sent {
 		t.Error("no function may send texts; want NotifyFunction, when HasSms")
+	}
+}
+
+// TestStripe checks that a stack deploys without Stripe (StripeSecretArn
+// empty): then no function gets STRIPE_SECRET_ARN, nor may read a secret.
+// With Stripe, the functions that take payments may read that secret alone,
+// named by its ARN with or without Secrets Manager's random suffix.
+func TestStripe(t *testing.T) {
+	tp := loadTemplate(t)
+	param := field(tp.top, "Parameters", "StripeSecretArn")
+	pattern, err := regexp.Compile(plain(field(param, "AllowedPattern")))
+	if err != nil {
+		t.Fatalf("StripeSecretArn's AllowedPattern: %v", err)
+	}
+	const arn = "arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep/stripe"
+	for _, v := range []string{"", arn, arn + "-AbC123"} {
+		if !pattern.MatchString(v) {
+			t.Errorf("StripeSecretArn's AllowedPattern refuses %q", v)
+		}
+	}
+	if d := field(param, "Default"); d == nil || plain(d) != "" {
+		t.Error(`StripeSecretArn: want Default ""`)
+	}
+	if got := notEmpty(field(tp.top, "Conditions", "HasStripe")); got != "StripeSecretArn" {
+		t.Errorf("condition HasStripe: got a test of %q, want StripeSecretArn not empty", got)
+	}
+	if got := plain(field(tp.top, "Outputs", "StripeWebhookUrl", "Condition")); got != "HasStripe" {
+		t.Errorf("output StripeWebhookUrl: condition %q, want HasStripe", got)
+	}
+
+	var withStripe []string
+	for _, id := range tp.ofType("AWS::Serverless::Function") {
+		env := field(tp.resources[id], "Properties", "Environment", "Variables", "STRIPE_SECRET_ARN")
+		if env != nil {
+			withStripe = append(withStripe, id)
+			if a := intrinsic(env, "Fn::If"); a == nil || len(a.Content) != 3 || a.Content[0].Value != "HasStripe" ||
+				ref(a.Content[1]) != "StripeSecretArn" || ref(a.Content[2]) != "AWS::NoValue" {
+				t.Errorf("%s: STRIPE_SECRET_ARN, want !If [HasStripe, !Ref StripeSecretArn, !Ref AWS::NoValue]", id)
+			}
+		}
+		stmts, err := statements(tp.resources[id])
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		reads := false
+		for _, st := range stmts {
+			actions := plains(field(st.node, "Action"))
+			if !slices.ContainsFunc(actions, func(a string) bool { return strings.HasPrefix(a, "secretsmanager:") }) {
+				continue
+			}
+			reads = true
+			where := id + " " + st.where
+			if st.condition != "HasStripe" {
+				t.Errorf("%s: granted under condition %q, want HasStripe", where, st.condition)
+			}
+			if got := strings.Join(actions, " "); got != "secretsmanager:GetSecretValue" {
+				t.Errorf("%s: actions %q, want secretsmanager:GetSecretValue alone", where, got)
+			}
+			var got []string
+			for _, r := range items(field(st.node, "Resource")) {
+				if name := ref(r); name != "" {
+					got = append(got, "!Ref "+name)
+				} else {
+					got = append(got, r.Tag+" "+r.Value)
+				}
+			}
+			if got, want := strings.Join(got, ", "), "!Ref StripeSecretArn, !Sub ${StripeSecretArn}-??????"; got != want {
+				t.Errorf("%s: Resource %s, want %s (the ARN in full, or without the 6 random characters)", where, got, want)
+			}
+		}
+		if reads != (env != nil) {
+			t.Errorf("%s: reads a secret: %v, has STRIPE_SECRET_ARN: %v; want both or neither", id, reads, env != nil)
+		}
+	}
+	if got, want := strings.Join(withStripe, " "), "CreateServiceRequestFunction PaymentWebhookFunction RefundDepositsFunction"; got != want {
+		t.Errorf("functions with STRIPE_SECRET_ARN: %s, want %s", got, want)
 	}
 }
 
