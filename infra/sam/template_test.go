@@ -198,9 +198,23 @@ func TestTable(t *testing.T) {
 	tp := loadTemplate(t)
 	table := tp.resources[tp.only(t, "AWS::DynamoDB::Table")]
 	props := field(table, "Properties")
+	// A name of CloudFormation's making unless TableName says one: the
+	// table is kept when the stack is deleted, and a fixed name would make
+	// the next deploy of the stack fail with "already exists".
+	name := "?"
+	if a := intrinsic(field(props, "TableName"), "Fn::If"); a != nil && len(a.Content) == 3 {
+		name = a.Content[0].Value + " " + ref(a.Content[1]) + " " + ref(a.Content[2])
+	}
+	tableNameDefault := "none"
+	if d := field(tp.top, "Parameters", "TableName", "Default"); d != nil {
+		tableNameDefault = fmt.Sprintf("%q", plain(d))
+	}
 	tests := []struct {
 		name, got, want string
 	}{
+		{"table name", name, "HasTableName TableName AWS::NoValue"},
+		{"condition HasTableName", notEmpty(field(tp.top, "Conditions", "HasTableName")), "TableName"},
+		{"TableName's default", tableNameDefault, `""`},
 		{"key schema", pairs(field(props, "KeySchema"), "AttributeName", "KeyType"), "pk HASH, sk RANGE"},
 		{"key types", pairs(field(props, "AttributeDefinitions"), "AttributeName", "AttributeType"),
 			"pk S, sk S, inbox_slug S, created S, sweep_shard S, sweep_at N"},
