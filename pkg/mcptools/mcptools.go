@@ -40,11 +40,11 @@ Prices are agreed with the business directly; nothing returned is a quote.`
 // New returns the tool server's HTTP handler.
 func New(bookings *booking.Bookings, log *slog.Logger) http.Handler {
 	server := NewServer(bookings, log)
-	return acceptJSON(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
+	return transport(acceptJSON(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{
 		Stateless:    true,
 		JSONResponse: true,
 		Logger:       log,
-	}))
+	})))
 }
 
 // acceptJSON lets clients that accept only application/json (or say

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
@@ -74,9 +75,17 @@ type protoTransport struct {
 func protoTransports(t *testing.T) []protoTransport {
 	t.Helper()
 	env := lambdatest.NewEnv(t)
-	srv := httptest.NewServer(mcptools.New(env.Bookings, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	return protoTransportsOver(t, env.Bookings)
+}
+
+// protoTransportsOver starts the tool server over bookings (env.Bookings,
+// or one over a wrapped env.Store): behind an HTTP server and behind the
+// Lambda handler.
+func protoTransportsOver(t *testing.T, bookings *booking.Bookings) []protoTransport {
+	t.Helper()
+	srv := httptest.NewServer(mcptools.New(bookings, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
-	h := lambdaenv.HTTP(mcptools.New(env.Bookings, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	h := lambdaenv.HTTP(mcptools.New(bookings, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	return []protoTransport{
 		{name: "http", send: func(t *testing.T, method string, header map[string]string, body string) protoResponse {
 			t.Helper()

@@ -1,0 +1,209 @@
+package mcptools
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// transport wraps the SDK's handler with what the spec's "one JSON-RPC
+// message per POST" needs:
+//
+//   - A POST body that is not one JSON-RPC message object is refused before
+//     anything runs: not JSON is a parse error (-32700), and an array (a
+//     JSON-RPC batch, which the SDK would run for clients that send no
+//     protocol version, one message after another past the route's
+//     throttle), any other JSON value, or an object that is not a message
+//     is an invalid request (-32600); HTTP 400, id null unless it could be
+//     read.
+//   - Any other refusal the SDK writes as text for a POST (unknown method,
+//     unsupported version header, wrong Content-Type) becomes a JSON-RPC
+//     error object with the same status. A request for an unknown method is
+//     answered as JSON-RPC answers it, 200 with -32601 and the request's
+//     id; from 2026-07-28 the SDK already answers it 404 in JSON, as
+//     SEP-2575 wants.
+func transport(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes))
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				writeRPCError(w, http.StatusRequestEntityTooLarge, nil, jsonrpc.CodeInvalidRequest, "request body too large")
+				return
+			}
+			writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "could not read the request body")
+			return
+		}
+		msg, ok := oneMessage(w, body)
+		if !ok {
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		tw := &textErrors{ResponseWriter: w}
+		next.ServeHTTP(tw, r)
+		tw.finish(msg, r.Header.Get("Mcp-Protocol-Version"))
+	})
+}
+
+// oneMessage checks that body is one JSON-RPC message object, and answers
+// the POST with a JSON-RPC error when it is not.
+func oneMessage(w http.ResponseWriter, body []byte) (jsonrpc.Message, bool) {
+	if !json.Valid(body) {
+		writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeParseError, "parse error: the body is not JSON")
+		return nil, false
+	}
+	switch trimmed := bytes.TrimLeft(body, " \t\r\n"); trimmed[0] {
+	case '[':
+		writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest,
+			"invalid request: JSON-RPC batches are not accepted; send one message per POST")
+		return nil, false
+	case '{':
+	default:
+		writeRPCError(w, http.StatusBadRequest, nil, jsonrpc.CodeInvalidRequest, "invalid request: the body must be one JSON-RPC message object")
+		return nil, false
+	}
+	msg, err := jsonrpc.DecodeMessage(body)
+	if err != nil {
+		writeRPCError(w, http.StatusBadRequest, readableID(body), jsonrpc.CodeInvalidRequest, "invalid request: not a JSON-RPC 2.0 message")
+		return nil, false
+	}
+	return msg, true
+}
+
+// readableID returns the id member of a message object when it is a valid
+// JSON-RPC id (a string or a number), else nil: JSON-RPC 2.0 answers null
+// when the id cannot be read.
+func readableID(body []byte) json.RawMessage {
+	var m struct {
+		ID json.RawMessage `json:"id"`
+	}
+	if json.Unmarshal(body, &m) != nil || len(m.ID) == 0 {
+		return nil
+	}
+	var id any
+	if json.Unmarshal(m.ID, &id) != nil {
+		return nil
+	}
+	switch id.(type) {
+	case string, float64:
+		return m.ID
+	}
+	return nil
+}
+
+// rpcError is a JSON-RPC 2.0 error response. ID is kept raw so that it is
+// echoed exactly, and written as null when unknown.
+type rpcError struct {
+	JSONRPC string          `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Error   rpcErrorDetail  `json:"error"`
+}
+
+type rpcErrorDetail struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int, message string) {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	data, _ := json.Marshal(rpcError{JSONRPC: "2.0", ID: id, Error: rpcErrorDetail{Code: code, Message: message}})
+	h := w.Header()
+	h.Del("Content-Length")
+	h.Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(data)
+}
+
+// textErrors passes the SDK's answers through, except an error status
+// written as anything but JSON (the SDK's http.Error text), which it holds
+// back for finish to answer as a JSON-RPC error.
+type textErrors struct {
+	http.ResponseWriter
+	wroteHeader bool
+	held        bool
+	status      int
+	text        bytes.Buffer
+}
+
+func (w *textErrors) WriteHeader(status int) {
+	if w.wroteHeader {
+		return
+	}
+	w.wroteHeader = true
+	if status >= 400 && !isJSON(w.Header().Get("Content-Type")) {
+		w.held, w.status = true, status
+		return
+	}
+	w.ResponseWriter.WriteHeader(status)
+}
+
+func (w *textErrors) Write(p []byte) (int, error) {
+	if !w.wroteHeader {
+		w.WriteHeader(http.StatusOK)
+	}
+	if w.held {
+		return w.text.Write(p)
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush lets streamed answers through; a held error is not flushed.
+func (w *textErrors) Flush() {
+	if w.held {
+		return
+	}
+	if f, ok := w.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (w *textErrors) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// finish answers a held text error as a JSON-RPC error for msg, the POST's
+// message; version is its Mcp-Protocol-Version header.
+func (w *textErrors) finish(msg jsonrpc.Message, version string) {
+	if !w.held {
+		return
+	}
+	text := strings.TrimSpace(w.text.String())
+	status, code := w.status, jsonrpc.CodeInvalidRequest
+	var id json.RawMessage
+	req, isRequest := msg.(*jsonrpc.Request)
+	if isRequest && req.IsCall() {
+		id, _ = json.Marshal(req.ID.Raw())
+	}
+	switch {
+	case status >= 500:
+		code = jsonrpc.CodeInternalError
+	case strings.Contains(text, "not handled"):
+		// The SDK's words for a method it has no handler for (jsonrpc2's
+		// ErrNotHandled): method not found. A request gets it as a normal
+		// JSON-RPC answer before 2026-07-28 (after it, the SDK itself
+		// answers 404 in JSON); a notification has no answer to carry it,
+		// so its POST stays refused with 400.
+		code = jsonrpc.CodeMethodNotFound
+		if isRequest && req.IsCall() && version < "2026-07-28" {
+			status = http.StatusOK
+		}
+	}
+	writeRPCError(w.ResponseWriter, status, id, code, text)
+}
+
+func isJSON(contentType string) bool {
+	mediaType, _, _ := strings.Cut(contentType, ";")
+	return strings.EqualFold(strings.TrimSpace(mediaType), "application/json")
+}
