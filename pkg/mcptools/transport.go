@@ -12,9 +12,32 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// transport wraps the SDK's handler with what the spec's "one JSON-RPC
-// message per POST" needs:
+// CORS of the tool server. Browser-based MCP clients (the MCP Inspector,
+// web assistants) call /mcp from another origin. No cookie or credential is
+// read, so any origin may call it ("*"). GET is allowed so that a browser
+// client probing for a server-to-client stream can read the 405 that says
+// there is none, rather than failing on CORS. The headers are those MCP
+// clients send that are not CORS-safelisted: Content-Type (application/json),
+// the transport's Mcp-Protocol-Version, Mcp-Session-Id and Last-Event-ID,
+// SEP-2575's Mcp-Method and Mcp-Name (from 2026-07-28), and Authorization,
+// which the server ignores but a client configured with a token sends; were
+// it not allowed, that client's every POST would fail its preflight. Accept
+// is safelisted, and listed anyway. No response header needs exposing: the
+// server sets no Mcp-Session-Id.
 //
+// On AWS, API Gateway's CorsConfiguration answers preflights itself and
+// replaces these headers (template.yaml); these serve the local server and
+// any deployment without it.
+const (
+	corsAllowMethods = "GET, POST, OPTIONS"
+	corsAllowHeaders = "Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, Mcp-Method, Mcp-Name"
+	corsMaxAge       = "600"
+)
+
+// transport wraps the SDK's handler with what the spec's "one JSON-RPC
+// message per POST" and browser clients need:
+//
+//   - OPTIONS is a CORS preflight (204); every answer allows any origin.
 //   - A POST body that is not one JSON-RPC message object is refused before
 //     anything runs: not JSON is a parse error (-32700), and an array (a
 //     JSON-RPC batch, which the SDK would run for clients that send no
@@ -30,7 +53,17 @@ import (
 //     SEP-2575 wants.
 func transport(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		switch r.Method {
+		case http.MethodOptions:
+			h := w.Header()
+			h.Set("Access-Control-Allow-Methods", corsAllowMethods)
+			h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
+			h.Set("Access-Control-Max-Age", corsMaxAge)
+			w.WriteHeader(http.StatusNoContent)
+			return
+		case http.MethodPost:
+		default:
 			next.ServeHTTP(w, r)
 			return
 		}

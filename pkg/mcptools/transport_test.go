@@ -16,7 +16,7 @@ import (
 )
 
 // These tests cover what the HTTP wrapping of the tool server answers before
-// and around the SDK: batches, malformed bodies and unknown methods.
+// and around the SDK: batches, malformed bodies, unknown methods and CORS.
 
 // transportVersions are the Mcp-Protocol-Version headers a client may send:
 // none (initialize, or a client before 2025-06-18), and each version the
@@ -62,7 +62,8 @@ func (s *countingStore) Request(ctx context.Context, code string) (*booking.Requ
 }
 
 // transportRPCError checks that res is one JSON-RPC error object with the
-// given status, code and id (raw JSON: "null" or "1"), as plain JSON.
+// given status, code and id (raw JSON: "null" or "1"), as plain JSON, and
+// that a browser may read it.
 func transportRPCError(t *testing.T, res protoResponse, wantStatus, wantCode int, wantID string) {
 	t.Helper()
 	if res.status != wantStatus {
@@ -70,6 +71,9 @@ func transportRPCError(t *testing.T, res protoResponse, wantStatus, wantCode int
 	}
 	if got := res.header.Get("Content-Type"); got != "application/json" {
 		t.Errorf("got Content-Type %q, want application/json", got)
+	}
+	if got := res.header.Get("Access-Control-Allow-Origin"); got != "*" {
+		t.Errorf("got Access-Control-Allow-Origin %q, want *", got)
 	}
 	if !strings.HasPrefix(strings.TrimSpace(res.body), "{") {
 		t.Fatalf("got body %q, want one JSON object", res.body)
@@ -243,3 +247,94 @@ func TestTransportMalformed(t *testing.T) {
 func constBody(s string) func(string) string { return func(string) string { return s } }
 
 func constStatus(n int) func(string) int { return func(string) int { return n } }
+
+// transportClientHeaders are the request headers MCP clients send that are
+// not CORS-safelisted, so a browser asks before sending them: the
+// transport's own (Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID,
+// and from 2026-07-28 Mcp-Method and Mcp-Name), Content-Type
+// application/json, and Authorization from clients configured with a
+// token, which the server ignores.
+var transportClientHeaders = []string{"Content-Type", "Accept", "Mcp-Protocol-Version", "Mcp-Session-Id", "Last-Event-ID", "Mcp-Method", "Mcp-Name", "Authorization"}
+
+// OPTIONS /mcp answers a browser's CORS preflight for what MCP clients send.
+func TestTransportPreflight(t *testing.T) {
+	for _, tr := range protoTransports(t) {
+		t.Run(tr.name, func(t *testing.T) {
+			for _, method := range []string{http.MethodPost, http.MethodGet} {
+				t.Run(method, func(t *testing.T) {
+					res := tr.send(t, http.MethodOptions, map[string]string{
+						"origin":                         "https://inspector.example",
+						"access-control-request-method":  method,
+						"access-control-request-headers": strings.ToLower(strings.Join(transportClientHeaders, ",")),
+					}, "")
+					if res.status != http.StatusNoContent || res.body != "" {
+						t.Errorf("got %d %q, want 204 and no body", res.status, res.body)
+					}
+					if got := res.header.Get("Access-Control-Allow-Origin"); got != "*" {
+						t.Errorf("got Access-Control-Allow-Origin %q, want *", got)
+					}
+					if methods := transportList(res.header.Values("Access-Control-Allow-Methods")); !slices.Contains(methods, strings.ToLower(method)) {
+						t.Errorf("got Access-Control-Allow-Methods %v, want %s among them", methods, method)
+					}
+					allowed := transportList(res.header.Values("Access-Control-Allow-Headers"))
+					for _, h := range transportClientHeaders {
+						if !slices.Contains(allowed, strings.ToLower(h)) {
+							t.Errorf("got Access-Control-Allow-Headers %v, want %s among them", allowed, h)
+						}
+					}
+					if res.header.Get("Access-Control-Max-Age") == "" {
+						t.Errorf("got no Access-Control-Max-Age, want the preflight cached")
+					}
+				})
+			}
+		})
+	}
+}
+
+// transportList splits comma-separated header values, lower case.
+func transportList(values []string) []string {
+	var out []string
+	for _, v := range values {
+		for _, item := range strings.Split(v, ",") {
+			if item = strings.ToLower(strings.TrimSpace(item)); item != "" {
+				out = append(out, item)
+			}
+		}
+	}
+	return out
+}
+
+// Every answer of /mcp lets a browser page of any origin read it: results,
+// tool errors, refusals, the 202 of a notification and the 405 of a GET.
+func TestTransportCORSOnAnswers(t *testing.T) {
+	cases := []struct {
+		name, method, body string
+		header             map[string]string
+		status             int
+	}{
+		{"tools/list", http.MethodPost, protoBody("2025-11-25", "tools/list", ""), protoHeaders("2025-11-25", "tools/list", ""), http.StatusOK},
+		{"tool error", http.MethodPost, protoBody("2025-11-25", "tools/call", `"name":"get_business","arguments":{"business":"no-such-business"}`), protoHeaders("2025-11-25", "tools/call", "get_business"), http.StatusOK},
+		{"batch", http.MethodPost, `[` + protoBody("", "tools/list", "") + `]`, protoHeaders("", "tools/list", ""), http.StatusBadRequest},
+		{"notification", http.MethodPost, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, protoHeaders("2025-11-25", "notifications/initialized", ""), http.StatusAccepted},
+		{"GET", http.MethodGet, "", map[string]string{"accept": "text/event-stream", "mcp-protocol-version": "2025-11-25"}, http.StatusMethodNotAllowed},
+	}
+	for _, tr := range protoTransports(t) {
+		t.Run(tr.name, func(t *testing.T) {
+			for _, c := range cases {
+				t.Run(c.name, func(t *testing.T) {
+					header := map[string]string{"origin": "https://inspector.example"}
+					for k, v := range c.header {
+						header[k] = v
+					}
+					res := tr.send(t, c.method, header, c.body)
+					if res.status != c.status {
+						t.Errorf("got %d %q, want %d", res.status, res.body, c.status)
+					}
+					if got := res.header.Get("Access-Control-Allow-Origin"); got != "*" {
+						t.Errorf("got Access-Control-Allow-Origin %q, want *", got)
+					}
+				})
+			}
+		})
+	}
+}
