@@ -281,10 +281,35 @@ func invalidParams(tool string, err error) error {
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: invalid arguments: %v", tool, err)}
 }
 
+// annotations are a tool's hints, every one set: a client reads a missing
+// hint as its default, and the defaults assume the worst (not read-only,
+// destructive, open world). The assistants' connector directories want them
+// all: Anthropic's remote MCP server submission guide asks readOnlyHint
+// true for a tool that only reads and destructiveHint true for one with
+// side effects, sending e-mail or notifications included; OpenAI's app
+// submission review asks readOnlyHint, destructiveHint and openWorldHint of
+// every tool, destructive for a tool that sends messages that cannot be
+// taken back, open world for one that e-mails people or submits a form to
+// a third party.
+//
+//   - The reads (get_business, list_arrival_windows, get_request_status)
+//     read Doorstep's own records and change nothing: read-only, not
+//     destructive, idempotent, closed world.
+//   - request_service sends a request to a real business, which is
+//     e-mailed at once (and so is the person, when they gave an e-mail); no
+//     tool takes it back: not read-only, destructive, open world. The MCP
+//     spec would call a new request additive (destructiveHint false), but
+//     the directories ask true for a tool that sends, and true has clients
+//     ask the person first, as the rules for agents want. Not idempotent:
+//     only a retry with the same idempotency_key creates nothing new.
+//
+// ReadOnlyHint and IdempotentHint are plain bools that the SDK writes
+// false included (unless MCPGODEBUG=hintomitempty=1); TestProtoToolsList
+// checks that every hint reaches the client.
 func annotations(spec toolSpec) *mcp.ToolAnnotations {
 	no, yes := false, true
 	if spec.readOnly {
-		return &mcp.ToolAnnotations{Title: spec.title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &no}
+		return &mcp.ToolAnnotations{Title: spec.title, ReadOnlyHint: true, DestructiveHint: &no, IdempotentHint: true, OpenWorldHint: &no}
 	}
-	return &mcp.ToolAnnotations{Title: spec.title, ReadOnlyHint: false, DestructiveHint: &no, IdempotentHint: false, OpenWorldHint: &yes}
+	return &mcp.ToolAnnotations{Title: spec.title, ReadOnlyHint: false, DestructiveHint: &yes, IdempotentHint: false, OpenWorldHint: &yes}
 }

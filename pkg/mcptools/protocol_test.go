@@ -367,6 +367,7 @@ func TestProtoDiscover(t *testing.T) {
 // protoTool is a tool as tools/list publishes it.
 type protoTool struct {
 	Name        string `json:"name"`
+	Title       string `json:"title"`
 	InputSchema struct {
 		Type       string   `json:"type"`
 		Required   []string `json:"required"`
@@ -381,7 +382,10 @@ type protoTool struct {
 }
 
 func TestProtoToolsList(t *testing.T) {
-	readHints := map[string]any{"readOnlyHint": true, "idempotentHint": true, "openWorldHint": false}
+	// Every hint explicitly, as the connector directories want (see
+	// annotations): the reads change nothing and stay inside Doorstep;
+	// request_service sends to a real business and e-mails people.
+	readHints := map[string]any{"readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false}
 	want := map[string]struct {
 		required []string
 		nested   map[string][]string // property: its required properties
@@ -392,7 +396,7 @@ func TestProtoToolsList(t *testing.T) {
 		"request_service": {
 			required: []string{"address", "business", "contact", "window_start"},
 			nested:   map[string][]string{"address": {"street", "zip"}, "contact": {"name", "phone"}},
-			hints:    map[string]any{"readOnlyHint": false, "destructiveHint": false, "idempotentHint": false, "openWorldHint": true},
+			hints:    map[string]any{"readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true},
 		},
 		"get_request_status": {required: []string{"code"}, hints: readHints},
 	}
@@ -428,6 +432,13 @@ func TestProtoToolsList(t *testing.T) {
 							if got, ok := tool.Annotations[hint]; !ok || got != wantValue {
 								t.Errorf("%s: got %s %v (present: %t), want %v", tool.Name, hint, got, ok, wantValue)
 							}
+						}
+						if title, _ := tool.Annotations["title"].(string); title == "" || title != tool.Title {
+							t.Errorf("%s: got annotations.title %q and title %q, want the same title in both", tool.Name, title, tool.Title)
+						}
+						// A read-only tool is never destructive; a destructive one never read-only.
+						if tool.Annotations["readOnlyHint"] == true && tool.Annotations["destructiveHint"] != false {
+							t.Errorf("%s: got readOnlyHint true with destructiveHint %v, want false", tool.Name, tool.Annotations["destructiveHint"])
 						}
 					}
 				})

@@ -33,7 +33,8 @@ func transportVersions() []string {
 // refused POST executed nothing.
 type countingStore struct {
 	booking.Store
-	calls atomic.Int64
+	calls  atomic.Int64 // every call below
+	writes atomic.Int64 // CreateRequest and MoveRequest
 }
 
 func (s *countingStore) Business(ctx context.Context, slug string) (*booking.Business, error) {
@@ -53,7 +54,14 @@ func (s *countingStore) HeldWindows(ctx context.Context, slug string, from, to, 
 
 func (s *countingStore) CreateRequest(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time) error {
 	s.calls.Add(1)
+	s.writes.Add(1)
 	return s.Store.CreateRequest(ctx, r, key, now)
+}
+
+func (s *countingStore) MoveRequest(ctx context.Context, before, after booking.Request, tr booking.Transition, now time.Time) error {
+	s.calls.Add(1)
+	s.writes.Add(1)
+	return s.Store.MoveRequest(ctx, before, after, tr, now)
 }
 
 func (s *countingStore) Request(ctx context.Context, code string) (*booking.Request, error) {
