@@ -146,3 +146,120 @@ func TestBadBusinessesFileFailsAtStart(t *testing.T) {
 		t.Fatal("got no error for a businesses file that is not JSON")
 	}
 }
+
+// startLocal runs the local server on a free port until the test ends, and
+// returns its address.
+func startLocal(t *testing.T) string {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, pw) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Errorf("got %v on shutdown, want nil", err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Error("the server did not stop")
+		}
+	})
+	line, err := bufio.NewReader(pr).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	go io.Copy(io.Discard, pr)
+	base := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(line)
+	if base == "" {
+		t.Fatalf("got %q, want the address it listens on", line)
+	}
+	return base
+}
+
+// An assistant that connects without a login probes the OAuth discovery
+// addresses first: the service has no authorization server, so each is a
+// plain 404, with no metadata document and no WWW-Authenticate challenge,
+// and the assistant goes on without authentication. (Deployed, these paths
+// match no route of the HTTP API, and API Gateway answers its own 404.)
+func TestLocalOAuthDiscoveryIsNotFound(t *testing.T) {
+	base := startLocal(t)
+	for _, path := range []string{
+		"/.well-known/oauth-protected-resource",
+		"/.well-known/oauth-protected-resource/mcp",
+		"/.well-known/oauth-authorization-server",
+		"/.well-known/oauth-authorization-server/mcp",
+		"/.well-known/openid-configuration",
+		"/mcp/.well-known/openid-configuration",
+	} {
+		t.Run(path, func(t *testing.T) {
+			res, err := http.Get(base + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, err := io.ReadAll(res.Body)
+			res.Body.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.StatusCode != http.StatusNotFound {
+				t.Errorf("got %d %s, want 404", res.StatusCode, data)
+			}
+			if got := res.Header.Get("WWW-Authenticate"); got != "" {
+				t.Errorf("got WWW-Authenticate %q, want none", got)
+			}
+			// Whatever the body, it is not OAuth metadata (RFC 9728, RFC 8414).
+			var doc map[string]any
+			_ = json.Unmarshal(data, &doc)
+			for _, member := range []string{"resource", "authorization_servers", "issuer", "authorization_endpoint", "token_endpoint"} {
+				if _, ok := doc[member]; ok {
+					t.Errorf("got %s in %s, want no OAuth metadata", member, data)
+				}
+			}
+		})
+	}
+	// And /mcp itself answers without a login.
+	res, err := http.Post(base+"/mcp", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusOK || res.Header.Get("WWW-Authenticate") != "" {
+		t.Errorf("/mcp: got %d with WWW-Authenticate %q, want 200 and no challenge", res.StatusCode, res.Header.Get("WWW-Authenticate"))
+	}
+}
+
+// The local server's /mcp carries the tool server's HTTP wrapping: CORS
+// preflights, and batches refused.
+func TestLocalMCPTransport(t *testing.T) {
+	base := startLocal(t)
+	req, err := http.NewRequest(http.MethodOptions, base+"/mcp", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Origin", "https://inspector.example")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	req.Header.Set("Access-Control-Request-Headers", "content-type,mcp-protocol-version")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	if res.StatusCode != http.StatusNoContent || res.Header.Get("Access-Control-Allow-Origin") != "*" {
+		t.Errorf("OPTIONS /mcp: got %d with Access-Control-Allow-Origin %q, want 204 and *", res.StatusCode, res.Header.Get("Access-Control-Allow-Origin"))
+	}
+
+	res, err = http.Post(base+"/mcp", "application/json", strings.NewReader(`[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rpc struct {
+		Error struct{ Code int } `json:"error"`
+	}
+	err = json.NewDecoder(res.Body).Decode(&rpc)
+	res.Body.Close()
+	if err != nil || res.StatusCode != http.StatusBadRequest || rpc.Error.Code != -32600 {
+		t.Errorf("batch POST /mcp: got %d, error %+v, %v; want 400 with JSON-RPC error -32600", res.StatusCode, rpc.Error, err)
+	}
+}
