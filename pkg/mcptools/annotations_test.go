@@ -16,11 +16,15 @@ import (
 func TestAnnotationsMatchBehaviour(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	store := &countingStore{Store: env.Store}
-	desk := booking.NewDesk(store, lambdatest.SiteURL, time.Now)
-	tr := protoTransportsOver(t, env, desk)[0]
+	bookings := booking.NewBookings(store, lambdatest.SiteURL, nil, time.Now)
+	tr := protoTransportsOver(t, bookings)[0]
 
 	const slug = "desert-cool-hvac"
-	a, err := env.Desk.ArrivalWindows(context.Background(), slug, "", "2")
+	b, err := env.Bookings.Business(context.Background(), slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := env.Bookings.ArrivalWindows(context.Background(), b, booking.WindowQuery{Days: 2})
 	if err != nil || len(a.Windows) == 0 {
 		t.Fatalf("got %d windows, %v; want an open window at %s", len(a.Windows), err, slug)
 	}

@@ -9,7 +9,9 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // CORS of the tool server. Browser-based MCP clients (the MCP Inspector,
@@ -28,11 +30,12 @@ import (
 // On AWS, API Gateway's CorsConfiguration answers preflights itself and
 // replaces these headers (template.yaml); these serve the local server and
 // any deployment without it.
-const (
-	corsAllowMethods = "GET, POST, OPTIONS"
-	corsAllowHeaders = "Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, Mcp-Method, Mcp-Name"
-	corsMaxAge       = "600"
-)
+var mcpCORS = edge.CORS{AllowHeaders: "Content-Type, Accept, Authorization, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID, Mcp-Method, Mcp-Name"}
+
+// maxMessageBytes bounds one POST's message: a request_service call is a
+// createServiceRequest body (at most booking.MaxBodyBytes) in a JSON-RPC
+// envelope, far below the SDK's default of 4 MiB.
+const maxMessageBytes = 2 * booking.MaxBodyBytes
 
 // transport wraps the SDK's handler with what the spec's "one JSON-RPC
 // message per POST" and browser clients need:
@@ -52,14 +55,9 @@ const (
 //     id; from 2026-07-28 the SDK already answers it 404 in JSON, as
 //     SEP-2575 wants.
 func transport(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Access-Control-Allow-Origin", "*")
+	return mcpCORS.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
 		case http.MethodOptions:
-			h := w.Header()
-			h.Set("Access-Control-Allow-Methods", corsAllowMethods)
-			h.Set("Access-Control-Allow-Headers", corsAllowHeaders)
-			h.Set("Access-Control-Max-Age", corsMaxAge)
 			w.WriteHeader(http.StatusNoContent)
 			return
 		case http.MethodPost:
@@ -68,7 +66,7 @@ func transport(next http.Handler) http.Handler {
 			return
 		}
 
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, mcp.DefaultMaxRequestBodyBytes))
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxMessageBytes))
 		if err != nil {
 			var tooLarge *http.MaxBytesError
 			if errors.As(err, &tooLarge) {
@@ -87,7 +85,7 @@ func transport(next http.Handler) http.Handler {
 		tw := &textErrors{ResponseWriter: w}
 		next.ServeHTTP(tw, r)
 		tw.finish(msg, r.Header.Get("Mcp-Protocol-Version"))
-	})
+	}))
 }
 
 // oneMessage checks that body is one JSON-RPC message object, and answers

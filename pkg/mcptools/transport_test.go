@@ -214,6 +214,7 @@ func TestTransportMalformed(t *testing.T) {
 		{name: "method not a string", body: constBody(`{"jsonrpc":"2.0","id":1,"method":5}`), status: constStatus(400), code: -32600, id: "1"},
 		{name: "id an object", body: constBody(`{"jsonrpc":"2.0","id":{"n":1},"method":"tools/list"}`), status: constStatus(400), code: -32600, id: "null"},
 		{name: "tools/call without params", body: constBody(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}`), status: constStatus(400), code: -32600, id: "1"},
+		{name: "over 128 KiB", body: constBody(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"x":"` + strings.Repeat("x", 128<<10) + `"}}`), status: constStatus(413), code: -32600, id: "null"},
 		{
 			name:   "unknown method",
 			body:   func(v string) string { return protoBody(v, "tools/destroy", "") },
