@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 	"github.com/doorstep/doorstep/pkg/stripepay/stripetest"
 )
@@ -49,7 +50,7 @@ func storeDue(t *testing.T, env *lambdatest.Env, code string) {
 		Urgency: "soon", Language: "en", Created: now, HoldExpires: now.Add(30 * time.Minute),
 		Deposit: &booking.DepositRecord{AmountCents: 4900, Currency: "usd", FreeCancellationHours: 24, State: booking.DepositDue, Since: now},
 	}
-	if err := env.Store.CreateRequest(context.Background(), r, nil, now); err != nil {
+	if err := env.Store.CreateRequest(context.Background(), r, nil, bookingtest.Unlimited, now); err != nil {
 		t.Fatal(err)
 	}
 }

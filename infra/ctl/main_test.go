@@ -88,7 +88,7 @@ func (f *fixture) create(t *testing.T, slug string, at, start time.Time, name, p
 	in := booking.CreateInput{
 		WindowStart:     start.Format(time.RFC3339),
 		Address:         booking.Address{Street: "1820 N 7th St", ZIP: zipOf(t, b)},
-		Contact:         booking.Contact{Name: name, Phone: phone, Email: "person@example.com"},
+		Contact:         booking.Contact{Name: name, Phone: phone, Email: "person-" + phone + "@example.com"},
 		Description:     "Line one.\nLine two.",
 		DepositAccepted: true,
 	}
@@ -400,7 +400,7 @@ func testRequestsList(t *testing.T, f *fixture) {
 				t.Fatalf("%s: %v", line, err)
 			}
 			got = append(got, r.Code)
-			if r.Contact.Email != "person@example.com" {
+			if r.Contact.Email != "person-"+r.Contact.Phone+"@example.com" {
 				t.Errorf("%s: got email %q, want the person's", r.Code, r.Contact.Email)
 			}
 		}
@@ -458,7 +458,7 @@ func testRequestsShow(t *testing.T, f *fixture) {
 		{"accepted", code, []string{
 			"code      " + code, "business  desert-cool-hvac (Desert Cool Heating & Air)", "status    accepted",
 			"window    Sat 2026-11-21 12:00-14:00 MST", "name      Ana Ruiz", "phone     (602) 555-0147",
-			"email     person@example.com", "address   1820 N 7th St 85004", "deposit   none",
+			"email     person-6025550147@example.com", "address   1820 N 7th St 85004", "deposit   none",
 			"description\n  Line one.\n  Line two.\n", "history (America/Phoenix)",
 			"2026-11-20 10:00  customer  create  -     new",
 			"2026-11-20 11:00  operator  accept  new   accepted",

@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -120,15 +121,36 @@ func (s *Bookings) CreateRequest(ctx context.Context, b *Business, in CreateInpu
 	if dr.key != "" {
 		rec = &IdempotencyRecord{Key: dr.key, BodyHash: hash, Response: c, Expires: now.Add(IdempotencyKeyTTL)}
 	}
-	err = s.store.CreateRequest(ctx, r, rec, now)
+	err = s.store.CreateRequest(ctx, r, rec, b.Limits(), now)
 	var used *KeyUsedError
-	if errors.As(err, &used) {
+	switch {
+	case errors.As(err, &used):
 		return replay(used.Record, hash)
-	}
-	if err != nil {
+	case ErrorCode(err) == RateLimited:
+		// The business hears of it once an hour (notify). The refusal
+		// stands even if that record cannot be written: the next refusal
+		// of the hour writes it.
+		_, _ = s.store.RecordLimitHit(ctx, b.Slug, now)
+		wait := RetryAfter(err)
+		return Created{}, false, &Error{Code: RateLimited, RetryAfter: wait, Message: fmt.Sprintf(
+			"%s is taking no more online requests right now; try again in %s, or call them at %s",
+			b.Name, roundUpMinutes(wait), b.Phone)}
+	case ErrorCode(err) == RequestRefused:
+		// Said as a business says it cannot help online, never why.
+		return Created{}, false, Errorf(RequestRefused, "%s cannot take this request online; please call them at %s", b.Name, b.Phone)
+	case err != nil:
 		return Created{}, false, err
 	}
 	return c, false, nil
+}
+
+// roundUpMinutes writes d for people: "1 minute", "15 minutes".
+func roundUpMinutes(d time.Duration) string {
+	n := int((d + time.Minute - 1) / time.Minute)
+	if n <= 1 {
+		return "1 minute"
+	}
+	return strconv.Itoa(n) + " minutes"
 }
 
 // replay answers a call whose idempotency key already has a live record:

@@ -3,6 +3,7 @@ package booking
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // Code is a machine-readable error code from the spec's error table. It travels
@@ -32,6 +33,18 @@ const (
 	ServerError          Code = "SERVER_ERROR"
 )
 
+// The codes of the limits on what strangers can do (README, "Security and
+// abuse").
+const (
+	// RateLimited: the business has taken as many public requests as it
+	// takes in an hour, or holds as many unanswered ones as it holds at
+	// once. Error.RetryAfter says when to try again.
+	RateLimited Code = "RATE_LIMITED"
+	// RequestRefused: the business takes no online request from this
+	// contact; the person should call it. It does not say why.
+	RequestRefused Code = "REQUEST_REFUSED"
+)
+
 // The business side's codes.
 const (
 	// Unauthorized: no valid inbox token.
@@ -47,6 +60,9 @@ const (
 type Error struct {
 	Code    Code
 	Message string
+	// RetryAfter, when not zero, is how long the caller should wait before
+	// trying again (RATE_LIMITED).
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string { return string(e.Code) + ": " + e.Message }
@@ -63,6 +79,16 @@ func ErrorCode(err error) Code {
 		return e.Code
 	}
 	return ServerError
+}
+
+// RetryAfter returns how long err says to wait before trying again; zero
+// when it says nothing.
+func RetryAfter(err error) time.Duration {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.RetryAfter
+	}
+	return 0
 }
 
 // ErrorMessage returns the text safe to show a client: the message of an

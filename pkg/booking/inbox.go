@@ -215,6 +215,35 @@ func (s *Bookings) BusinessMove(ctx context.Context, b *Business, code string, a
 	return inboxView(after, now), nil
 }
 
+// BusinessSpamSince marks every request b has not answered yet (new) that
+// was sent at or after since as not genuine (ActionSpam): each one's window
+// opens again and its phone and e-mail are blocked at b. It returns the
+// codes it marked; a request moved meanwhile is left as it is.
+func (s *Bookings) BusinessSpamSince(ctx context.Context, b *Business, since time.Time) ([]string, error) {
+	now := s.now()
+	q := RequestQuery{Slug: b.Slug, Statuses: []Status{StatusNew}, From: since, To: now.Add(24 * time.Hour), Limit: MaxPageSize}
+	marked := []string{}
+	for {
+		page, err := s.store.BusinessRequests(ctx, q)
+		if err != nil {
+			return marked, err
+		}
+		for _, r := range page.Requests {
+			_, err := s.move(ctx, r, change{action: ActionSpam, actor: ActorBusiness}, now)
+			switch {
+			case err == nil:
+				marked = append(marked, r.Code)
+			case ErrorCode(err) != InvalidTransition:
+				return marked, err
+			}
+		}
+		if page.Next == "" {
+			return marked, nil
+		}
+		q.Cursor = page.Next
+	}
+}
+
 func (s *Bookings) businessRequest(ctx context.Context, b *Business, code string) (Request, error) {
 	r, err := s.request(ctx, code)
 	if err == nil && (r.BusinessSlug != b.Slug || !r.SeenByBusiness()) {

@@ -20,6 +20,7 @@ const (
 	ActionComplete Action = "complete" // the job is done
 	ActionNoShow   Action = "no_show"  // the person was not there
 	ActionCancel   Action = "cancel"   // either side calls it off
+	ActionSpam     Action = "spam"     // the business: not a genuine request
 	ActionCreate   Action = "create"   // only in history: the request was sent
 )
 
@@ -53,6 +54,7 @@ var Lifecycle = []Transition{
 	{StatusPendingPayment, ActionCancel, StatusCancelled, []Actor{ActorCustomer}},
 	{StatusNew, ActionAccept, StatusAccepted, []Actor{ActorBusiness}},
 	{StatusNew, ActionDecline, StatusDeclined, []Actor{ActorBusiness}},
+	{StatusNew, ActionSpam, StatusDeclined, []Actor{ActorBusiness}},
 	{StatusNew, ActionMove, StatusNew, []Actor{ActorBusiness}},
 	{StatusNew, ActionCancel, StatusCancelled, []Actor{ActorBusiness, ActorCustomer}},
 	{StatusAccepted, ActionComplete, StatusCompleted, []Actor{ActorBusiness}},
@@ -70,7 +72,7 @@ var Statuses = []Status{
 // Actions lists the actions that move a request (not ActionCreate).
 var Actions = []Action{
 	ActionPay, ActionExpire, ActionAccept, ActionDecline, ActionMove,
-	ActionComplete, ActionNoShow, ActionCancel,
+	ActionComplete, ActionNoShow, ActionCancel, ActionSpam,
 }
 
 // Allowed returns the transition that action by actor takes from state from,
@@ -146,6 +148,8 @@ func pastTense(a Action) string {
 		return "marked no-show"
 	case ActionCancel:
 		return "cancelled"
+	case ActionSpam:
+		return "marked not genuine"
 	}
 	return string(a)
 }
@@ -155,7 +159,8 @@ func pastTense(a Action) string {
 // atomic write as the state change.
 type Effects struct {
 	// DecrementPhone: the request stops counting against its phone's open
-	// requests (it leaves new or pending_payment for a closed state).
+	// requests (it leaves new or pending_payment for a closed state), and
+	// against its e-mail's and its business's (Request.Counted).
 	DecrementPhone bool
 	// ReleaseHold: the window opens again (declined, cancelled, expired),
 	// if this request still holds it.
@@ -166,6 +171,9 @@ type Effects struct {
 	// EndPaymentHold: the hold stops lapsing at the payment deadline and
 	// lasts to the window's end (the deposit was paid).
 	EndPaymentHold bool
+	// BlockContact: the business takes no more online request from the
+	// request's phone and e-mail (not a genuine request).
+	BlockContact bool
 }
 
 // Effects returns the side effects of t.
@@ -175,6 +183,7 @@ func (t Transition) Effects() Effects {
 		ReleaseHold:    t.To == StatusDeclined || t.To == StatusCancelled || t.To == StatusExpired,
 		MoveWindow:     t.Action == ActionMove,
 		EndPaymentHold: t.From == StatusPendingPayment && t.To == StatusNew,
+		BlockContact:   t.Action == ActionSpam,
 	}
 }
 
@@ -202,7 +211,7 @@ func LifecycleMarkdown() string {
 		e := t.Effects()
 		var also []string
 		if e.DecrementPhone {
-			also = append(also, "the phone's open count goes down by one")
+			also = append(also, "the phone's, the e-mail's and the business's open counts go down by one")
 		}
 		if e.ReleaseHold {
 			also = append(also, "the window opens again (if this request still holds it)")
@@ -212,6 +221,9 @@ func LifecycleMarkdown() string {
 		}
 		if e.EndPaymentHold {
 			also = append(also, "the hold lasts to the window's end")
+		}
+		if e.BlockContact {
+			also = append(also, "the business blocks the phone and e-mail; nobody is told")
 		}
 		if len(also) == 0 {
 			also = append(also, "nothing else")

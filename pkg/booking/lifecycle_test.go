@@ -41,8 +41,9 @@ func TestREADMELifecycleTable(t *testing.T) {
 // out here by hand so that a slip in the table fails: pending_payment to new
 // (deposit paid), to expired (hold lapsed) and to cancelled; new to
 // accepted, declined and cancelled; accepted to completed, no_show and
-// cancelled; and the business moving the window of a new or accepted
-// request. Everything else is refused, for every actor.
+// cancelled; the business moving the window of a new or accepted request;
+// and (the hardening issue) the business marking a new request not
+// genuine, which declines it. Everything else is refused, for every actor.
 func TestLifecycleIsTheSpecsTable(t *testing.T) {
 	type move struct {
 		from   booking.Status
@@ -55,6 +56,7 @@ func TestLifecycleIsTheSpecsTable(t *testing.T) {
 		{booking.StatusPendingPayment, booking.ActionCancel, booking.StatusCancelled}: true,
 		{booking.StatusNew, booking.ActionAccept, booking.StatusAccepted}:             true,
 		{booking.StatusNew, booking.ActionDecline, booking.StatusDeclined}:            true,
+		{booking.StatusNew, booking.ActionSpam, booking.StatusDeclined}:               true,
 		{booking.StatusNew, booking.ActionCancel, booking.StatusCancelled}:            true,
 		{booking.StatusNew, booking.ActionMove, booking.StatusNew}:                    true,
 		{booking.StatusAccepted, booking.ActionComplete, booking.StatusCompleted}:     true,
@@ -100,6 +102,9 @@ func TestLifecycleIsTheSpecsTable(t *testing.T) {
 	}{
 		{booking.StatusNew, booking.ActionAccept, booking.ActorBusiness, true},
 		{booking.StatusNew, booking.ActionDecline, booking.ActorBusiness, true},
+		{booking.StatusNew, booking.ActionSpam, booking.ActorBusiness, true},
+		{booking.StatusNew, booking.ActionSpam, booking.ActorCustomer, false},
+		{booking.StatusAccepted, booking.ActionSpam, booking.ActorBusiness, false},
 		{booking.StatusAccepted, booking.ActionMove, booking.ActorBusiness, true},
 		{booking.StatusAccepted, booking.ActionComplete, booking.ActorBusiness, true},
 		{booking.StatusAccepted, booking.ActionNoShow, booking.ActorBusiness, true},
@@ -129,7 +134,7 @@ func TestAllowedMessages(t *testing.T) {
 		action booking.Action
 		want   string
 	}{
-		{booking.StatusNew, booking.ActionComplete, "a request that is new cannot be completed; it can be: accept, decline, move, cancel"},
+		{booking.StatusNew, booking.ActionComplete, "a request that is new cannot be completed; it can be: accept, decline, spam, move, cancel"},
 		{booking.StatusAccepted, booking.ActionAccept, "a request that is accepted cannot be accepted; it can be: complete, no_show, move, cancel"},
 		{booking.StatusAccepted, booking.ActionNoShow, ""},
 		{booking.StatusDeclined, booking.ActionCancel, "a request that is declined cannot be moved any more"},
@@ -159,6 +164,7 @@ func TestLifecycleEffects(t *testing.T) {
 		{"pending_payment", "cancel"}: {DecrementPhone: true, ReleaseHold: true},
 		{"new", "accept"}:             {DecrementPhone: true},
 		{"new", "decline"}:            {DecrementPhone: true, ReleaseHold: true},
+		{"new", "spam"}:               {DecrementPhone: true, ReleaseHold: true, BlockContact: true},
 		{"new", "move"}:               {MoveWindow: true},
 		{"new", "cancel"}:             {DecrementPhone: true, ReleaseHold: true},
 		{"accepted", "complete"}:      {},
@@ -184,8 +190,8 @@ func TestActionsBy(t *testing.T) {
 		actor booking.Actor
 		want  []booking.Action
 	}{
-		{booking.ActorBusiness, []booking.Action{"accept", "decline", "move", "cancel", "complete", "no_show"}},
-		{booking.ActorOperator, []booking.Action{"cancel", "accept", "decline", "move", "complete", "no_show"}},
+		{booking.ActorBusiness, []booking.Action{"accept", "decline", "spam", "move", "cancel", "complete", "no_show"}},
+		{booking.ActorOperator, []booking.Action{"cancel", "accept", "decline", "spam", "move", "complete", "no_show"}},
 		{booking.ActorCustomer, []booking.Action{"cancel"}},
 		{booking.ActorSystem, []booking.Action{"pay", "expire"}},
 	}

@@ -20,6 +20,43 @@ type Private struct {
 	InboxTokenSHA256 string `json:"inbox_token_sha256,omitempty"`
 	// InboxEmail is where the business hears of new requests.
 	InboxEmail string `json:"inbox_email,omitempty"`
+	// RequestsPerHour and MaxUnanswered bound what strangers can send the
+	// business (Limits); 0 is the default.
+	RequestsPerHour int `json:"requests_per_hour,omitempty"`
+	MaxUnanswered   int `json:"max_unanswered,omitempty"`
+}
+
+// The default limits of what a business takes from strangers: enough for a
+// busy day (a business answers its requests within hours), too few for one
+// client to hold every window of a calendar.
+const (
+	DefaultRequestsPerHour = 10
+	DefaultMaxUnanswered   = 20
+	maxLimit               = 1000
+)
+
+// Limits bound what a business takes from people it does not know, whoever
+// they say they are: a client can make up phone numbers and e-mail
+// addresses, but not businesses.
+type Limits struct {
+	// PerHour is how many public requests the business takes in any
+	// rolling hour.
+	PerHour int
+	// Unanswered is how many open requests (new or pending_payment) it
+	// holds at once: each holds a window until it is answered.
+	Unanswered int
+}
+
+// Limits returns b's limits, with the defaults for those it does not set.
+func (b *Business) Limits() Limits {
+	l := Limits{PerHour: b.RequestsPerHour, Unanswered: b.MaxUnanswered}
+	if l.PerHour == 0 {
+		l.PerHour = DefaultRequestsPerHour
+	}
+	if l.Unanswered == 0 {
+		l.Unanswered = DefaultMaxUnanswered
+	}
+	return l
 }
 
 // record is a business record as the table and business files hold it.
@@ -39,6 +76,12 @@ var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 func (p Private) validate() error {
 	if p.InboxTokenSHA256 != "" && !sha256Hex.MatchString(p.InboxTokenSHA256) {
 		return fieldErr("inbox_token_sha256", "want 64 lowercase hex digits (the SHA-256 of the token)")
+	}
+	if p.RequestsPerHour < 0 || p.RequestsPerHour > maxLimit {
+		return fieldErr("requests_per_hour", "want 1 to %d (0 or absent: %d), got %d", maxLimit, DefaultRequestsPerHour, p.RequestsPerHour)
+	}
+	if p.MaxUnanswered < 0 || p.MaxUnanswered > maxLimit {
+		return fieldErr("max_unanswered", "want 1 to %d (0 or absent: %d), got %d", maxLimit, DefaultMaxUnanswered, p.MaxUnanswered)
 	}
 	if p.InboxEmail != "" {
 		if _, ok := NormalizeEmail(p.InboxEmail); !ok {

@@ -21,8 +21,9 @@ const (
 // counts against the phone number's limit of open requests.
 func (s Status) Open() bool { return s == StatusNew || s == StatusPendingPayment }
 
-// MaxOpenPerPhone is how many requests one phone number may have waiting
-// (new or pending_payment) at one business; one more is TOO_MANY_OPEN.
+// MaxOpenPerPhone is how many requests one phone number, and one e-mail
+// address, may have waiting (new or pending_payment) at one business; one
+// more is TOO_MANY_OPEN.
 const MaxOpenPerPhone = 3
 
 // Request is a stored service request. It holds the person's contact
@@ -45,6 +46,11 @@ type Request struct {
 	HoldExpires       time.Time      `json:"hold_expires,omitzero"` // set while pending_payment
 	Created           time.Time      `json:"created"`
 	History           []Event        `json:"history,omitempty"` // oldest first; the first is the create
+	// Counted is true when the store's create counted the request against
+	// its business's unanswered requests and its e-mail's open ones, as
+	// every create has since those limits exist: a move out of the open
+	// states counts it off them again only then.
+	Counted bool `json:"counted,omitempty"`
 }
 
 // SeenByBusiness reports whether the business has this request in its inbox:

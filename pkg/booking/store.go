@@ -22,13 +22,22 @@ type Store interface {
 	// [from, to), that a request holds at now. Lapsed holds are not returned.
 	HeldWindows(ctx context.Context, slug string, from, to, now time.Time) ([]time.Time, error)
 
-	// CreateRequest stores a new request atomically with its window hold, the
-	// phone counter increment and, when key is not nil, the idempotency record.
-	// It fails with WINDOW_TAKEN when a live hold exists on the window, with
-	// TOO_MANY_OPEN when the phone already has MaxOpenPerPhone open requests at
-	// the business, and with *KeyUsedError when a live record exists under key.
-	// Holds and records whose expiry is before now count as absent.
-	CreateRequest(ctx context.Context, r Request, key *IdempotencyRecord, now time.Time) error
+	// CreateRequest stores a new request atomically with its window hold,
+	// the open counters of its phone, its e-mail and its business, one of
+	// the business's hourly request slots and, when key is not nil, the
+	// idempotency record. The first condition that fails decides: a live
+	// record under key is *KeyUsedError; a blocked phone or e-mail
+	// (BlockContacts) REQUEST_REFUSED; no free hourly slot, or the business
+	// at limits.Unanswered open requests, RATE_LIMITED with RetryAfter; the
+	// phone or the e-mail at MaxOpenPerPhone, TOO_MANY_OPEN; a live hold on
+	// the window, WINDOW_TAKEN. Holds, slots and records whose expiry is
+	// before now count as absent.
+	CreateRequest(ctx context.Context, r Request, key *IdempotencyRecord, limits Limits, now time.Time) error
+
+	// RecordLimitHit records that a limit of the business refused a
+	// request in the clock hour of now. first is true for the first such
+	// record of that hour: the business is told once (notify).
+	RecordLimitHit(ctx context.Context, slug string, now time.Time) (first bool, err error)
 
 	// IdempotencyRecord returns the live record under key at the business, or
 	// nil when there is none at now.

@@ -16,6 +16,7 @@ import (
 	"github.com/truora/minidyn/server"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 )
@@ -104,10 +105,35 @@ func (c *conflicts) callCount() int {
 	return c.calls
 }
 
+// The items of a create with a key and an e-mail, in transaction order.
+const (
+	itemIdempotency = iota
+	itemBlockPhone
+	itemBlockEmail
+	itemSlot
+	itemBusiness
+	itemPhone
+	itemEmail
+	itemHold
+	itemRequest
+	createItems
+)
+
+// createReasons are a create's reason codes: codes at the items it names,
+// None at the others.
+func createReasons(codes map[int]string) []string {
+	r := make([]string, createItems)
+	for i := range r {
+		r[i] = none
+	}
+	for i, c := range codes {
+		r[i] = c
+	}
+	return r
+}
+
 // TestCreateRequestRetriesConflicts checks how CreateRequest answers
 // transactions that DynamoDB cancelled because others wrote the same items.
-// Reasons list the items in transaction order: idempotency, counter, hold,
-// request.
 func TestCreateRequestRetriesConflicts(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -119,30 +145,39 @@ func TestCreateRequestRetriesConflicts(t *testing.T) {
 		wantCalls int
 	}{
 		{name: "conflicts, then through",
-			refuse:    [][]string{{none, none, conflict}, {none, conflict, conflict}},
+			refuse:    [][]string{createReasons(map[int]string{itemHold: conflict}), createReasons(map[int]string{itemPhone: conflict, itemHold: conflict})},
 			wantCalls: 3},
 		{name: "throttled, then through",
-			refuse:    [][]string{{none, "ThrottlingError"}},
+			refuse:    [][]string{createReasons(map[int]string{itemBlockPhone: "ThrottlingError"})},
 			wantCalls: 2},
 		{name: "the key conflicts while the hold fails: the key decides",
 			keyExists: true,
-			refuse:    [][]string{{conflict, none, failed}},
+			refuse:    [][]string{createReasons(map[int]string{itemIdempotency: conflict, itemHold: failed})},
 			wantUsed:  true, wantCalls: 2},
 		{name: "the hold keeps conflicting",
-			forever:  []string{none, none, conflict},
+			forever:  createReasons(map[int]string{itemHold: conflict}),
 			wantCode: booking.WindowTaken, wantCalls: 8},
-		{name: "the counter keeps conflicting",
-			forever:  []string{none, conflict, conflict},
+		{name: "the hold and the business's count keep conflicting: the window is taken",
+			forever:  createReasons(map[int]string{itemBusiness: conflict, itemHold: conflict}),
+			wantCode: booking.WindowTaken, wantCalls: 8},
+		{name: "the business's count keeps conflicting: too many creates at once",
+			forever:  createReasons(map[int]string{itemBusiness: conflict}),
+			wantCode: booking.RateLimited, wantCalls: 8},
+		{name: "the slot keeps conflicting: too many creates at once",
+			forever:  createReasons(map[int]string{itemSlot: conflict}),
+			wantCode: booking.RateLimited, wantCalls: 8},
+		{name: "the phone's counter keeps conflicting",
+			forever:  createReasons(map[int]string{itemPhone: conflict, itemHold: none}),
 			wantCode: booking.ServerError, wantCalls: 8},
 		{name: "the key keeps conflicting and has a record",
 			keyExists: true,
-			forever:   []string{conflict, none, conflict},
+			forever:   createReasons(map[int]string{itemIdempotency: conflict, itemHold: conflict}),
 			wantUsed:  true, wantCalls: 8},
 		{name: "the key keeps conflicting and has no record",
-			forever:  []string{conflict, none, conflict},
+			forever:  createReasons(map[int]string{itemIdempotency: conflict, itemPhone: conflict}),
 			wantCode: booking.ServerError, wantCalls: 8},
 		{name: "another failure",
-			refuse:   [][]string{{none, none, "ValidationError"}},
+			refuse:   [][]string{createReasons(map[int]string{itemHold: "ValidationError"})},
 			wantCode: booking.ServerError, wantCalls: 1},
 	}
 	for _, tt := range tests {
@@ -157,7 +192,7 @@ func TestCreateRequestRetriesConflicts(t *testing.T) {
 			proxy.set(tt.refuse, tt.forever)
 
 			r := newRequest(slug, phone(2), monday)
-			err := s.CreateRequest(context.Background(), r, record(r, "the-key", now.Add(booking.IdempotencyKeyTTL)), now)
+			err := s.CreateRequest(context.Background(), r, record(r, "the-key", now.Add(booking.IdempotencyKeyTTL)), bookingtest.Unlimited, now)
 
 			switch {
 			case tt.wantUsed:

@@ -3,7 +3,11 @@ package dynamo
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -14,16 +18,27 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 )
 
-// CreateRequest stores r with its window hold, its phone counter increment
-// and, when key is not nil, the idempotency record, in one transaction. See
-// README.md.
-func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time) error {
-	in, at, err := s.createTransaction(r, key, now)
-	if err != nil {
-		return err
-	}
+// CreateRequest stores r with its window hold, its counters, an hourly
+// slot of its business and, when key is not nil, the idempotency record,
+// in one transaction; see booking.Store and README.md.
+func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, limits booking.Limits, now time.Time) error {
 	what := "create request " + r.Code
+	if limits.PerHour < 1 || limits.Unanswered < 1 {
+		return fmt.Errorf("%s: limits must be at least 1, got %+v", what, limits)
+	}
+	r.Counted = true // this create counts it against its business and its e-mail
 	for attempt := 1; ; attempt++ {
+		// Built afresh for each attempt: which slot to take depends on a
+		// read of the slots. The read only picks the slot to try; the
+		// slot's condition in the transaction decides.
+		slot, err := s.freeSlot(ctx, r.BusinessSlug, limits.PerHour, now)
+		if err != nil {
+			return err
+		}
+		in, at, err := s.createTransaction(r, key, limits, slot, now)
+		if err != nil {
+			return err
+		}
 		c, err := s.transact(ctx, what, in)
 		if c == nil {
 			return err
@@ -37,9 +52,22 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 			}
 			// The record lapsed in between: the key is free again.
 			why = fmt.Errorf("create request %s: idempotency record gone", r.Code)
-		case c.item == at.counter:
+		case c.item == at.blockPhone || c.item == at.blockEmail:
+			return booking.Errorf(booking.RequestRefused, "this business takes no online request from this contact")
+		case c.item == at.slot && slot.free:
+			// Another create took the slot since it was read: read again.
+		case c.item == at.slot:
+			return &booking.Error{Code: booking.RateLimited, RetryAfter: slot.freeAt.Sub(now),
+				Message: "this business has taken as many online requests as it takes in an hour"}
+		case c.item == at.business:
+			return &booking.Error{Code: booking.RateLimited, RetryAfter: unansweredRetry,
+				Message: "this business has as many unanswered online requests as it takes at once"}
+		case c.item == at.phone:
 			return booking.Errorf(booking.TooManyOpen,
 				"this phone number already has %d open requests with this business", booking.MaxOpenPerPhone)
+		case c.item == at.email:
+			return booking.Errorf(booking.TooManyOpen,
+				"this e-mail address already has %d open requests with this business", booking.MaxOpenPerPhone)
 		case c.item == at.hold:
 			return windowTaken()
 		case c.item == at.request:
@@ -58,7 +86,75 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 
 // positions says where each item of a create transaction is; -1 for an item
 // it does not have.
-type positions struct{ idempotency, counter, hold, request int }
+type positions struct {
+	idempotency, blockPhone, blockEmail, slot, business, phone, email, hold, request int
+}
+
+// contendedRetry is the Retry-After of a create that kept colliding with
+// other creates at the same business.
+const contendedRetry = 10 * time.Second
+
+// unansweredRetry is the Retry-After of a business at its most unanswered
+// requests: they end when it answers, which nobody can foresee.
+const unansweredRetry = 15 * time.Minute
+
+// slotChoice is the hourly slot a create tries to take: a free one, or,
+// when none is, the one that frees first, at freeAt.
+type slotChoice struct {
+	slot   int
+	free   bool
+	freeAt time.Time
+}
+
+// freeSlot reads the business's hourly slots and picks one to take: a free
+// one (never taken, or taken more than an hour before now), at random so
+// that creates at once try different ones, or, when none is free, the one
+// that frees first. perHour slots give at most perHour creates in any
+// hour: a slot taken is taken for an hour.
+func (s *Store) freeSlot(ctx context.Context, slug string, perHour int, now time.Time) (slotChoice, error) {
+	until := make([]int64, perHour) // 0: never taken
+	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+		TableName:              s.table,
+		KeyConditionExpression: aws.String("pk = :pk AND begins_with(sk, :prefix)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": str(businessPK(slug)), ":prefix": str(prefixRate),
+		},
+		ConsistentRead: aws.Bool(true),
+	})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return slotChoice{}, fmt.Errorf("read the hourly slots of %q: %w", slug, err)
+		}
+		for _, item := range page.Items {
+			sk, _ := item[attrSK].(*types.AttributeValueMemberS)
+			if sk == nil {
+				continue
+			}
+			i, err := strconv.Atoi(strings.TrimPrefix(sk.Value, prefixRate))
+			if err != nil || i < 0 || i >= perHour {
+				continue // a slot of a higher limit, since lowered
+			}
+			if until[i], err = unixAttr(item, attrUsedUntil); err != nil {
+				return slotChoice{}, fmt.Errorf("hourly slot %d of %q: %w", i, slug, err)
+			}
+		}
+	}
+	var free []int
+	first := 0
+	for i, u := range until {
+		if u <= now.Unix() {
+			free = append(free, i)
+		}
+		if u < until[first] {
+			first = i
+		}
+	}
+	if len(free) > 0 {
+		return slotChoice{slot: free[rand.N(len(free))], free: true}, nil
+	}
+	return slotChoice{slot: first, freeAt: time.Unix(until[first], 0)}, nil
+}
 
 // stillConflicted answers a create whose last attempt still conflicted with
 // other transactions. A window that others keep writing is taken; a key that
@@ -72,8 +168,15 @@ func (s *Store) stillConflicted(ctx context.Context, r booking.Request, key *boo
 			return err
 		}
 	}
-	if i, code := firstFailure(reasons); i == at.hold && code == reasonTransactionConflict {
+	conflicted := func(i int) bool { return i >= 0 && aws.ToString(reasons[i].Code) == reasonTransactionConflict }
+	switch {
+	case conflicted(at.hold):
 		return windowTaken()
+	case conflicted(at.slot) || conflicted(at.business):
+		// So many creates at once at one business that they keep
+		// colliding: more than its limits let through anyway.
+		return &booking.Error{Code: booking.RateLimited, RetryAfter: contendedRetry,
+			Message: "this business is taking many online requests right now"}
 	}
 	return fmt.Errorf("create request %s: still conflicting after %d attempts: %w", r.Code, maxAttempts, err)
 }
@@ -83,11 +186,17 @@ func windowTaken() error {
 }
 
 // createTransaction builds the TransactWriteItems of CreateRequest, and says
-// where each item is in it.
-func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRecord, now time.Time) (*dynamodb.TransactWriteItemsInput, positions, error) {
-	at := positions{idempotency: -1}
+// where each item is in it. The items are in the order their refusals take
+// precedence: the first that fails decides.
+func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRecord, limits booking.Limits, slot slotChoice, now time.Time) (*dynamodb.TransactWriteItemsInput, positions, error) {
+	at := positions{idempotency: -1, blockEmail: -1, email: -1}
 	pk := businessPK(r.BusinessSlug)
 	var items []types.TransactWriteItem
+	add := func(pos *int, item types.TransactWriteItem) {
+		*pos = len(items)
+		items = append(items, item)
+	}
+	nowValue := map[string]types.AttributeValue{":now": unix(now)}
 
 	// 1. The idempotency record, unless a live one is there.
 	if key != nil {
@@ -99,47 +208,101 @@ func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRec
 		item[attrBodyHash] = str(key.BodyHash)
 		item[attrResponse] = str(string(response))
 		item[attrExpiresAt] = unix(key.Expires)
-		at.idempotency = len(items)
-		items = append(items, types.TransactWriteItem{Put: &types.Put{
+		add(&at.idempotency, types.TransactWriteItem{Put: &types.Put{
 			TableName:                           s.table,
 			Item:                                item,
 			ConditionExpression:                 aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
-			ExpressionAttributeValues:           map[string]types.AttributeValue{":now": unix(now)},
+			ExpressionAttributeValues:           nowValue,
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		}})
 	}
 
-	// 2. One more open request for the phone, unless it has the most.
-	at.counter = len(items)
-	items = append(items, types.TransactWriteItem{Update: &types.Update{
-		TableName:           s.table,
-		Key:                 keyMap(pk, phoneSK(r.Contact.Phone)),
-		UpdateExpression:    aws.String("SET open_count = if_not_exists(open_count, :zero) + :one"),
-		ConditionExpression: aws.String("attribute_not_exists(open_count) OR open_count < :max"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":zero": num(0),
-			":one":  num(1),
-			":max":  num(booking.MaxOpenPerPhone),
-		},
+	// 2. Neither the phone nor the e-mail is blocked at the business.
+	notBlocked := func(kind, value string) types.TransactWriteItem {
+		return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+			TableName:           s.table,
+			Key:                 keyMap(pk, blockSK(r.BusinessSlug, kind, value)),
+			ConditionExpression: aws.String("attribute_not_exists(pk)"),
+		}}
+	}
+	add(&at.blockPhone, notBlocked("phone", r.Contact.Phone))
+	if r.Contact.Email != "" {
+		add(&at.blockEmail, notBlocked("email", r.Contact.Email))
+	}
+
+	// 3. One of the business's hourly slots, taken for an hour.
+	until := now.Add(time.Hour)
+	slotItem := keyMap(pk, rateSK(slot.slot))
+	slotItem[attrUsedUntil] = unix(until)
+	slotItem[attrExpiresAt] = unix(until)
+	add(&at.slot, types.TransactWriteItem{Put: &types.Put{
+		TableName:                 s.table,
+		Item:                      slotItem,
+		ConditionExpression:       aws.String("attribute_not_exists(pk) OR used_until <= :now"),
+		ExpressionAttributeValues: nowValue,
 	}})
 
-	// 3. The window hold, unless a live one is there.
-	at.hold = len(items)
-	items = append(items, types.TransactWriteItem{Put: s.takeHold(r, now)})
+	// 4. One more open request for the business, the phone and the e-mail,
+	// unless one of them has the most.
+	add(&at.business, types.TransactWriteItem{Update: s.countOpen(pk, skOpen, limits.Unanswered)})
+	add(&at.phone, types.TransactWriteItem{Update: s.countOpen(pk, phoneSK(r.Contact.Phone), booking.MaxOpenPerPhone)})
+	if r.Contact.Email != "" {
+		add(&at.email, types.TransactWriteItem{Update: s.countOpen(pk, emailSK(r.BusinessSlug, r.Contact.Email), booking.MaxOpenPerPhone)})
+	}
 
-	// 4. The request, unless its code is taken.
+	// 5. The window hold, unless a live one is there.
+	add(&at.hold, types.TransactWriteItem{Put: s.takeHold(r, now)})
+
+	// 6. The request, unless its code is taken.
 	request, err := requestItem(r)
 	if err != nil {
 		return nil, at, err
 	}
-	at.request = len(items)
-	items = append(items, types.TransactWriteItem{Put: &types.Put{
+	add(&at.request, types.TransactWriteItem{Put: &types.Put{
 		TableName:           s.table,
 		Item:                request,
 		ConditionExpression: aws.String("attribute_not_exists(pk)"),
 	}})
 
 	return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at, nil
+}
+
+// countOpen adds one to the open count under the key, unless it is at max.
+func (s *Store) countOpen(pk, sk string, max int) *types.Update {
+	return &types.Update{
+		TableName:           s.table,
+		Key:                 keyMap(pk, sk),
+		UpdateExpression:    aws.String("SET open_count = if_not_exists(open_count, :zero) + :one"),
+		ConditionExpression: aws.String("attribute_not_exists(open_count) OR open_count < :max"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":zero": num(0),
+			":one":  num(1),
+			":max":  num(int64(max)),
+		},
+	}
+}
+
+// RecordLimitHit puts the record that a limit of the business refused a
+// request in now's clock hour, unless one is there: see booking.Store. The
+// record's insert on the table's stream is what tells the business
+// (streams.Notify); it lasts two days.
+func (s *Store) RecordLimitHit(ctx context.Context, slug string, now time.Time) (bool, error) {
+	item := keyMap(businessPK(slug), limitHitSK(now))
+	item[attrSlug] = str(slug)
+	item[attrExpiresAt] = unix(now.Add(48 * time.Hour))
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:           s.table,
+		Item:                item,
+		ConditionExpression: aws.String("attribute_not_exists(pk)"),
+	})
+	var exists *types.ConditionalCheckFailedException
+	if errors.As(err, &exists) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("record a limit hit of %q: %w", slug, err)
+	}
+	return true, nil
 }
 
 // requestItem is the item of request r: its JSON fields as attributes, and

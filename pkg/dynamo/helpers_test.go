@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 )
@@ -55,12 +56,13 @@ func newRequest(slug, phone string, start time.Time) booking.Request {
 		ServiceName:   booking.LocalText{EN: "Drain cleaning", ES: "Limpieza de drenaje"},
 		Window:        booking.Window{Date: start.Format("2006-01-02"), Start: start, End: start.Add(2 * time.Hour)},
 		Address:       booking.Address{Street: "12 Main St", Unit: "4B", City: "Los Angeles", ZIP: "90012"},
-		Contact:       booking.Contact{Name: "Ana Ruiz", Phone: phone, Email: "ana@example.com", SMSConsent: true},
+		Contact:       booking.Contact{Name: "Ana Ruiz", Phone: phone, Email: "ana-" + phone + "@example.com", SMSConsent: true},
 		Urgency:       "soon",
 		Description:   "Kitchen sink drains slowly.",
 		Language:      "es",
 		AssistantName: "Helper",
 		Created:       now,
+		Counted:       true, // as the store's create marks it
 	}
 }
 
@@ -102,7 +104,7 @@ func created(r booking.Request) booking.Created {
 // mustCreate stores r or fails the test.
 func mustCreate(t *testing.T, e engine, r booking.Request, key *booking.IdempotencyRecord, at time.Time) {
 	t.Helper()
-	if err := e.store.CreateRequest(context.Background(), r, key, at); err != nil {
+	if err := e.store.CreateRequest(context.Background(), r, key, bookingtest.Unlimited, at); err != nil {
 		t.Fatalf("CreateRequest(%s) = %v, want nil", r.Code, err)
 	}
 }

@@ -26,6 +26,7 @@ const (
 	attrHoldExpires = "hold_expires"
 	attrSites       = "sites" // on the business item: the sites it has site items for
 	attrSlug        = "slug"  // on a site item: the business that has the site
+	attrUsedUntil   = "used_until"
 
 	// On the request item, besides booking.Request's fields:
 	attrInboxSlug  = "inbox_slug"  // the business, once it sees the request: the inbox index's key
@@ -68,9 +69,35 @@ const (
 	prefixSite        = "SITE#"
 	prefixPath        = "PATH#"
 	prefixSweep       = "SWEEP#"
+	prefixEmail       = "EMAIL#"
+	prefixRate        = "RATE#"
+	prefixBlock       = "BLOCK#"
+	prefixLimitHit    = "LIMITHIT#"
 	skProfile         = "PROFILE"
 	skRequest         = "REQUEST"
+	skOpen            = "OPEN" // the business's open (unanswered) requests
 )
+
+// emailSK is the key of an e-mail's open-requests counter at a business.
+func emailSK(slug, email string) string {
+	return prefixEmail + booking.ContactHash(slug, "email", email)
+}
+
+// rateSK is the key of one of a business's hourly request slots, 0 to
+// Limits.PerHour-1.
+func rateSK(slot int) string { return prefixRate + strconv.Itoa(slot) }
+
+// blockSK is the key of a contact a business blocked: kind "phone" or
+// "email", and its value.
+func blockSK(slug, kind, value string) string {
+	return prefixBlock + kind + "#" + booking.ContactHash(slug, kind, value)
+}
+
+// limitHitSK is the key of the record that a limit of the business refused
+// a request in the clock hour of now (UTC).
+func limitHitSK(now time.Time) string {
+	return prefixLimitHit + now.UTC().Truncate(time.Hour).Format(time.RFC3339)
+}
 
 func businessPK(slug string) string { return prefixBusiness + slug }
 func requestPK(code string) string  { return prefixRequest + code }

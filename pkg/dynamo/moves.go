@@ -16,7 +16,21 @@ import (
 
 // moveItems says where each item of a move transaction is; -1 for an item
 // it does not have.
-type moveItems struct{ request, counter, newHold, oldHold int }
+type moveItems struct {
+	request, newHold, oldHold int
+	counters                  [2]int // the open counts' items: [first, last+1)
+}
+
+// uncount is the update that counts a request off an open count.
+func (s *Store) uncount(pk, sk string) types.TransactWriteItem {
+	return types.TransactWriteItem{Update: &types.Update{
+		TableName:                 s.table,
+		Key:                       keyMap(pk, sk),
+		UpdateExpression:          aws.String("SET open_count = open_count - :one"),
+		ConditionExpression:       aws.String("open_count >= :one"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1)},
+	}}
+}
 
 // MoveRequest stores a move of a request in one TransactWriteItems; see
 // README.md. It runs again, after a jittered pause, when another
@@ -38,8 +52,8 @@ func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, 
 		case retryable(c.code):
 		case c.item == at.request:
 			return movedMeanwhile(before, t)
-		case c.item == at.counter:
-			return fmt.Errorf("move request %s: the phone's open count is already zero: %w", before.Code, c.err)
+		case c.item >= at.counters[0] && c.item < at.counters[1]:
+			return fmt.Errorf("move request %s: item %d: an open count is already zero: %w", before.Code, c.item, c.err)
 		case c.item == at.newHold:
 			return windowTaken()
 		case c.item == at.oldHold:
@@ -76,7 +90,7 @@ func movedMeanwhile(r booking.Request, t booking.Transition) error {
 // decides only whether to include the hold's delete, whose condition
 // (the hold names this request) is checked in the transaction.
 func (s *Store) moveTransaction(ctx context.Context, before, after booking.Request, t booking.Transition, now time.Time) (*dynamodb.TransactWriteItemsInput, moveItems, error) {
-	at := moveItems{request: -1, counter: -1, newHold: -1, oldHold: -1}
+	at := moveItems{request: -1, newHold: -1, oldHold: -1}
 	e := t.Effects()
 	pk := businessPK(before.BusinessSlug)
 	var items []types.TransactWriteItem
@@ -89,25 +103,41 @@ func (s *Store) moveTransaction(ctx context.Context, before, after booking.Reque
 	at.request = len(items)
 	items = append(items, types.TransactWriteItem{Put: put})
 
-	// 2. One open request fewer for the phone.
+	// 2. One open request fewer for the phone and, when the create counted
+	// them, for the business and the e-mail.
 	if e.DecrementPhone {
-		at.counter = len(items)
-		items = append(items, types.TransactWriteItem{Update: &types.Update{
-			TableName:                 s.table,
-			Key:                       keyMap(pk, phoneSK(before.Contact.Phone)),
-			UpdateExpression:          aws.String("SET open_count = open_count - :one"),
-			ConditionExpression:       aws.String("open_count >= :one"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1)},
-		}})
+		at.counters[0] = len(items)
+		items = append(items, s.uncount(pk, phoneSK(before.Contact.Phone)))
+		if before.Counted {
+			items = append(items, s.uncount(pk, skOpen))
+			if before.Contact.Email != "" {
+				items = append(items, s.uncount(pk, emailSK(before.BusinessSlug, before.Contact.Email)))
+			}
+		}
+		at.counters[1] = len(items)
 	}
 
-	// 3. The new window's hold, as a create takes one.
+	// 3. Not a genuine request: its phone and e-mail are blocked at the
+	// business (a put, so marking twice is the same).
+	if e.BlockContact {
+		block := func(kind, value string) types.TransactWriteItem {
+			item := keyMap(pk, blockSK(before.BusinessSlug, kind, value))
+			item[attrRequestCode] = str(before.Code) // which request it came from
+			return types.TransactWriteItem{Put: &types.Put{TableName: s.table, Item: item}}
+		}
+		items = append(items, block("phone", before.Contact.Phone))
+		if before.Contact.Email != "" {
+			items = append(items, block("email", before.Contact.Email))
+		}
+	}
+
+	// 4. The new window's hold, as a create takes one.
 	if e.MoveWindow {
 		at.newHold = len(items)
 		items = append(items, types.TransactWriteItem{Put: s.takeHold(after, now)})
 	}
 
-	// 4. The old window's hold: kept to the window's end once the deposit
+	// 5. The old window's hold: kept to the window's end once the deposit
 	// is paid (the request's own condition says the hold has not lapsed, so
 	// it is still this request's), or released if this request still holds
 	// it.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 )
@@ -57,7 +58,9 @@ func TestRaceForOneWindow(t *testing.T) {
 	}
 
 	begin := time.Now()
-	errs := race(n, func(i int) error { return s.CreateRequest(context.Background(), rs[i], nil, now) })
+	errs := race(n, func(i int) error {
+		return s.CreateRequest(context.Background(), rs[i], nil, bookingtest.Unlimited, now)
+	})
 	elapsed := time.Since(begin)
 
 	var winners []string
@@ -99,7 +102,9 @@ func TestRaceForOneIdempotencyKey(t *testing.T) {
 	}
 
 	begin := time.Now()
-	errs := race(n, func(i int) error { return s.CreateRequest(context.Background(), rs[i], keys[i], now) })
+	errs := race(n, func(i int) error {
+		return s.CreateRequest(context.Background(), rs[i], keys[i], bookingtest.Unlimited, now)
+	})
 	elapsed := time.Since(begin)
 
 	var winners []string
@@ -140,7 +145,9 @@ func TestRaceForOnePhone(t *testing.T) {
 		rs[i] = newRequest(slug, phone(1), monday.Add(time.Duration(i)*2*time.Hour)) // a window each
 	}
 
-	errs := race(n, func(i int) error { return s.CreateRequest(context.Background(), rs[i], nil, now) })
+	errs := race(n, func(i int) error {
+		return s.CreateRequest(context.Background(), rs[i], nil, bookingtest.Unlimited, now)
+	})
 
 	created, tooMany := 0, 0
 	for i, err := range errs {

@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 )
 
@@ -95,7 +96,7 @@ func TestCreateRequestWindowHold(t *testing.T) {
 				mustCreate(t, e, first, nil, now)
 				second := newRequest(slug, phone(20+i), start)
 
-				err := e.store.CreateRequest(context.Background(), second, nil, tt.secondAt)
+				err := e.store.CreateRequest(context.Background(), second, nil, bookingtest.Unlimited, tt.secondAt)
 
 				if got := code(err); got != tt.want {
 					t.Fatalf("CreateRequest() = %v, want code %q", err, tt.want)
@@ -130,7 +131,7 @@ func TestCreateRequestTooManyOpen(t *testing.T) {
 		for i, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				r := newRequest(tt.slug, tt.phone, monday.AddDate(0, 0, 1+i))
-				err := e.store.CreateRequest(context.Background(), r, nil, now)
+				err := e.store.CreateRequest(context.Background(), r, nil, bookingtest.Unlimited, now)
 				if got := code(err); got != tt.want {
 					t.Errorf("CreateRequest() = %v, want code %q", err, tt.want)
 				}
@@ -203,7 +204,7 @@ func TestFailedCreateStoresNothing(t *testing.T) {
 					before[i] = e.item(t, k)
 				}
 
-				err := e.store.CreateRequest(context.Background(), r, key, now)
+				err := e.store.CreateRequest(context.Background(), r, key, bookingtest.Unlimited, now)
 
 				if tt.want == "" {
 					if keyUsed(err) == nil {
@@ -237,7 +238,7 @@ func TestIdempotency(t *testing.T) {
 			// The same body again, as the domain sends it: a fresh code,
 			// the same window and phone (which fail too, but later).
 			again := newRequest(slug, phone(1), monday)
-			err := e.store.CreateRequest(ctx, again, record(again, "key-same", expires.Add(time.Minute)), now.Add(time.Minute))
+			err := e.store.CreateRequest(ctx, again, record(again, "key-same", expires.Add(time.Minute)), bookingtest.Unlimited, now.Add(time.Minute))
 
 			got := keyUsed(err)
 			if got == nil {
@@ -303,7 +304,7 @@ func TestHeldWindows(t *testing.T) {
 		hold := func(r booking.Request) {
 			t.Helper()
 			n++
-			r.Contact.Phone = phone(n)
+			r.Contact.Phone, r.Contact.Email = phone(n), "ana-"+phone(n)+"@example.com"
 			mustCreate(t, e, r, nil, now)
 		}
 		// Live holds in range, from its first instant to its last window.

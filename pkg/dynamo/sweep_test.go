@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 )
@@ -94,7 +95,7 @@ func TestSweep(t *testing.T) {
 			if got := f.shards(t, lapsing); len(got) < 2 {
 				t.Fatalf("the lapsing requests are in shards %v, want more than one", got)
 			}
-			if err := f.store.CreateRequest(ctx, newAt(phone(2), window(30)), nil, now); code(err) != booking.TooManyOpen {
+			if err := f.store.CreateRequest(ctx, newAt(phone(2), window(30)), nil, bookingtest.Unlimited, now); code(err) != booking.TooManyOpen {
 				t.Fatalf("a 4th request of phone 2 before the sweep = %v, want TOO_MANY_OPEN", err)
 			}
 
@@ -164,7 +165,7 @@ func TestSweep(t *testing.T) {
 
 			// The windows are open again, and phone 2 may ask again.
 			again := newAt(phone(2), lapsing[1].Window.Start)
-			if err := f.store.CreateRequest(ctx, again, nil, at); err != nil {
+			if err := f.store.CreateRequest(ctx, again, nil, bookingtest.Unlimited, at); err != nil {
 				t.Errorf("a new request on a swept window, from phone 2 = %v, want nil", err)
 			}
 
@@ -342,7 +343,7 @@ func BenchmarkSweep1000(b *testing.B) {
 		for range creators {
 			wg.Go(func() {
 				for r := range next {
-					if err := s.CreateRequest(context.Background(), r, nil, now); err != nil {
+					if err := s.CreateRequest(context.Background(), r, nil, bookingtest.Unlimited, now); err != nil {
 						b.Error(err)
 					}
 				}

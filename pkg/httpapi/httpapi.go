@@ -11,7 +11,9 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/edge"
@@ -136,6 +138,9 @@ func (a *api) respond(w http.ResponseWriter, r *http.Request, status int, v any,
 func (a *api) writeError(ctx context.Context, w http.ResponseWriter, err error) {
 	body := edge.ErrorBodyOf(err)
 	edge.NoteErrorCode(w, body.Error.Code)
+	if wait := booking.RetryAfter(err); wait > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Round(time.Second)/time.Second)))
+	}
 	if body.Error.Code == booking.ServerError {
 		a.log.ErrorContext(ctx, "request failed", "error", err.Error())
 	}
@@ -157,8 +162,10 @@ func Status(code booking.Code) int {
 		return http.StatusUnauthorized
 	case booking.IdempotencyKeyReused:
 		return http.StatusUnprocessableEntity
-	case booking.TooManyOpen:
+	case booking.TooManyOpen, booking.RateLimited:
 		return http.StatusTooManyRequests
+	case booking.RequestRefused:
+		return http.StatusForbidden
 	case booking.BookingPaused:
 		return http.StatusServiceUnavailable
 	case MethodNotAllowed:

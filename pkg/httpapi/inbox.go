@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/edge"
@@ -31,6 +32,7 @@ func NewInbox(bookings *booking.Bookings, log *slog.Logger) http.Handler {
 	mux.Handle(InboxPrefix+"/requests", methods{http.MethodGet: a.authed(a.listRequests)})
 	mux.Handle(InboxPrefix+"/requests/{code}", methods{http.MethodGet: a.authed(a.getRequest)})
 	mux.Handle(InboxPrefix+"/requests/{code}/{action}", methods{http.MethodPost: a.authed(a.act)})
+	mux.Handle(InboxPrefix+"/spam", methods{http.MethodPost: a.authed(a.spamSince)})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such route: %s %s", r.Method, r.URL.Path))
 	})
@@ -123,6 +125,28 @@ func (a *inboxAPI) act(w http.ResponseWriter, r *http.Request, b *booking.Busine
 	}
 	req, err := a.bookings.BusinessMove(r.Context(), b, r.PathValue("code"), action, windowStart)
 	a.respond(w, r, http.StatusOK, req, err)
+}
+
+// spamSince marks every unanswered request since a time as not genuine.
+func (a *inboxAPI) spamSince(w http.ResponseWriter, r *http.Request, b *booking.Business) {
+	var in struct {
+		Since *string `json:"since"`
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, booking.MaxBodyBytes+1))
+	switch {
+	case err != nil || len(body) > booking.MaxBodyBytes || json.Unmarshal(body, &in) != nil || in.Since == nil:
+		a.writeError(r.Context(), w, booking.Errorf(booking.InvalidRequest, `the body must be a JSON object: {"since": "2026-11-24T00:00:00Z"}`))
+		return
+	}
+	since, err := time.Parse(time.RFC3339, *in.Since)
+	if err != nil {
+		a.writeError(r.Context(), w, booking.Errorf(booking.InvalidDate, "since must be an ISO 8601 date-time, such as 2026-11-24T00:00:00Z"))
+		return
+	}
+	marked, err := a.bookings.BusinessSpamSince(r.Context(), b, since)
+	a.respond(w, r, http.StatusOK, struct {
+		Marked []string `json:"marked"`
+	}{marked}, err)
 }
 
 // inboxCORS lets a business's own web tools call the inbox from a browser:

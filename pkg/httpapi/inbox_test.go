@@ -391,3 +391,94 @@ func listCodes(t *testing.T, fx *inboxFixture, token, query string) []string {
 	t.Fatal("the list did not end in 20 pages")
 	return nil
 }
+
+// Not a genuine request: the business marks it spam; its window opens
+// again, and later requests from its phone or its e-mail are refused
+// without saying why, with nothing stored.
+func TestInboxSpam(t *testing.T) {
+	fx := newInboxFixture(t)
+	const phone = "3235550150"
+	code := fx.create(t, "split-day-plumbing", mon08, phone)
+	res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+code+"/spam", "")
+	if res.status != 200 || res.str("status") != "declined" {
+		t.Fatalf("spam: got %d %s, want 200 declined", res.status, res.raw)
+	}
+	if got := call(t, fx.h, "GET", "/api/v1/requests/"+code, "").str("status"); got != "declined" {
+		t.Errorf("the person's status: got %s, want declined", got)
+	}
+	tests := []struct {
+		name string
+		body string
+		want int
+	}{
+		{"the same phone", requestBody(mon10, phone), 403},
+		{"the same e-mail, another phone", strings.Replace(requestBody(mon13, "3235550151"), emailFor("3235550151"), emailFor(phone), 1), 403},
+		{"someone else, on the freed window", requestBody(mon08, "3235550152"), 201},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := call(t, fx.h, "POST", "/api/v1/businesses/split-day-plumbing/requests", tt.body)
+			if res.status != tt.want {
+				t.Fatalf("got %d %s, want %d", res.status, res.raw, tt.want)
+			}
+			if tt.want == 403 {
+				msg := res.body["error"].(map[string]any)["message"].(string)
+				if res.errorCode(t) != "REQUEST_REFUSED" || strings.Contains(msg, "block") || strings.Contains(msg, "spam") || !strings.Contains(msg, "+13235550100") {
+					t.Errorf("got %s, want REQUEST_REFUSED that says to call, not why", res.raw)
+				}
+			}
+		})
+	}
+	if got := listCodes(t, fx, fx.tokenA, "status=new"); len(got) != 1 {
+		t.Errorf("after the refusals the inbox lists %v new, want only the genuine one", got)
+	}
+}
+
+// The business marks every unanswered request since a time as spam in one
+// call; an answered one, and one from before, are left as they are.
+func TestInboxSpamSince(t *testing.T) {
+	fx := newInboxFixture(t)
+	before := fx.create(t, "split-day-plumbing", mon08, "3235550160")
+	fx.clock.Add(time.Hour)
+	since := fx.clock.Now().Format(time.RFC3339)
+	answered := fx.create(t, "split-day-plumbing", mon10, "3235550161")
+	if res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+answered+"/accept", ""); res.status != 200 {
+		t.Fatal(res.raw)
+	}
+	flood := []string{
+		fx.create(t, "split-day-plumbing", mon13, "3235550162"),
+		fx.create(t, "split-day-plumbing", mon15, "3235550163"),
+	}
+	for _, tt := range []struct {
+		name, body string
+		status     int
+	}{
+		{"no body", "", 400},
+		{"since not a time", `{"since": "yesterday"}`, 400},
+	} {
+		if res := fx.inbox(t, fx.tokenA, "POST", "/spam", tt.body); res.status != tt.status {
+			t.Errorf("%s: got %d %s, want %d", tt.name, res.status, res.raw, tt.status)
+		}
+	}
+	if res := fx.inbox(t, fx.tokenB, "POST", "/spam", `{"since": "`+since+`"}`); res.status != 200 || len(res.body["marked"].([]any)) != 0 {
+		t.Errorf("another business: got %d %s, want nothing of A's marked", res.status, res.raw)
+	}
+	res := fx.inbox(t, fx.tokenA, "POST", "/spam", `{"since": "`+since+`"}`)
+	if res.status != 200 {
+		t.Fatalf("got %d %s", res.status, res.raw)
+	}
+	var marked []string
+	for _, c := range res.body["marked"].([]any) {
+		marked = append(marked, c.(string))
+	}
+	slices.Sort(marked)
+	slices.Sort(flood)
+	if !slices.Equal(marked, flood) {
+		t.Errorf("got marked %v, want %v", marked, flood)
+	}
+	for c, want := range map[string]string{before: "new", answered: "accepted", flood[0]: "declined", flood[1]: "declined"} {
+		if got := call(t, fx.h, "GET", "/api/v1/requests/"+c, "").str("status"); got != want {
+			t.Errorf("%s: got %s, want %s", c, got, want)
+		}
+	}
+}

@@ -52,6 +52,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"GET", "/api/v1/inbox/requests", "listInboxRequests"},
 		{"GET", "/api/v1/inbox/requests/{code}", "getInboxRequest"},
 		{"POST", "/api/v1/inbox/requests/{code}/{action}", "moveInboxRequest"},
+		{"POST", "/api/v1/inbox/spam", "markInboxSpam"},
 		{"GET", "/r/{code}", "getStatusPage"},
 		{"GET", "/r/{code}/cancel", "getCancelPage"},
 		{"POST", "/r/{code}/cancel", "cancelFromPage"},
@@ -75,8 +76,8 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
 		}
 	}
-	if got := len(doc.Paths.Map()); got != 15 {
-		t.Errorf("got %d paths, want the 15 above", got)
+	if got := len(doc.Paths.Map()); got != 16 {
+		t.Errorf("got %d paths, want the 16 above", got)
 	}
 	// openapitest picks the answer to a request no operation matches by the
 	// tag of the path's operations: pages and payments outside /api/v1,

@@ -45,6 +45,7 @@ var specErrors = map[string]int{
 	"TOO_LATE":               400,
 	"WINDOW_TAKEN":           409,
 	"TOO_MANY_OPEN":          429,
+	"RATE_LIMITED":           429,
 	"BOOKING_PAUSED":         503,
 	"IDEMPOTENCY_KEY_REUSED": 422,
 }
@@ -68,7 +69,8 @@ type propState struct {
 	h          http.Handler
 	now        time.Time
 	businesses map[string]*booking.Business // as getBusiness answers them
-	open       map[string]int               // "slug/phone digits": requests new or pending_payment
+	open       map[string]int               // "slug/phone digits" and "slug/e-mail": requests new or pending_payment
+	taken      map[string]int               // slug: requests created (the clock stands still: all in one hour)
 	held       map[string]bool              // "slug/start in UTC": windows a request holds
 	created    []propCreated
 	keys       int            // idempotency keys handed out: each drawn key is new
@@ -113,7 +115,7 @@ func TestAPIProperties(t *testing.T) {
 	h, c := newAPI(t)
 	s := &propState{
 		tb: t, h: h, now: c.Now(), businesses: map[string]*booking.Business{},
-		open: map[string]int{}, held: map[string]bool{}, seen: map[string]int{},
+		open: map[string]int{}, taken: map[string]int{}, held: map[string]bool{}, seen: map[string]int{},
 	}
 	for _, slug := range propSlugs {
 		rec := httptest.NewRecorder()
@@ -547,12 +549,30 @@ func (s *propState) createValid(t *rapid.T) {
 	c := s.drawValidCall(t, b, start)
 	res := s.send(t, c)
 	openKey := b.Slug + "/" + c.phone
-	if s.open[openKey] >= booking.MaxOpenPerPhone {
+	emailKey := ""
+	if email, _ := c.object("contact")["email"].(string); email != "" {
+		emailKey = b.Slug + "/" + strings.ToLower(email)
+	}
+	switch limits := b.Limits(); {
+	case s.taken[b.Slug] >= limits.PerHour || s.taken[b.Slug] >= limits.Unanswered:
+		res.want(t, "a valid body to a business at its limits", 429, "RATE_LIMITED")
+		if res.header.Get("Retry-After") == "" {
+			t.Fatalf("RATE_LIMITED without Retry-After")
+		}
+		return
+	case s.open[openKey] >= booking.MaxOpenPerPhone:
 		res.want(t, "a valid body from a phone with three open requests", 429, "TOO_MANY_OPEN")
+		return
+	case emailKey != "" && s.open[emailKey] >= booking.MaxOpenPerPhone:
+		res.want(t, "a valid body from an e-mail with three open requests", 429, "TOO_MANY_OPEN")
 		return
 	}
 	res.want(t, fmt.Sprintf("a valid body for %s at %s", b.Slug, start.Format(time.RFC3339)), 201, "")
 	s.open[openKey]++
+	if emailKey != "" {
+		s.open[emailKey]++
+	}
+	s.taken[b.Slug]++
 	s.held[b.Slug+"/"+start.UTC().Format(time.RFC3339)] = true
 	code, _ := res.body["code"].(string)
 	s.created = append(s.created, propCreated{slug: b.Slug, code: code, raw: string(res.raw), body: c.body(), key: c.key})

@@ -52,10 +52,10 @@ func (s *countingStore) HeldWindows(ctx context.Context, slug string, from, to, 
 	return s.Store.HeldWindows(ctx, slug, from, to, now)
 }
 
-func (s *countingStore) CreateRequest(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time) error {
+func (s *countingStore) CreateRequest(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, limits booking.Limits, now time.Time) error {
 	s.calls.Add(1)
 	s.writes.Add(1)
-	return s.Store.CreateRequest(ctx, r, key, now)
+	return s.Store.CreateRequest(ctx, r, key, limits, now)
 }
 
 func (s *countingStore) MoveRequest(ctx context.Context, before, after booking.Request, tr booking.Transition, now time.Time) error {

@@ -353,7 +353,7 @@ type store struct {
 	fail error
 }
 
-func (s store) CreateRequest(context.Context, booking.Request, *booking.IdempotencyRecord, time.Time) error {
+func (s store) CreateRequest(context.Context, booking.Request, *booking.IdempotencyRecord, booking.Limits, time.Time) error {
 	return s.fail
 }
 
@@ -369,7 +369,7 @@ func TestNotifying(t *testing.T) {
 
 	f := newFixture(t)
 	failing := notify.Notifying(store{fail: booking.Errorf(booking.WindowTaken, "taken")}, f.n, f.n.Log)
-	if err := failing.CreateRequest(ctx, r, nil, created); booking.ErrorCode(err) != booking.WindowTaken {
+	if err := failing.CreateRequest(ctx, r, nil, bookingtest.Unlimited, created); booking.ErrorCode(err) != booking.WindowTaken {
 		t.Fatalf("got %v, want the store's error", err)
 	}
 	if err := failing.MoveRequest(ctx, before, after, tr, created); booking.ErrorCode(err) != booking.WindowTaken {
@@ -380,7 +380,7 @@ func TestNotifying(t *testing.T) {
 	}
 
 	ok := notify.Notifying(store{}, f.n, f.n.Log)
-	if err := ok.CreateRequest(ctx, r, nil, created); err != nil {
+	if err := ok.CreateRequest(ctx, r, nil, bookingtest.Unlimited, created); err != nil {
 		t.Fatal(err)
 	}
 	if err := ok.MoveRequest(ctx, before, after, tr, created); err != nil {
@@ -399,7 +399,7 @@ func TestNotifying(t *testing.T) {
 	f.senders.fail[email] = true
 	r2 := r
 	r2.Code = "8K3M-Q9TD-2HXA"
-	if err := ok.CreateRequest(ctx, r2, nil, created); err != nil {
+	if err := ok.CreateRequest(ctx, r2, nil, bookingtest.Unlimited, created); err != nil {
 		t.Fatalf("got %v, want the write's success", err)
 	}
 	if !strings.Contains(f.logs.String(), "not every message went out") {

@@ -25,8 +25,8 @@ type notifyingStore struct {
 	log *slog.Logger
 }
 
-func (s notifyingStore) CreateRequest(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time) error {
-	if err := s.Store.CreateRequest(ctx, r, key, now); err != nil {
+func (s notifyingStore) CreateRequest(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, limits booking.Limits, now time.Time) error {
+	if err := s.Store.CreateRequest(ctx, r, key, limits, now); err != nil {
 		return err
 	}
 	s.notify(ctx, nil, r)

@@ -76,7 +76,7 @@ func (f *fixture) create(t *testing.T, slug, zip, lang string, daysAhead int) bo
 	in := booking.CreateInput{
 		WindowStart: w[0].Start.Format(time.RFC3339),
 		Address:     booking.Address{Street: street, Unit: unit, City: city, ZIP: zip},
-		Contact:     booking.Contact{Name: personName, Phone: fmt.Sprint(personPhone, f.phones%10), Email: personEmail, SMSConsent: true},
+		Contact:     booking.Contact{Name: personName, Phone: fmt.Sprint(personPhone, f.phones%10), Email: fmt.Sprint(f.phones%10, personEmail), SMSConsent: true},
 		Description: "The breaker trips.", Language: &lang, DepositAccepted: true,
 	}
 	f.phones++

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambdacontext"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
@@ -175,7 +176,7 @@ func pendingRequest(t *testing.T, store *dynamo.Store, created time.Time) string
 		Deposit:     &booking.DepositRecord{AmountCents: 4900, Currency: "usd", State: booking.DepositDue},
 		HoldExpires: created.Add(30 * time.Minute), Created: created,
 	}
-	if err := store.CreateRequest(context.Background(), r, nil, created); err != nil {
+	if err := store.CreateRequest(context.Background(), r, nil, bookingtest.Unlimited, created); err != nil {
 		t.Fatal(err)
 	}
 	return r.Code

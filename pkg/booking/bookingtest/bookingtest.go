@@ -4,6 +4,8 @@ package bookingtest
 import (
 	"sync"
 	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
 )
 
 // Clock is a settable clock: its Now is the now func the domain's types
@@ -25,3 +27,8 @@ func (c *Clock) Set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
 
 // Add moves the clock on by d.
 func (c *Clock) Add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c.t.Add(d) }
+
+// Unlimited are limits no test of the store reaches by accident: for
+// tests that store many requests at one business and are not about the
+// limits.
+var Unlimited = booking.Limits{PerHour: 1000, Unanswered: 1000}

@@ -21,6 +21,7 @@ import (
 	"github.com/awslabs/aws-lambda-go-api-proxy/core"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
@@ -78,7 +79,7 @@ func NewEnv(t testing.TB) *Env {
 			Contact: booking.Contact{Name: "Sample Person", Phone: "2125550100"},
 			Urgency: "soon", Language: "en", Created: time.Now().UTC().Truncate(time.Second),
 		}
-		if err := store.CreateRequest(ctx, r, nil, time.Now()); err != nil {
+		if err := store.CreateRequest(ctx, r, nil, bookingtest.Unlimited, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		return env
