@@ -32,6 +32,7 @@ var DepositStates = []string{
 //
 //	due:  pay → paid; expire → expired; cancel (before paying) → cancelled
 //	paid: decline → refunded
+//	      expire (the business never answered) → refunded
 //	      cancel by the business (or an operator) → refunded
 //	      cancel by the person → refunded when the window starts at least
 //	        FreeCancellationHours after now, or when the business moved the
@@ -62,7 +63,8 @@ func DepositOutcome(r Request, t Transition, actor Actor, now time.Time) string 
 		}
 	case DepositPaid:
 		switch t.Action {
-		case ActionDecline:
+		case ActionDecline, ActionExpire:
+			// Unanswered till its window started: as good as declined.
 			return DepositRefunded
 		case ActionCancel:
 			if actor != ActorCustomer || r.ChangedByBusiness || r.cancelsEarly(now) {
@@ -107,8 +109,8 @@ func (r Request) depositAfter(t Transition, actor Actor, paymentRef string, now 
 	d := *r.Deposit
 	d.State = state
 	d.Since = now.UTC().Truncate(time.Second)
-	if t.Action == ActionExpire && !r.HoldExpires.IsZero() {
-		d.Since = r.HoldExpires // it lapsed then, whenever the sweep came
+	if at := r.LapsesAt(); t.Action == ActionExpire && !at.IsZero() {
+		d.Since = at // it lapsed then, whenever the sweep came
 	}
 	if t.Action == ActionPay {
 		d.PaymentRef = paymentRef

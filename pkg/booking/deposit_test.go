@@ -62,6 +62,8 @@ func TestDepositOutcome(t *testing.T) {
 		{"accept keeps it paid", StatusNew, ActionAccept, ActorBusiness, DepositPaid, false, early, DepositPaid},
 		{"move keeps it paid", StatusNew, ActionMove, ActorBusiness, DepositPaid, false, early, DepositPaid},
 		{"decline", StatusNew, ActionDecline, ActorBusiness, DepositPaid, false, hourLate, DepositRefunded},
+		{"expire unanswered: as a decline", StatusNew, ActionExpire, ActorSystem, DepositPaid, false, hourLate, DepositRefunded},
+		{"expire unanswered after the business moved the window", StatusNew, ActionExpire, ActorSystem, DepositPaid, true, hourLate, DepositRefunded},
 		{"business cancels, late", StatusAccepted, ActionCancel, ActorBusiness, DepositPaid, false, hourLate, DepositRefunded},
 		{"operator cancels, late", StatusAccepted, ActionCancel, ActorOperator, DepositPaid, false, hourLate, DepositRefunded},
 		{"customer cancels early: real hours across the DST change", StatusAccepted, ActionCancel, ActorCustomer, DepositPaid, false, early, DepositRefunded},
@@ -129,6 +131,17 @@ func TestDepositAfter(t *testing.T) {
 		d := r.depositAfter(transition(t, StatusPendingPayment, ActionExpire), ActorSystem, "", now.Add(time.Hour))
 		if d.State != DepositExpired || !d.Since.Equal(r.HoldExpires) {
 			t.Errorf("got %+v, want expired since %s", d, r.HoldExpires)
+		}
+	})
+	t.Run("an unanswered expiry dates the refund at the window's start", func(t *testing.T) {
+		r := depositRequest(StatusNew, DepositPaid, false)
+		r.Deposit.PaymentRef = "pi_123"
+		d := r.depositAfter(transition(t, StatusNew, ActionExpire), ActorSystem, "", r.Window.Start.Add(time.Minute))
+		if d.State != DepositRefunded || !d.Since.Equal(r.Window.Start) || d.PaymentRef != "pi_123" {
+			t.Errorf("got %+v, want refunded since %s, pi_123", d, r.Window.Start)
+		}
+		if !RefundOwed(r.Deposit, d) {
+			t.Errorf("RefundOwed(%+v, %+v) = false, want true: the payment goes back", r.Deposit, d)
 		}
 	})
 	t.Run("a move that does not touch it keeps the record", func(t *testing.T) {

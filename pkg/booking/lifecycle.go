@@ -13,7 +13,7 @@ type Action string
 // The actions of the lifecycle.
 const (
 	ActionPay      Action = "pay"      // the deposit was paid
-	ActionExpire   Action = "expire"   // the hold lapsed unpaid
+	ActionExpire   Action = "expire"   // the hold lapsed unpaid, or the window started unanswered
 	ActionAccept   Action = "accept"   // the business takes the job
 	ActionDecline  Action = "decline"  // the business turns it down
 	ActionMove     Action = "move"     // the business offers another window
@@ -33,7 +33,7 @@ const (
 	ActorCustomer Actor = "customer" // the person, or an assistant acting for them
 	ActorBusiness Actor = "business" // the business, through its inbox
 	ActorOperator Actor = "operator" // Doorstep's operators, through infra/ctl
-	ActorSystem   Actor = "system"   // the payment provider and the hold sweeper
+	ActorSystem   Actor = "system"   // the payment provider and the sweeper
 )
 
 // Transition is one allowed move: a request in state From may be moved by
@@ -57,6 +57,8 @@ var Lifecycle = []Transition{
 	{StatusNew, ActionSpam, StatusDeclined, []Actor{ActorBusiness}},
 	{StatusNew, ActionMove, StatusNew, []Actor{ActorBusiness}},
 	{StatusNew, ActionCancel, StatusCancelled, []Actor{ActorBusiness, ActorCustomer}},
+	// Still unanswered when its window starts: the business did not answer.
+	{StatusNew, ActionExpire, StatusExpired, []Actor{ActorSystem}},
 	{StatusAccepted, ActionComplete, StatusCompleted, []Actor{ActorBusiness}},
 	{StatusAccepted, ActionNoShow, StatusNoShow, []Actor{ActorBusiness}},
 	{StatusAccepted, ActionMove, StatusAccepted, []Actor{ActorBusiness}},

@@ -40,10 +40,11 @@ func TestREADMELifecycleTable(t *testing.T) {
 // The Lifecycle has exactly the moves the spec and issue 5 name, written
 // out here by hand so that a slip in the table fails: pending_payment to new
 // (deposit paid), to expired (hold lapsed) and to cancelled; new to
-// accepted, declined and cancelled; accepted to completed, no_show and
-// cancelled; the business moving the window of a new or accepted request;
-// and (the hardening issue) the business marking a new request not
-// genuine, which declines it. Everything else is refused, for every actor.
+// accepted, declined, cancelled and expired (unanswered when its window
+// starts); accepted to completed, no_show and cancelled; the business
+// moving the window of a new or accepted request; and (the hardening
+// issue) the business marking a new request not genuine, which declines
+// it. Everything else is refused, for every actor.
 func TestLifecycleIsTheSpecsTable(t *testing.T) {
 	type move struct {
 		from   booking.Status
@@ -59,6 +60,7 @@ func TestLifecycleIsTheSpecsTable(t *testing.T) {
 		{booking.StatusNew, booking.ActionSpam, booking.StatusDeclined}:               true,
 		{booking.StatusNew, booking.ActionCancel, booking.StatusCancelled}:            true,
 		{booking.StatusNew, booking.ActionMove, booking.StatusNew}:                    true,
+		{booking.StatusNew, booking.ActionExpire, booking.StatusExpired}:              true,
 		{booking.StatusAccepted, booking.ActionComplete, booking.StatusCompleted}:     true,
 		{booking.StatusAccepted, booking.ActionNoShow, booking.StatusNoShow}:          true,
 		{booking.StatusAccepted, booking.ActionCancel, booking.StatusCancelled}:       true,
@@ -111,6 +113,9 @@ func TestLifecycleIsTheSpecsTable(t *testing.T) {
 		{booking.StatusAccepted, booking.ActionCancel, booking.ActorBusiness, true},
 		{booking.StatusPendingPayment, booking.ActionPay, booking.ActorSystem, true},
 		{booking.StatusPendingPayment, booking.ActionExpire, booking.ActorSystem, true},
+		{booking.StatusNew, booking.ActionExpire, booking.ActorSystem, true},
+		{booking.StatusNew, booking.ActionExpire, booking.ActorBusiness, false},
+		{booking.StatusNew, booking.ActionExpire, booking.ActorOperator, false},
 		{booking.StatusPendingPayment, booking.ActionCancel, booking.ActorCustomer, true},
 		{booking.StatusNew, booking.ActionCancel, booking.ActorCustomer, true},
 		{booking.StatusAccepted, booking.ActionCancel, booking.ActorCustomer, true},
@@ -152,7 +157,8 @@ func TestAllowedMessages(t *testing.T) {
 }
 
 // The effects of each move, written out by hand from issue 5: leaving new or
-// pending_payment for a closed state frees a place in the phone's count;
+// pending_payment for a closed state (an unanswered expiry too) frees a
+// place in the phone's count;
 // declined, cancelled and expired release the window; a move takes another
 // window; a paid deposit keeps the window to its end. The store's tests
 // check that each effect happens; this checks they are the right ones.
@@ -167,6 +173,7 @@ func TestLifecycleEffects(t *testing.T) {
 		{"new", "spam"}:               {DecrementPhone: true, ReleaseHold: true, BlockContact: true},
 		{"new", "move"}:               {MoveWindow: true},
 		{"new", "cancel"}:             {DecrementPhone: true, ReleaseHold: true},
+		{"new", "expire"}:             {DecrementPhone: true, ReleaseHold: true},
 		{"accepted", "complete"}:      {},
 		{"accepted", "no_show"}:       {},
 		{"accepted", "move"}:          {MoveWindow: true},

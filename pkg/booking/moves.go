@@ -26,7 +26,7 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 	from := r.Effective(now).Status
 	if c.action == ActionExpire {
 		if from != StatusExpired {
-			return Request{}, Errorf(InvalidTransition, "the payment hold of this request has not lapsed")
+			return Request{}, Errorf(InvalidTransition, "this request has not lapsed: its payment hold has not ended, or its window has not started")
 		}
 		from = r.Status
 	}
@@ -157,8 +157,9 @@ type SweepResult struct {
 	Skipped int // requests another sweep (or a payment) moved first
 }
 
-// ExpireLapsed moves every pending_payment request whose payment hold has
-// lapsed at now to expired, as the sweeper (ActorSystem), each with the
+// ExpireLapsed moves to expired, as the sweeper (ActorSystem), every
+// request that has lapsed at now: pending_payment with its payment hold
+// ended, or new (never answered) with its window started. Each move has the
 // Lifecycle's effects (its window opens again, its phone's count goes
 // down). It is safe to run twice or concurrently: a request already moved
 // is skipped, never moved twice.
@@ -173,7 +174,7 @@ func (s *Bookings) ExpireLapsed(ctx context.Context, now time.Time) (SweepResult
 		_, err = s.move(ctx, r, change{action: ActionExpire, actor: ActorSystem}, now)
 		return err
 	}
-	err := s.store.LapsedPayments(ctx, now, func(codes []string) error {
+	err := s.store.Lapsed(ctx, now, func(codes []string) error {
 		var (
 			wg       sync.WaitGroup
 			mu       sync.Mutex

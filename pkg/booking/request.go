@@ -55,18 +55,17 @@ type Request struct {
 
 // SeenByBusiness reports whether the business has this request in its inbox:
 // from when it is new (created without a deposit, or its deposit paid) on.
-// One cancelled or expired before it was paid never reached the business.
+// One cancelled or expired before it was paid never reached the business;
+// one that expired unanswered did.
 func (r Request) SeenByBusiness() bool {
 	switch r.Status {
-	case StatusPendingPayment, StatusExpired:
+	case StatusPendingPayment:
 		return false
+	case StatusExpired:
+		// Stored before history was kept: only an unpaid hold could expire.
+		return r.reachedNew()
 	case StatusCancelled:
-		for _, e := range r.History {
-			if e.To == StatusNew {
-				return true
-			}
-		}
-		return len(r.History) == 0 // stored before history was kept
+		return r.reachedNew() || len(r.History) == 0 // stored before history was kept
 	}
 	return true
 }
@@ -119,13 +118,45 @@ func (r *Request) HoldUntil() time.Time {
 	return r.Window.End
 }
 
+// LapsesAt is when a request still waiting for a reply expires by itself:
+// a pending_payment request when its payment hold lapses, a new one (the
+// business never answered) when its window starts. It is zero in any other
+// state.
+func (r Request) LapsesAt() time.Time {
+	switch r.Status {
+	case StatusPendingPayment:
+		return r.HoldExpires
+	case StatusNew:
+		return r.Window.Start
+	}
+	return time.Time{}
+}
+
 // Effective returns the request as it stands at now: a pending_payment request
-// whose hold has lapsed is expired, even before the sweeper has stored that.
+// whose hold has lapsed, or a new one whose window has started unanswered, is
+// expired, even before the sweeper has stored that.
 func (r Request) Effective(now time.Time) Request {
-	if r.Status == StatusPendingPayment && !now.Before(r.HoldExpires) {
+	if r.Status.Open() && !now.Before(r.LapsesAt()) {
 		r.Status = StatusExpired
 	}
 	return r
+}
+
+// Unanswered reports whether r expired because its business never answered
+// it (it had reached new), rather than because its deposit was not paid.
+func (r Request) Unanswered() bool {
+	return r.Status == StatusExpired && r.reachedNew()
+}
+
+// reachedNew reports whether r's history shows it in state new at some
+// point: the business had it in its inbox.
+func (r Request) reachedNew() bool {
+	for _, e := range r.History {
+		if e.To == StatusNew || e.From == StatusNew {
+			return true
+		}
+	}
+	return false
 }
 
 // Created is the response to a successful createServiceRequest. It is stored

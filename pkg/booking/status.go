@@ -62,8 +62,9 @@ func statusView(r Request, b *Business, now time.Time) RequestStatus {
 
 // DepositView says what became of r's deposit as r stands (Effective): nil
 // when none was asked for. A deposit still due on a request whose hold
-// lapsed is expired, since the hold's end, even before the sweeper stores
-// that; PayBy is set while it can be paid.
+// lapsed is expired, since the hold's end, and a paid one on a request
+// whose window started unanswered is refunded, since the window's start,
+// even before the sweeper stores that; PayBy is set while it can be paid.
 func (r Request) DepositView() *DepositStatus {
 	d := r.Deposit
 	if d == nil {
@@ -83,6 +84,9 @@ func (r Request) DepositView() *DepositStatus {
 	case v.State == DepositDue && r.Status == StatusExpired:
 		v.State = DepositExpired
 		v.Since = r.HoldExpires
+	case v.State == DepositPaid && r.Status == StatusExpired:
+		v.State = DepositRefunded // the sweep's expire refunds it (DepositOutcome)
+		v.Since = r.Window.Start
 	}
 	return v
 }

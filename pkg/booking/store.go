@@ -53,7 +53,9 @@ type Store interface {
 	// happens only if the stored request is still in state t.From with
 	// before's window, and, from pending_payment, only if the payment hold
 	// has lapsed at now for ActionExpire and has not for any other action;
-	// otherwise it fails with INVALID_TRANSITION. A window move fails with
+	// otherwise it fails with INVALID_TRANSITION. (From new, whether the
+	// window has started is a matter of before's window, which the
+	// condition pins, and now: the domain checks it.) A window move fails with
 	// WINDOW_TAKEN when a live hold is on after's window.
 	MoveRequest(ctx context.Context, before, after Request, t Transition, now time.Time) error
 
@@ -68,10 +70,12 @@ type Store interface {
 	// (SeenByBusiness), newest first.
 	BusinessRequests(ctx context.Context, q RequestQuery) (RequestPage, error)
 
-	// LapsedPayments calls fn with the code of each pending_payment request
-	// whose payment hold has lapsed at now, a page of codes at a time, until
-	// there are no more or fn fails.
-	LapsedPayments(ctx context.Context, now time.Time, fn func(codes []string) error) error
+	// Lapsed calls fn with the code of each request that has lapsed at now
+	// (Request.LapsesAt: a pending_payment request whose payment hold has
+	// ended, a new one whose window has started), a page of codes at a
+	// time, until there are no more or fn fails. It may list a request that
+	// was just moved on; the move's own check turns it away.
+	Lapsed(ctx context.Context, now time.Time, fn func(codes []string) error) error
 }
 
 // RequestQuery selects a business's requests.

@@ -307,7 +307,9 @@ func (s *Store) RecordLimitHit(ctx context.Context, slug string, now time.Time) 
 
 // requestItem is the item of request r: its JSON fields as attributes, and
 // the keys of the indexes it is in (the inbox once the business sees it,
-// the sweep while it waits for its deposit).
+// the sweep while it waits for its deposit or for the business's answer).
+// Every write of a request puts this whole item, so a request leaves an
+// index by a put without its keys.
 func requestItem(r booking.Request) (map[string]types.AttributeValue, error) {
 	item, err := attributevalue.MarshalMapWithOptions(r, jsonNamesEncoding)
 	if err != nil {
@@ -321,9 +323,9 @@ func requestItem(r booking.Request) (map[string]types.AttributeValue, error) {
 	if r.SeenByBusiness() {
 		item[attrInboxSlug] = str(r.BusinessSlug)
 	}
-	if r.Status == booking.StatusPendingPayment {
+	if at := r.LapsesAt(); !at.IsZero() {
 		item[attrSweepShard] = str(sweepShard(r.Code))
-		item[attrSweepAt] = unix(r.HoldExpires)
+		item[attrSweepAt] = unix(at)
 	}
 	return item, nil
 }

@@ -31,8 +31,8 @@ const (
 	// On the request item, besides booking.Request's fields:
 	attrInboxSlug  = "inbox_slug"  // the business, once it sees the request: the inbox index's key
 	attrCreated    = "created"     // the inbox index's sort key
-	attrSweepShard = "sweep_shard" // while pending_payment: the sweep index's key
-	attrSweepAt    = "sweep_at"    // while pending_payment: when the payment hold lapses (N, Unix seconds)
+	attrSweepShard = "sweep_shard" // while pending_payment or new: the sweep index's key
+	attrSweepAt    = "sweep_at"    // while pending_payment or new: when it lapses, booking.Request.LapsesAt (N, Unix seconds)
 	attrWindow     = "window"
 )
 
@@ -42,14 +42,14 @@ const (
 	// indexInbox holds the requests each business sees, by inbox_slug and
 	// created (RFC 3339, whole seconds, so it sorts by time); all attributes.
 	indexInbox = "inbox"
-	// indexSweep holds the pending_payment requests, by sweep_shard and
-	// sweep_at; keys only. The shard spreads them over sweepShards
+	// indexSweep holds the pending_payment and new requests, by
+	// sweep_shard and sweep_at (when each lapses); keys only. The shard spreads them over sweepShards
 	// partitions, so the sweep never reads one hot partition.
 	indexSweep = "sweep"
 )
 
-// sweepShards is how many partitions the sweep index spreads pending
-// requests over.
+// sweepShards is how many partitions the sweep index spreads the requests
+// waiting for a payment or an answer over.
 const sweepShards = 8
 
 // sweepShard is the sweep index partition of the request with the given code.

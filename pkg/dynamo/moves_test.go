@@ -46,6 +46,17 @@ var paths = map[booking.Status][]booking.Action{
 	booking.StatusExpired:        {booking.ActionExpire},
 }
 
+// expireAt is when a request created at now in state from has lapsed, for
+// the sweep to expire it: a pending_payment one when its payment hold ends,
+// a new one (never answered) when its window starts. Other states never
+// lapse; the time is then that of a pending_payment one.
+func expireAt(from booking.Status) time.Time {
+	if from == booking.StatusNew {
+		return monday
+	}
+	return holdLapsed
+}
+
 // reach creates a request and moves it to state s.
 func (f *lifecycleFixture) reach(t *testing.T, s booking.Status) booking.Request {
 	t.Helper()
@@ -94,7 +105,7 @@ func TestLifecycle(t *testing.T) {
 						f := newLifecycleFixture(t, eng)
 						r := f.reach(t, from)
 						if action == booking.ActionExpire {
-							f.clock = holdLapsed
+							f.clock = expireAt(from)
 						}
 						var windowStart string
 						if action == booking.ActionMove {
@@ -190,9 +201,15 @@ func (f *lifecycleFixture) checkMoved(t *testing.T, before, after booking.Reques
 		}
 	}
 
+	// In the sweep index while it waits for a payment or an answer, until
+	// it lapses; in no other state.
 	item := f.item(t, requestKey(before.Code))
-	if tr.From == booking.StatusPendingPayment && (item["sweep_at"] != nil || item["sweep_shard"] != nil) {
-		t.Errorf("a request that left pending_payment is still in the sweep index: %v %v", item["sweep_at"], item["sweep_shard"])
+	wantSweepAt := int64(-1)
+	if at := after.LapsesAt(); !at.IsZero() {
+		wantSweepAt = at.Unix()
+	}
+	if got := attrN(t, item, "sweep_at"); got != wantSweepAt || (attrS(item, "sweep_shard") != "") != (wantSweepAt >= 0) {
+		t.Errorf("%s: sweep_at = %d, sweep_shard %q; want sweep_at %d (-1: none), and a shard with it", after.Status, got, attrS(item, "sweep_shard"), wantSweepAt)
 	}
 	if got, want := attrS(item, "inbox_slug") != "", after.SeenByBusiness(); got != want {
 		t.Errorf("in the inbox index = %v, want %v", got, want)

@@ -120,11 +120,12 @@ func decodeCursor(s, slug string) (map[string]types.AttributeValue, error) {
 	return key, nil
 }
 
-// LapsedPayments queries each shard of the sweep index for requests whose
-// payment hold lapsed at or before now, a page at a time. The index is
-// eventually consistent: a request just paid may still be listed, and the
-// move's own condition turns it away.
-func (s *Store) LapsedPayments(ctx context.Context, now time.Time, fn func(codes []string) error) error {
+// Lapsed queries each shard of the sweep index for requests that lapsed at
+// or before now (sweep_at: a pending_payment request's hold expiry, a new
+// one's window start), a page at a time. The index is eventually
+// consistent: a request just paid or answered may still be listed, and the
+// move's own check turns it away.
+func (s *Store) Lapsed(ctx context.Context, now time.Time, fn func(codes []string) error) error {
 	for shard := range sweepShards {
 		p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
 			TableName:              s.table,
@@ -139,7 +140,7 @@ func (s *Store) LapsedPayments(ctx context.Context, now time.Time, fn func(codes
 		for p.HasMorePages() {
 			page, err := p.NextPage(ctx)
 			if err != nil {
-				return fmt.Errorf("query lapsed payments: %w", err)
+				return fmt.Errorf("query lapsed requests: %w", err)
 			}
 			codes := make([]string, 0, len(page.Items))
 			for _, item := range page.Items {

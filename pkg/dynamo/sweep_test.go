@@ -366,3 +366,165 @@ func BenchmarkSweep1000(b *testing.B) {
 	}
 	b.ReportMetric(float64(n*b.N)/b.Elapsed().Seconds(), "holds/s")
 }
+
+// TestSweepUnanswered sweeps new requests the business never answered: at
+// their window's start minus a second nothing moves; at the start each is
+// expired with the Lifecycle's effects (its phone counts it no more, its
+// hold is released, a paid deposit is refunded), while one whose window
+// starts later is left alone. Before the sweep, reads already say expired
+// and the business can no longer answer. A request stored new without the
+// sweep keys (before they were kept for new requests) is not found.
+func TestSweepUnanswered(t *testing.T) {
+	ctx := context.Background()
+	for _, eng := range dynamotest.Engines() {
+		t.Run(eng.Name, func(t *testing.T) {
+			f := newLifecycleFixture(t, eng)
+			start := monday
+
+			// Phone 1 ignored three times: the most a phone may have.
+			var unanswered []booking.Request
+			for i := range booking.MaxOpenPerPhone {
+				unanswered = append(unanswered, newAt(phone(1), start.Add(time.Duration(i)*24*time.Hour)))
+			}
+			// Phone 2: its deposit paid, then ignored too.
+			paid := pendingAt(phone(2), start.Add(2*time.Hour))
+			later := newAt(phone(3), start.Add(4*time.Hour))
+			for _, r := range append([]booking.Request{paid, later}, unanswered...) {
+				mustCreate(t, f.engine, r, nil, now)
+			}
+			f.clock = now.Add(10 * time.Minute)
+			if _, err := f.bookings.PaySimulated(ctx, paid.Code); err != nil {
+				t.Fatalf("pay %s: %v", paid.Code, err)
+			}
+			if item := f.item(t, requestKey(paid.Code)); attrN(t, item, "sweep_at") != paid.Window.Start.Unix() {
+				t.Errorf("paid request's sweep_at = %d, want its window's start %d", attrN(t, item, "sweep_at"), paid.Window.Start.Unix())
+			}
+			if err := f.store.CreateRequest(ctx, newAt(phone(1), start.Add(30*24*time.Hour)), nil, now); code(err) != booking.TooManyOpen {
+				t.Fatalf("a 4th request of phone 1 before the sweep = %v, want TOO_MANY_OPEN", err)
+			}
+
+			// Monday's first window minus a second: nothing has lapsed.
+			res, err := f.bookings.ExpireLapsed(ctx, start.Add(-time.Second))
+			if err != nil || res != (booking.SweepResult{}) {
+				t.Fatalf("sweep a second before the window = %+v, %v; want nothing moved", res, err)
+			}
+			if got := f.status(t, unanswered[0].Code); got != booking.StatusNew {
+				t.Fatalf("%s a second before its window is %s, want new", unanswered[0].Code, got)
+			}
+
+			// At the start, before any sweep: the reads say expired, and the
+			// business can no longer answer.
+			f.clock = start
+			st, err := f.bookings.RequestStatus(ctx, unanswered[0].Code)
+			if err != nil || st.Status != booking.StatusExpired {
+				t.Errorf("status at the window's start = %s, %v; want expired", st.Status, err)
+			}
+			if _, err := f.bookings.OperatorMove(ctx, unanswered[0].Code, booking.ActionAccept, ""); code(err) != booking.InvalidTransition {
+				t.Errorf("accept at the window's start = %v, want INVALID_TRANSITION", err)
+			}
+
+			// The sweep at the start expires it.
+			res, err = f.bookings.ExpireLapsed(ctx, start)
+			if err != nil || res != (booking.SweepResult{Expired: 1}) {
+				t.Fatalf("sweep at the window's start = %+v, %v; want 1 expired", res, err)
+			}
+			f.checkUnansweredExpiry(t, unanswered[0], start)
+			if n := f.openCount(t, phone(1)); n != booking.MaxOpenPerPhone-1 {
+				t.Errorf("phone 1 open_count after one expiry = %d, want %d", n, booking.MaxOpenPerPhone-1)
+			}
+			if got := f.status(t, unanswered[1].Code); got != booking.StatusNew {
+				t.Errorf("%s (its window a day later) is %s, want new", unanswered[1].Code, got)
+			}
+
+			// Later sweeps: the paid one (refunded) and the rest; the later
+			// one stays until its own window starts.
+			res, err = f.bookings.ExpireLapsed(ctx, start.Add(2*time.Hour))
+			if err != nil || res != (booking.SweepResult{Expired: 1}) {
+				t.Fatalf("sweep at the paid request's window = %+v, %v; want 1 expired", res, err)
+			}
+			f.checkUnansweredExpiry(t, paid, start.Add(2*time.Hour))
+			if n := f.openCount(t, phone(2)); n != 0 {
+				t.Errorf("phone 2 open_count after its expiry = %d, want 0", n)
+			}
+			got, err := f.store.Request(ctx, paid.Code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Deposit.State != booking.DepositRefunded || !got.Deposit.Since.Equal(paid.Window.Start) {
+				t.Errorf("paid deposit after the unanswered expiry = %+v, want refunded since %s", got.Deposit, paid.Window.Start)
+			}
+			if got := f.status(t, later.Code); got != booking.StatusNew {
+				t.Errorf("%s (its window at 14:00 UTC) is %s, want new", later.Code, got)
+			}
+			end := start.Add(time.Duration(booking.MaxOpenPerPhone) * 24 * time.Hour)
+			rest := append([]booking.Request{later}, unanswered[1:]...)
+			if res, err := f.bookings.ExpireLapsed(ctx, end); err != nil || res != (booking.SweepResult{Expired: len(rest)}) {
+				t.Fatalf("sweep after every window = %+v, %v; want %d expired", res, err, len(rest))
+			}
+			for _, r := range rest {
+				f.checkUnansweredExpiry(t, r, end)
+			}
+			for _, p := range []string{phone(1), phone(3)} {
+				if n := f.openCount(t, p); n != 0 {
+					t.Errorf("phone %s open_count after every expiry = %d, want 0", p, n)
+				}
+			}
+
+			// Phone 1, ignored three times, may send a fourth.
+			if err := f.store.CreateRequest(ctx, newAt(phone(1), end.Add(24*time.Hour)), nil, end); err != nil {
+				t.Errorf("a 4th request of phone 1 after the sweep = %v, want nil", err)
+			}
+
+			// Stored new before new requests had sweep keys: reads say
+			// expired, the sweep does not find it.
+			old := newAt(phone(4), end.Add(12*time.Hour)) // before the fourth's window
+
+			mustCreate(t, f.engine, old, nil, end)
+			if _, err := f.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+				TableName:        aws.String(f.table),
+				Key:              map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "REQUEST#" + old.Code}, "sk": &types.AttributeValueMemberS{Value: "REQUEST"}},
+				UpdateExpression: aws.String("REMOVE sweep_shard, sweep_at"),
+			}); err != nil {
+				t.Fatal(err)
+			}
+			if item := f.item(t, requestKey(old.Code)); item["sweep_at"] != nil {
+				t.Logf("%s cannot remove an attribute (minidyn ignores REMOVE): no request without sweep keys", eng.Name)
+				return
+			}
+			if res, err := f.bookings.ExpireLapsed(ctx, old.Window.Start); err != nil || res.Expired != 0 {
+				t.Errorf("sweep of a request without sweep keys = %+v, %v; want nothing expired", res, err)
+			}
+			f.clock = old.Window.Start
+			if st, err := f.bookings.RequestStatus(ctx, old.Code); err != nil || st.Status != booking.StatusExpired {
+				t.Errorf("status of a request without sweep keys at its window's start = %s, %v; want expired", st.Status, err)
+			}
+		})
+	}
+}
+
+// checkUnansweredExpiry checks that r, created new (or paid) at now, was
+// expired unanswered by the sweep at: its event, its hold, the indexes it
+// is in.
+func (e engine) checkUnansweredExpiry(t *testing.T, r booking.Request, at time.Time) {
+	t.Helper()
+	got, err := e.store.Request(context.Background(), r.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := got.History[len(got.History)-1]
+	want := booking.Event{At: at, By: booking.ActorSystem, Action: booking.ActionExpire,
+		From: booking.StatusNew, To: booking.StatusExpired, Window: r.Window}
+	if got.Status != booking.StatusExpired || jsonString(last) != jsonString(want) || !got.Unanswered() {
+		t.Errorf("%s is %s with last event %s, want expired unanswered by %s", r.Code, got.Status, jsonString(last), jsonString(want))
+	}
+	item := e.item(t, requestKey(r.Code))
+	if item["sweep_shard"] != nil || item["sweep_at"] != nil {
+		t.Errorf("%s is expired and still in the sweep index", r.Code)
+	}
+	if attrS(item, "inbox_slug") != slug {
+		t.Errorf("%s expired unanswered and left its business's inbox", r.Code)
+	}
+	if hold := e.item(t, holdKey(slug, r.Window.Start)); hold != nil {
+		t.Errorf("%s is expired and its window's hold is still there: %v", r.Code, hold)
+	}
+}
