@@ -47,8 +47,10 @@ func Changes(before *booking.Request, after booking.Request) []Change {
 func changeID(code string, event int) string { return code + "#" + strconv.Itoa(event) }
 
 // personKind is what the person hears of a change, if anything: the spec's
-// received, confirmed, changed and cancelled. A payment, a completed job and
-// a no-show tell the person nothing new.
+// received, confirmed, changed and cancelled (an expiry, of an unpaid hold
+// or of a request the business never answered, is a cancel for the
+// person). A payment, a completed job and a no-show tell the person
+// nothing new.
 func personKind(e booking.Event) (Kind, bool) {
 	switch e.Action {
 	case booking.ActionCreate:
@@ -67,7 +69,8 @@ func personKind(e booking.Event) (Kind, bool) {
 // the request is in its inbox (created without a deposit, or its deposit
 // paid), or that the person cancelled one that was (new or accepted). A
 // request waiting for its deposit is not the business's yet, so neither its
-// cancel nor its expiry concerns it; and a cancel by the business, or by an
+// cancel nor its expiry concerns it; a request it never answered expires in
+// its inbox, which it sees there; and a cancel by the business, or by an
 // operator acting for either side, tells it nothing it does not know.
 func businessKind(e booking.Event) (Kind, bool) {
 	switch {

@@ -57,6 +57,7 @@ func transitions(lang string, c contact) []change {
 	}{
 		{"pay", pending, booking.ActionPay, booking.ActorSystem, booking.StatusNew},
 		{"expire", pending, booking.ActionExpire, booking.ActorSystem, booking.StatusExpired},
+		{"expire unanswered", fresh, booking.ActionExpire, booking.ActorSystem, booking.StatusExpired},
 		{"person cancels pending_payment", pending, booking.ActionCancel, booking.ActorCustomer, booking.StatusCancelled},
 		{"accept", fresh, booking.ActionAccept, booking.ActorBusiness, booking.StatusAccepted},
 		{"decline", fresh, booking.ActionDecline, booking.ActorBusiness, booking.StatusDeclined},
@@ -201,6 +202,28 @@ func TestMatrix(t *testing.T) {
 		{"expire", "es", both, nil, composer, []string{
 			moved + "/cancelled/person/email -> " + email + " (es)",
 			moved + "/cancelled/person/sms -> " + phone + " (es)",
+		}},
+		// A new request the business never answered: the person is told,
+		// by each channel they allowed, in their language; the business,
+		// whose inbox shows it expired, is not.
+		{"expire unanswered", "en", both, nil, composer, []string{
+			moved + "/cancelled/person/email -> " + email + " (en)",
+			moved + "/cancelled/person/sms -> " + phone + " (en)",
+		}},
+		{"expire unanswered", "es", both, []func(*booking.Business){spanishDesk}, composer, []string{
+			moved + "/cancelled/person/email -> " + email + " (es)",
+			moved + "/cancelled/person/sms -> " + phone + " (es)",
+		}},
+		{"expire unanswered", "es", contact{email: true}, nil, composer, []string{
+			moved + "/cancelled/person/email -> " + email + " (es)",
+		}},
+		{"expire unanswered", "en", contact{sms: true}, nil, composer, []string{
+			moved + "/cancelled/person/sms -> " + phone + " (en)",
+		}},
+		{"expire unanswered", "en", contact{}, nil, composer, nil},
+		{"expire unanswered", "en", both, []func(*booking.Business){example}, composer, nil},
+		{"expire unanswered", "es", both, []func(*booking.Business){preview}, composer, []string{
+			moved + "/cancelled/preview/email -> " + previewInbox + " (es)",
 		}},
 		{"complete", "en", both, nil, composer, nil},
 		{"no_show", "en", both, nil, composer, nil},

@@ -35,6 +35,7 @@ type lexicon struct {
 	declined, cancelledByBusiness          string // %s business, %s window
 	cancelledByPerson, cancelledOther      string // %s business, %s window
 	expired                                string // %s business
+	unanswered                             string // %s business, %s window
 	newSubject, newIntro, openInbox        string // %s code, service, window for the subject
 	calledOffSubject, calledOff            string // %s code, service, window for the subject
 
@@ -81,6 +82,7 @@ var wording = map[string]*lexicon{
 		cancelledByPerson:   "Your request with %s for %s is cancelled, as you asked.",
 		cancelledOther:      "Your request with %s for %s was cancelled.",
 		expired:             "The deposit for your request with %s was not paid in time, so the window was released and the request is cancelled.",
+		unanswered:          "%s did not answer your request for %s in time, so it is cancelled.",
 		newSubject:          "New request %s: %s, %s",
 		newIntro:            "A new service request is waiting in your Doorstep inbox.",
 		openInbox:           "Open your inbox to see the details, then accept it, offer another window or decline it.",
@@ -127,6 +129,7 @@ var wording = map[string]*lexicon{
 		cancelledByPerson:   "Tu solicitud con %s para %s quedó cancelada, como pediste.",
 		cancelledOther:      "Tu solicitud con %s para %s fue cancelada.",
 		expired:             "El depósito de tu solicitud con %s no se pagó a tiempo, así que el horario se liberó y la solicitud quedó cancelada.",
+		unanswered:          "%s no respondió a tiempo a tu solicitud para %s, así que quedó cancelada.",
 		newSubject:          "Nueva solicitud %s: %s, %s",
 		newIntro:            "Tienes una nueva solicitud de servicio en tu bandeja de Doorstep.",
 		openInbox:           "Abre tu bandeja para ver los detalles y aceptarla, ofrecer otro horario o rechazarla.",
@@ -202,6 +205,8 @@ func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking
 		switch e := ch.Event; {
 		case e.Action == booking.ActionDecline:
 			lead = fmt.Sprintf(l.declined, name, w)
+		case e.Action == booking.ActionExpire && e.From == booking.StatusNew:
+			lead = fmt.Sprintf(l.unanswered, name, w)
 		case e.Action == booking.ActionExpire:
 			lead = fmt.Sprintf(l.expired, name)
 		case e.By == booking.ActorBusiness:

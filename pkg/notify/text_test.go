@@ -66,6 +66,11 @@ func TestTexts(t *testing.T) {
 	beforeCancel, calledOff := move(accepted, booking.ActionCancel, booking.ActorCustomer, booking.StatusCancelled)
 	freshEN := request(booking.StatusNew, "en", both)
 	beforeCancelNew, calledOffNew := move(freshEN, booking.ActionCancel, booking.ActorCustomer, booking.StatusCancelled)
+	// Expiries: a new request the business never answered (English and
+	// Spanish), and an unpaid deposit, whose words stay as they were.
+	beforeUnanswered, unanswered := move(freshEN, booking.ActionExpire, booking.ActorSystem, booking.StatusExpired)
+	beforeUnansweredES, unansweredES := move(fresh, booking.ActionExpire, booking.ActorSystem, booking.StatusExpired)
+	beforeUnpaid, unpaid := move(pending, booking.ActionExpire, booking.ActorSystem, booking.StatusExpired)
 	tests := []struct {
 		name    string
 		msgs    []notify.Message
@@ -169,6 +174,31 @@ Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
 
 Inbox: https://book.example.com/api/v1/inbox/requests/7K3M-Q9TD-2HXA
 `,
+		},
+		{
+			"expired unanswered, e-mail", messages(composer, &beforeUnanswered, unanswered, b), code + "#1/cancelled/person/email",
+			"Cancelled: Lakeview Plumbing, Mon, Nov 23, 10:00 AM-12:00 PM CST",
+			`Hello Ana Ruiz,
+
+Lakeview Plumbing did not answer your request for Mon, Nov 23, 10:00 AM-12:00 PM CST in time, so it is cancelled.
+
+Code: 7K3M-Q9TD-2HXA
+Service: Drain cleaning
+Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
+
+You can send a new request at https://lakeview-plumbing.example.com/book.
+
+Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+Questions? Call Lakeview Plumbing at (312) 555-0188.
+`,
+		},
+		{
+			"expired unanswered, Spanish, text", messages(composer, &beforeUnansweredES, unansweredES, b), code + "#1/cancelled/person/sms", "",
+			"Lakeview Plumbing no respondió a tiempo a tu solicitud para lun 23 nov, 10:00-12:00 CST, así que quedó cancelada. Estado: https://book.example.com/r/7K3M-Q9TD-2HXA Responde STOP para no recibir más",
+		},
+		{
+			"expired unpaid, text: as before", messages(composer, &beforeUnpaid, unpaid, b), code + "#1/cancelled/person/sms", "",
+			"The deposit for your request with Lakeview Plumbing was not paid in time, so the window was released and the request is cancelled. Status: https://book.example.com/r/7K3M-Q9TD-2HXA Reply STOP to opt out",
 		},
 		{
 			"confirmed, preview", func() []notify.Message {
