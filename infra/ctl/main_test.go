@@ -448,6 +448,8 @@ func testRequestsShow(t *testing.T, f *fixture) {
 	monday := time.Date(2026, 11, 23, 14, 0, 0, 0, time.UTC) // 08:00 in Austin
 	pending := f.create(t, austin, now.Add(-10*time.Minute), monday, "Eve Deposit", "5125550105")
 	lapsed := f.create(t, austin, now.Add(-time.Hour), monday.Add(2*time.Hour), "Fay Lapsed", "5125550106")
+	// Sent at 08:00 MST for the 10:00 window; nobody answered by now, 11:00.
+	unanswered := f.create(t, desert, now.Add(-3*time.Hour), now.Add(-time.Hour), "Gus Ignored", "6025550148")
 	f.mustRun(t, "requests", "move", code, "accept")
 
 	tests := []struct {
@@ -469,6 +471,9 @@ func testRequestsShow(t *testing.T, f *fixture) {
 		{"payment hold lapsed", lapsed, []string{
 			"status    expired (the payment hold lapsed at 2026-11-20 11:30 CST; stored as pending_payment until the sweeper runs)",
 			"deposit   $49.00, expired\n",
+		}},
+		{"unanswered when its window started", unanswered, []string{
+			"status    expired (unanswered when its window started at 2026-11-20 10:00 MST; stored as new until the sweeper runs)",
 		}},
 	}
 	for _, tt := range tests {

@@ -136,10 +136,14 @@ func (c *ctl) showRequest(ctx context.Context, args []string) error {
 	field("code", "%s", r.Code)
 	field("business", "%s (%s)", r.BusinessSlug, oneLine(b.Name))
 	eff := r.Effective(now)
-	if eff.Status != r.Status {
+	switch {
+	case eff.Status != r.Status && r.Status == booking.StatusNew:
+		field("status", "%s (unanswered when its window started at %s; stored as %s until the sweeper runs)",
+			eff.Status, r.LapsesAt().In(loc).Format("2006-01-02 15:04 MST"), r.Status)
+	case eff.Status != r.Status:
 		field("status", "%s (the payment hold lapsed at %s; stored as %s until the sweeper runs)",
-			eff.Status, r.HoldExpires.In(loc).Format("2006-01-02 15:04 MST"), r.Status)
-	} else {
+			eff.Status, r.LapsesAt().In(loc).Format("2006-01-02 15:04 MST"), r.Status)
+	default:
 		field("status", "%s", r.Status)
 	}
 	service := oneLine(r.ServiceName.EN)
@@ -270,8 +274,9 @@ func formatWindow(w booking.Window, loc *time.Location) string {
 }
 
 // formatDeposit describes the deposit of r, a request as it stands
-// (Request.Effective): the deposit of a lapsed hold is expired, whatever the
-// stored record still says.
+// (Request.Effective): the deposit of a lapsed hold is expired, and a paid
+// one of a request unanswered when its window started refunded, whatever
+// the stored record still says.
 func formatDeposit(r booking.Request, loc *time.Location) string {
 	d := r.DepositView() // r is Effective: a lapsed hold reads expired
 	if d == nil {

@@ -71,6 +71,16 @@ func TestStatusPage(t *testing.T) {
 		wantIn(t, res.body, "Request sent, not confirmed yet", "The business moved your arrival window to this time.", "Friday, November 27, 2026, 8:00 AM – 9:00 AM MST",
 			"$25.00 paid on Monday, November 23, 2026.")
 	})
+	t.Run("a request the business did not answer before its window", func(t *testing.T) {
+		c := f.create(t, "mile-high-electric", "80202", "es", 1)
+		f.paySimulated(t, c.Code)
+		r := f.request(t, c.Code)
+		f.clock.Set(r.Window.Start) // before any sweep
+		t.Cleanup(func() { f.clock.Set(start) })
+		res := f.do(t, "GET", "/r/"+c.Code, nil)
+		wantIn(t, res.body, "Vencida: el negocio no respondió a tiempo", "reembolsado por completo")
+		wantNotIn(t, res.body, "el depósito no se pagó a tiempo", "Cancelar esta solicitud")
+	})
 }
 
 func TestNotFound(t *testing.T) {

@@ -98,6 +98,9 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulate
 		StatusPath: "/r/" + r.Code,
 		NotAnAppt:  r.Status == booking.StatusNew || r.Status == booking.StatusPendingPayment,
 	}
+	if r.Unanswered() {
+		v.Title = tr(lang, "state_unanswered") // not an unpaid deposit
+	}
 	if lang == "es" && r.ServiceName.ES != "" {
 		v.Service = r.ServiceName.ES
 	}
