@@ -47,8 +47,8 @@ Commands:
       business's previous token stops working at once.
   requests list SLUG [--status S1,S2] [--from DAY] [--to DAY] [--limit N] [--cursor C] [--json]
       The requests the business has in its inbox, newest first.
-        --status   only these states: new, accepted, declined, completed,
-                   cancelled, no_show, joined by commas
+        --status   only these states: new, accepted, declined, cancelled,
+                   expired, completed, no_show, joined by commas
         --from     sent on or after this day, YYYY-MM-DD in the business's time zone
         --to       sent on or before this day (default: up to now)
         --limit    requests per page, 1 to 100 (default 25)

@@ -156,13 +156,23 @@ func (s *Bookings) BusinessRequests(ctx context.Context, b *Business, iq InboxQu
 	if !q.From.Before(q.To) {
 		return InboxPage{}, Errorf(InvalidDate, "from must be on or before to")
 	}
+	// The store filters by the stored state; the list, by the state as it
+	// stands: a new request whose window started is expired before the
+	// sweep stores it. A page may then list fewer than Limit requests.
+	if slices.Contains(q.Statuses, StatusExpired) && !slices.Contains(q.Statuses, StatusNew) {
+		q.Statuses = append(slices.Clone(q.Statuses), StatusNew)
+	}
 	page, err := s.store.BusinessRequests(ctx, q)
 	if err != nil {
 		return InboxPage{}, err
 	}
 	out := InboxPage{Requests: make([]InboxRequest, 0, len(page.Requests))}
 	for _, r := range page.Requests {
-		out.Requests = append(out.Requests, inboxView(r, now))
+		v := inboxView(r, now)
+		if len(iq.Statuses) > 0 && !slices.Contains(iq.Statuses, v.Status) {
+			continue
+		}
+		out.Requests = append(out.Requests, v)
 	}
 	if page.Next != "" {
 		out.Next = &page.Next

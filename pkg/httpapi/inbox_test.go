@@ -298,15 +298,19 @@ func TestInboxList(t *testing.T) {
 	fx := newInboxFixture(t)
 	windows := []string{mon08, mon10, mon13, mon15, "2026-11-24T16:00:00Z"}
 	var codes []string // oldest first
+	// One a day, Thursday 16:00 to Tuesday 00:00 in Los Angeles; the
+	// business answers two of them the day they come, and by the last
+	// day the windows of the unanswered ones have started but Tuesday's.
 	for i, w := range windows {
-		fx.clock.Set(start.Add(time.Duration(i) * 26 * time.Hour)) // one a day, Thursday to Monday in Los Angeles
+		fx.clock.Set(start.Add(time.Duration(i) * 26 * time.Hour))
 		codes = append(codes, fx.create(t, "split-day-plumbing", w, fmt.Sprintf("32355502%02d", i)))
-	}
-	if res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+codes[1]+"/accept", ""); res.status != 200 {
-		t.Fatal(res.raw)
-	}
-	if res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+codes[2]+"/decline", ""); res.status != 200 {
-		t.Fatal(res.raw)
+		answer := map[int]string{1: "accept", 2: "decline"}[i]
+		if answer == "" {
+			continue
+		}
+		if res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+codes[i]+"/"+answer, ""); res.status != 200 {
+			t.Fatal(res.raw)
+		}
 	}
 	newestFirst := slices.Clone(codes)
 	slices.Reverse(newestFirst)
@@ -317,7 +321,10 @@ func TestInboxList(t *testing.T) {
 	}{
 		{"all", "", newestFirst},
 		{"one page at a time", "limit=2", newestFirst},
-		{"new only", "status=new", []string{codes[4], codes[3], codes[0]}},
+		{"new only", "status=new", []string{codes[4]}},
+		// Unanswered when their windows started: expired, before any sweep.
+		{"expired only", "status=expired", []string{codes[3], codes[0]}},
+		{"new or expired", "status=expired,new", []string{codes[4], codes[3], codes[0]}},
 		{"two states", "status=accepted,declined&limit=1", []string{codes[2], codes[1]}},
 		// start is Thursday 2026-11-19 16:00 in Los Angeles; a request a day.
 		{"from a day", "from=2026-11-21", []string{codes[4], codes[3], codes[2]}},
