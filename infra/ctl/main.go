@@ -58,6 +58,11 @@ Commands:
   requests show CODE [--json]
       One request (any business, any state) with the person's contact
       details and its history.
+  requests add-sweep-keys
+      Once, after deploying the expiry of unanswered requests: give each
+      request stored new before new requests had sweep keys those keys, so
+      that the sweeper expires it once its window has started (and frees
+      its phone's place and its window). It scans the whole table.
   requests move CODE ACTION [--window-start TIME]
       Move a request as an operator: ACTION is accept, decline, move,
       complete, cancel or no_show; an operator may make any move the business
@@ -167,7 +172,7 @@ func (c *ctl) dispatch(ctx context.Context, args []string) error {
 		return c.createTable(ctx, args)
 	case "requests":
 		if len(args) == 0 {
-			return usagef("", "requests: want list, show or move")
+			return usagef("", "requests: want list, show, move or add-sweep-keys")
 		}
 		sub, args := args[0], args[1:]
 		switch sub {
@@ -177,8 +182,10 @@ func (c *ctl) dispatch(ctx context.Context, args []string) error {
 			return c.showRequest(ctx, args)
 		case "move":
 			return c.moveRequest(ctx, args)
+		case "add-sweep-keys":
+			return c.addSweepKeys(ctx, args)
 		}
-		return usagef("", "requests: unknown command %q; want list, show or move", sub)
+		return usagef("", "requests: unknown command %q; want list, show, move or add-sweep-keys", sub)
 	}
 	return usagef("", "unknown command %q", cmd)
 }

@@ -120,7 +120,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"load", "a.json", "b.json"}, `unexpected argument "b.json"`},
 		{[]string{"mint-token"}, "missing SLUG"},
 		{[]string{"create-table", "now"}, `unexpected argument "now"`},
-		{[]string{"requests"}, "want list, show or move"},
+		{[]string{"requests"}, "want list, show, move or add-sweep-keys"},
 		{[]string{"requests", "delete", "X"}, `unknown command "delete"`},
 		{[]string{"requests", "list"}, "missing SLUG"},
 		{[]string{"requests", "list", desert, "--limit"}, "flag needs an argument: -limit"},
@@ -507,6 +507,22 @@ func testRequestsShow(t *testing.T, f *fixture) {
 func refusal(from booking.Status, a booking.Action) string {
 	_, err := booking.Allowed(from, a, booking.ActorOperator)
 	return booking.ErrorMessage(err)
+}
+
+// add-sweep-keys finds nothing to do on a table whose requests were all
+// stored with their sweep keys (pkg/dynamo tests the store's side), and
+// takes no arguments.
+func TestRequestsAddSweepKeys(t *testing.T) { forEachEngine(t, testRequestsAddSweepKeys) }
+
+func testRequestsAddSweepKeys(t *testing.T, f *fixture) {
+	f.mustRun(t, "load", "testdata/businesses.json")
+	f.create(t, desert, now.Add(-time.Hour), time.Date(2026, 11, 21, 19, 0, 0, 0, time.UTC), "Ana Ruiz", "6025550147")
+	if got, want := f.mustRun(t, "requests", "add-sweep-keys"), "0 new requests without sweep keys have them now"; !strings.Contains(got, want) {
+		t.Errorf("got %q, want %q in it", got, want)
+	}
+	if code, _, stderr := f.run("requests", "add-sweep-keys", "extra"); code != 2 || !strings.Contains(stderr, "takes no arguments") {
+		t.Errorf("got exit %d, stderr %q; want 2, takes no arguments", code, stderr)
+	}
 }
 
 func TestRequestsMove(t *testing.T) { forEachEngine(t, testRequestsMove) }

@@ -204,7 +204,7 @@ func (c *ctl) moveRequest(ctx context.Context, args []string) error {
 	case action == booking.ActionPay:
 		return errors.New("pay is the system's move: the payment provider makes it when the person pays; an operator cannot")
 	case action == booking.ActionExpire:
-		return errors.New("expire is the system's move: the hold sweeper makes it when a payment hold lapses; an operator cannot (cancel the request instead)")
+		return errors.New("expire is the system's move: the sweeper makes it when a payment hold lapses or a new request's window starts unanswered; an operator cannot (cancel the request instead)")
 	case !slices.Contains(booking.ActionsBy(booking.ActorOperator), action):
 		return usagef(moveSynopsis, "unknown action %q; want accept, decline, move, complete, cancel or no_show", pos[1])
 	case action == booking.ActionMove && windowStart == "":
@@ -351,4 +351,23 @@ func safeRune(r rune) rune {
 		return unicode.ReplacementChar
 	}
 	return r
+}
+
+// addSweepKeys gives the requests stored new before new requests had sweep
+// keys those keys (dynamo.Store.AddSweepKeys), and says how many.
+func (c *ctl) addSweepKeys(ctx context.Context, args []string) error {
+	const synopsis = "requests add-sweep-keys"
+	if len(args) > 0 {
+		return usagef(synopsis, "add-sweep-keys takes no arguments")
+	}
+	store, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	n, err := store.AddSweepKeys(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "%d new requests without sweep keys have them now; the sweeper expires each once its window has started\n", n)
+	return nil
 }

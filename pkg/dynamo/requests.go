@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -174,4 +175,63 @@ func (s *Store) Request(ctx context.Context, code string) (*booking.Request, err
 		return nil, fmt.Errorf("stored request %q: %w", code, err)
 	}
 	return &r, nil
+}
+
+// AddSweepKeys gives each request stored new without sweep keys (stored
+// before new requests had them) the keys requestItem now gives it, so that
+// the sweep finds it once its window starts, and returns how many it gave
+// them to. It scans the whole table: an operator's one-off (infra/ctl),
+// never a request path. Each write is conditional on the request being
+// still new with the window it was read with and still keyless; one moved
+// meanwhile is left to its move, which put it whole.
+func (s *Store) AddSweepKeys(ctx context.Context) (int, error) {
+	p := dynamodb.NewScanPaginator(s.client, &dynamodb.ScanInput{
+		TableName:                s.table,
+		FilterExpression:         aws.String("begins_with(pk, :request) AND #status = :new AND attribute_not_exists(" + attrSweepAt + ")"),
+		ExpressionAttributeNames: map[string]string{"#status": attrStatus},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":request": str(prefixRequest), ":new": str(string(booking.StatusNew)),
+		},
+		ConsistentRead: aws.Bool(true),
+		Limit:          s.limit(),
+	})
+	added := 0
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return added, fmt.Errorf("scan for requests without sweep keys: %w", err)
+		}
+		for _, item := range page.Items {
+			var r booking.Request
+			if err := attributevalue.UnmarshalMapWithOptions(item, &r, jsonNamesDecoding); err != nil {
+				return added, fmt.Errorf("stored request: %w", err)
+			}
+			start, err := attributevalue.Marshal(r.Window.Start)
+			if err != nil {
+				return added, fmt.Errorf("encode window start: %w", err)
+			}
+			_, err = s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+				TableName:           s.table,
+				Key:                 keyMap(requestPK(r.Code), skRequest),
+				UpdateExpression:    aws.String("SET " + attrSweepShard + " = :shard, " + attrSweepAt + " = :at"),
+				ConditionExpression: aws.String("#status = :new AND #window.#start = :start AND attribute_not_exists(" + attrSweepAt + ")"),
+				ExpressionAttributeNames: map[string]string{
+					"#status": attrStatus, "#window": attrWindow, "#start": "start",
+				},
+				ExpressionAttributeValues: map[string]types.AttributeValue{
+					":shard": str(sweepShard(r.Code)), ":at": unix(r.LapsesAt()),
+					":new": str(string(booking.StatusNew)), ":start": start,
+				},
+			})
+			var failed *types.ConditionalCheckFailedException
+			switch {
+			case errors.As(err, &failed):
+				continue // moved meanwhile
+			case err != nil:
+				return added, fmt.Errorf("add sweep keys to %s: %w", r.Code, err)
+			}
+			added++
+		}
+	}
+	return added, nil
 }
