@@ -1,8 +1,8 @@
-// Command expire-holds is the hold sweeper: a Lambda function that a
-// schedule runs every minute. It moves each pending_payment request whose
-// payment hold has lapsed at the scheduled event's time to expired, which
-// opens its window again and gives its phone back one open request
-// (pkg/sweep).
+// Command expire-holds is the sweeper: a Lambda function that a schedule
+// runs every minute. It moves to expired each pending_payment request whose
+// payment hold has lapsed at the scheduled event's time, and each new
+// request whose window has started unanswered, which opens its window
+// again and gives its phone back one open request (pkg/sweep).
 //
 // Environment: TABLE_NAME, and optionally DYNAMODB_ENDPOINT. It builds no
 // URLs, so it needs no SITE_URL.

@@ -190,8 +190,8 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	return mux, closeEngine, nil
 }
 
-// sweepEvery expires the lapsed payment holds every interval until ctx
-// ends, as ExpireHoldsFunction does every minute on AWS.
+// sweepEvery expires the lapsed payment holds and unanswered requests every
+// interval until ctx ends, as ExpireHoldsFunction does every minute on AWS.
 func sweepEvery(ctx context.Context, bookings *booking.Bookings, every time.Duration, log *slog.Logger) {
 	tick := time.NewTicker(every)
 	defer tick.Stop()

@@ -12,7 +12,7 @@ import (
 // Bookings is the booking domain's one service. Its methods say who is
 // acting: a visitor (the public operations), the business (proven by
 // OpenInbox), the person who sent a request (by its code), the operator,
-// the payment provider and the hold sweeper. Every move of a request goes
+// the payment provider and the sweeper. Every move of a request goes
 // through the Lifecycle in one place (move).
 type Bookings struct {
 	store   Store

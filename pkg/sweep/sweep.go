@@ -1,6 +1,7 @@
-// Package sweep is the hold sweeper: it expires every payment hold that
-// has lapsed, on each scheduled event (functions/expire-holds) or on a
-// ticker (infra/local).
+// Package sweep is the sweeper: it expires every payment hold that has
+// lapsed and every new request still unanswered when its window starts, on
+// each scheduled event (functions/expire-holds) or on a ticker
+// (infra/local).
 package sweep
 
 import (
