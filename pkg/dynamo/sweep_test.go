@@ -400,7 +400,7 @@ func TestSweepUnanswered(t *testing.T) {
 			if item := f.item(t, requestKey(paid.Code)); attrN(t, item, "sweep_at") != paid.Window.Start.Unix() {
 				t.Errorf("paid request's sweep_at = %d, want its window's start %d", attrN(t, item, "sweep_at"), paid.Window.Start.Unix())
 			}
-			if err := f.store.CreateRequest(ctx, newAt(phone(1), start.Add(30*24*time.Hour)), nil, now); code(err) != booking.TooManyOpen {
+			if err := f.store.CreateRequest(ctx, newAt(phone(1), start.Add(30*24*time.Hour)), nil, bookingtest.Unlimited, now); code(err) != booking.TooManyOpen {
 				t.Fatalf("a 4th request of phone 1 before the sweep = %v, want TOO_MANY_OPEN", err)
 			}
 
@@ -472,7 +472,7 @@ func TestSweepUnanswered(t *testing.T) {
 			}
 
 			// Phone 1, ignored three times, may send a fourth.
-			if err := f.store.CreateRequest(ctx, newAt(phone(1), end.Add(24*time.Hour)), nil, end); err != nil {
+			if err := f.store.CreateRequest(ctx, newAt(phone(1), end.Add(24*time.Hour)), nil, bookingtest.Unlimited, end); err != nil {
 				t.Errorf("a 4th request of phone 1 after the sweep = %v, want nil", err)
 			}
 
