@@ -66,6 +66,7 @@ FUZZ_TARGETS := \
     ./pkg/httpapi:FuzzDecodeCreateBody \
     ./pkg/booking:FuzzNormalizePhone \
     ./pkg/booking:FuzzNormalizeEmail \
+    ./pkg/booking:FuzzParseWindowStart \
     ./pkg/booking:FuzzIsZIP \
     ./pkg/booking:FuzzParseSiteLink \
     ./pkg/booking:FuzzWindowQuery \

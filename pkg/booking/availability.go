@@ -34,7 +34,7 @@ const dateLayout = "2006-01-02"
 func ParseDate(name, s string) (time.Time, error) {
 	t, err := time.Parse(dateLayout, s)
 	if err != nil {
-		return time.Time{}, Errorf(InvalidDate, "%s must be a date as YYYY-MM-DD, got %q", name, s)
+		return time.Time{}, Errorf(InvalidDate, "%s must be a date as YYYY-MM-DD, got %s", name, excerpt(s))
 	}
 	return t, nil
 }
@@ -53,7 +53,7 @@ func ParseDays(s string) (int, error) {
 }
 
 func daysError(days string) error {
-	return Errorf(InvalidRequest, "days must be a whole number from 1 to %d, got %q", MaxDays, days)
+	return Errorf(InvalidRequest, "days must be a whole number from 1 to %d, got %s", MaxDays, excerpt(days))
 }
 
 // Windows returns the open arrival windows of days consecutive local days from

@@ -36,7 +36,7 @@ func NewBookings(store Store, siteURL string, payments Payments, now func() time
 func (s *Bookings) Business(ctx context.Context, slug string) (*Business, error) {
 	slug = strings.ToLower(strings.TrimSpace(slug))
 	if !IsSlug(slug) {
-		return nil, Errorf(NotFound, "no business has the slug %q", slug)
+		return nil, Errorf(NotFound, "no business has the slug %s", excerpt(slug))
 	}
 	return s.store.Business(ctx, slug)
 }

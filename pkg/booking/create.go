@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"net/mail"
 	"slices"
 	"strings"
 	"time"
@@ -71,9 +70,9 @@ type draft struct {
 // SERVICE_UNAVAILABLE.
 func (in CreateInput) checkFields(b *Business) (draft, error) {
 	var d draft
-	start, err := time.Parse(time.RFC3339, in.WindowStart)
-	if err != nil {
-		return d, Errorf(InvalidWindow, windowStartFormatMsg+", got %q", in.WindowStart)
+	start, ok := ParseWindowStart(in.WindowStart)
+	if !ok {
+		return d, Errorf(InvalidWindow, windowStartFormatMsg+", got %s", excerpt(in.WindowStart))
 	}
 	d.Window.Start = start.UTC()
 
@@ -88,8 +87,15 @@ func (in CreateInput) checkFields(b *Business) (draft, error) {
 	case tooLong(d.Address.Unit, maxAddressLine) || tooLong(d.Address.City, maxAddressLine):
 		return d, Errorf(InvalidAddress, "address.unit and address.city may have up to %d characters", maxAddressLine)
 	}
+	for _, f := range []struct{ name, value string }{
+		{"address.street", d.Address.Street}, {"address.unit", d.Address.Unit}, {"address.city", d.Address.City},
+	} {
+		if err := oneLine(InvalidAddress, f.name, f.value); err != nil {
+			return d, err
+		}
+	}
 	if !IsZIP(d.Address.ZIP) {
-		return d, Errorf(InvalidZIP, "address.zip must be 5 digits, got %q", d.Address.ZIP)
+		return d, Errorf(InvalidZIP, "address.zip must be 5 digits, got %s", excerpt(d.Address.ZIP))
 	}
 
 	c := in.Contact
@@ -100,26 +106,36 @@ func (in CreateInput) checkFields(b *Business) (draft, error) {
 	case tooLong(d.Contact.Name, maxName):
 		return d, Errorf(InvalidName, "contact.name is longer than %d characters", maxName)
 	}
-	var ok bool
+	if err := oneLine(InvalidName, "contact.name", d.Contact.Name); err != nil {
+		return d, err
+	}
 	if d.Contact.Phone, ok = NormalizePhone(c.Phone); !ok {
-		return d, Errorf(InvalidPhone, "contact.phone must be a US phone number of 10 digits, got %q", c.Phone)
+		return d, Errorf(InvalidPhone, "contact.phone must be a US phone number of 10 digits, got %s", excerpt(c.Phone))
 	}
 	if d.Contact.Email, ok = NormalizeEmail(strings.TrimSpace(c.Email)); !ok {
-		return d, Errorf(InvalidEmail, "contact.email does not look like an e-mail address: %q", c.Email)
+		return d, Errorf(InvalidEmail, "contact.email does not look like an e-mail address: %s", excerpt(c.Email))
 	}
 
 	if d.Urgency = orDefault(in.Urgency, defaultUrgency); !slices.Contains(urgencies, d.Urgency) {
-		return d, Errorf(InvalidRequest, "urgency must be emergency, soon or flexible, got %q", d.Urgency)
+		return d, Errorf(InvalidRequest, "urgency must be emergency, soon or flexible, got %s", excerpt(d.Urgency))
 	}
 	if d.Language = orDefault(in.Language, defaultLanguage); !isLanguage(d.Language) {
-		return d, Errorf(InvalidRequest, "language must be en or es, got %q", d.Language)
+		return d, Errorf(InvalidRequest, "language must be en or es, got %s", excerpt(d.Language))
 	}
-	if d.Description = strings.TrimSpace(in.Description); tooLong(d.Description, MaxDescription) {
+	description, bad := normalizeDescription(strings.TrimSpace(in.Description))
+	if d.Description = description; tooLong(d.Description, MaxDescription) {
 		return d, Errorf(InvalidRequest, "description may have up to %d characters", MaxDescription)
+	}
+	if bad != nil {
+		return d, bad
 	}
 	if d.AssistantName = strings.TrimSpace(in.AssistantName); tooLong(d.AssistantName, MaxAssistantName) {
 		return d, Errorf(InvalidRequest, "assistant_name may have up to %d characters", MaxAssistantName)
 	}
+	if err := oneLine(InvalidRequest, "assistant_name", d.AssistantName); err != nil {
+		return d, err
+	}
+	var err error
 	if d.key, err = idempotencyKey(in.IdempotencyKeys); err != nil {
 		return d, err
 	}
@@ -129,7 +145,7 @@ func (in CreateInput) checkFields(b *Business) (draft, error) {
 	if in.ServiceID != nil {
 		s, ok := b.service(*in.ServiceID)
 		if !ok {
-			return d, Errorf(ServiceUnavailable, "%s does not offer service_id %q; see services in getBusiness", b.Name, *in.ServiceID)
+			return d, Errorf(ServiceUnavailable, "%s does not offer service_id %s; see services in getBusiness", b.Name, excerpt(*in.ServiceID))
 		}
 		d.ServiceID, d.ServiceName = s.ID, s.Name
 	}
@@ -231,27 +247,6 @@ func NormalizePhone(s string) (string, bool) {
 // IsZIP reports whether s is exactly 5 digits.
 func IsZIP(s string) bool {
 	return zipPattern.MatchString(s)
-}
-
-// NormalizeEmail checks an e-mail address: "" (not given) is fine; otherwise
-// a bare address with a dotted domain and no display name.
-func NormalizeEmail(s string) (string, bool) {
-	if s == "" {
-		return "", true
-	}
-	if len(s) > maxEmail || strings.ContainsAny(s, " <>\"") {
-		return "", false
-	}
-	a, err := mail.ParseAddress(s)
-	if err != nil || a.Address != s || a.Name != "" {
-		return "", false
-	}
-	at := strings.LastIndexByte(s, '@')
-	domain := s[at+1:]
-	if !strings.Contains(domain, ".") || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
-		return "", false
-	}
-	return s, true
 }
 
 func orDefault(s *string, def string) string {

@@ -7,6 +7,7 @@ package booking
 import (
 	"encoding/binary"
 	"fmt"
+	"net/mail"
 	"regexp"
 	"slices"
 	"strconv"
@@ -67,6 +68,9 @@ func FuzzCreateBody(f *testing.F) {
 	f.Add(valid, uint8(5), "")
 	f.Add([]byte(`{"window_start":"2026-11-23T16:00:00Z","address":{"street":"1 A St","zip":"90012"},"contact":{"name":"A","phone":"3235550142"}}`), uint8(0), "")
 	f.Add([]byte(`{"window_start":"2026-11-23T16:00:00Z","address":{"street":"1 A St","zip":"90012"},"contact":{"name":"A","phone":3235550142}}`), uint8(0), "")
+	f.Add(withField(f, valid, "contact.name", "Ana\n\nYour deposit failed: pay at http://evil.example/pay", false), uint8(0), "")
+	f.Add(withField(f, valid, "description", "Sink:\r\n\tslow\u202e\x1b[0m", false), uint8(0), "")
+	f.Add(withField(f, valid, "window_start", "2026-11-24T16:00:00+24:00", false), uint8(0), "")
 	f.Add([]byte(`{"window_start":null}`), uint8(0), "")
 	f.Add([]byte(`{} {}`), uint8(0), "")
 	f.Add([]byte(`[`), uint8(0), "")
@@ -137,6 +141,11 @@ func FuzzCreateBody(f *testing.F) {
 			if f.value != strings.TrimSpace(f.value) {
 				t.Errorf("got %s %q, want it trimmed", f.field, f.value)
 			}
+			for _, c := range f.value {
+				if unsafeRune(c) && !(f.field == "description" && (c == '\n' || c == '\t')) {
+					t.Errorf("got %s %q holding %U: want no control, line separator or text direction character", f.field, f.value, c)
+				}
+			}
 		}
 		if e, ok := NormalizeEmail(r.Contact.Email); !ok || e != r.Contact.Email {
 			t.Errorf("got email %q, which NormalizeEmail does not keep as is", r.Contact.Email)
@@ -197,7 +206,11 @@ func FuzzNormalizePhone(f *testing.F) {
 func FuzzNormalizeEmail(f *testing.F) {
 	for _, s := range []string{"", "ana@example.com", "ana.ruiz+plumber@mail.example.co", "ana", "ana@", "@example.com", "ana@localhost",
 		"ana@example.", "ana@.example.com", "ana ruiz@example.com", "<ana@example.com>", "Ana <ana@example.com>", `"ana"@example.com`,
-		"ana@[192.0.2.1]", "a@b@example.com", "ana@exa mple.com", "(comment)ana@example.com", "ana@example.com.", "ñandú@ejemplo.es"} {
+		"ana@[192.0.2.1]", "a@b@example.com", "ana@exa mple.com", "(comment)ana@example.com", "ana@example.com.", "ñandú@ejemplo.es",
+		"a@[127.0.0.1]", "a@-b.com", "a@b-.com", "=?utf-8?q?x?=@b.com", "=?utf-8?b?YQ==?=@b.com", "a..b@b.com", "a@b..com",
+		"a@127.0.0.1", "a@b.c0m", "ana@xn--ejemplo-9za.es", "ana@ejemplo.xn--p1ai", "A.Ruiz+x@Example.COM", "a\r\n@b.com",
+		strings.Repeat("a", 64) + "@example.com", strings.Repeat("a", 65) + "@example.com", "a@" + strings.Repeat("b", 63) + ".com",
+		"a@" + strings.Repeat("b", 64) + ".com"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -227,6 +240,69 @@ func FuzzNormalizeEmail(f *testing.F) {
 		}
 		if strings.ContainsAny(got, " <>\"\t\r\n") {
 			t.Fatalf("NormalizeEmail(%q) accepted spaces, quotes or angle brackets", s)
+		}
+		// What it accepts, Go's RFC 5322 parser reads as the same bare address.
+		if a, err := mail.ParseAddress(got); err != nil || a.Address != got || a.Name != "" {
+			t.Fatalf("NormalizeEmail(%q) accepted what net/mail reads as %v, %v", s, a, err)
+		}
+		local, domain := got[:at], got[at+1:]
+		for i := 0; i < len(got); i++ {
+			if got[i] <= ' ' || got[i] >= 0x7f {
+				t.Fatalf("NormalizeEmail(%q) accepted byte %#x: want printable ASCII only", s, got[i])
+			}
+		}
+		if strings.Count(got, "@") != 1 || len(local) > maxEmailLocal || len(domain) > maxEmailDomain {
+			t.Fatalf("NormalizeEmail(%q) accepted local part %d or domain %d bytes long, or more than one @", s, len(local), len(domain))
+		}
+		if strings.HasPrefix(local, ".") || strings.HasSuffix(local, ".") || strings.Contains(local, "..") ||
+			strings.ContainsAny(local, `"()[]\,;:`) || strings.Contains(local, "=?") {
+			t.Fatalf("NormalizeEmail(%q) accepted local part %q: want a dot-atom without an encoded word", s, local)
+		}
+		labels := strings.Split(domain, ".")
+		for _, label := range labels {
+			if label == "" || len(label) > maxEmailLabel || strings.HasPrefix(label, "-") || strings.HasSuffix(label, "-") ||
+				strings.Trim(label, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-") != "" {
+				t.Fatalf("NormalizeEmail(%q) accepted domain label %q: want 1 to 63 letters, digits and inner hyphens", s, label)
+			}
+		}
+		if tld := strings.ToLower(labels[len(labels)-1]); !strings.HasPrefix(tld, "xn--") &&
+			(len(tld) < 2 || strings.Trim(tld, "abcdefghijklmnopqrstuvwxyz") != "") {
+			t.Fatalf("NormalizeEmail(%q) accepted top-level domain %q: want letters or an A-label", s, tld)
+		}
+	})
+}
+
+// windowStartPattern is RFC 3339's date-time, read with ParseWindowStart's
+// limits: an offset of at most 23:59, a fraction of 1 to 9 digits.
+var windowStartPattern = regexp.MustCompile(`^[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt][0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{1,9})?([Zz]|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$`)
+
+func FuzzParseWindowStart(f *testing.F) {
+	for _, s := range []string{"2026-11-23T16:00:00Z", "2026-11-23t16:00:00z", "2026-11-23T08:00:00-08:00", "2026-11-23T16:00:00+23:59",
+		"2026-11-23T16:00:00+24:00", "2026-11-23T16:00:00+23:60", "2026-11-23T16:00:00+99:99", "2026-12-31T23:59:60Z",
+		"2026-11-23T16:00:00,5Z", "2026-11-23T16:00:00.123456789Z", "2026-11-23T16:00:00.1234567891Z", "2026-02-29T16:00:00Z",
+		"2026-11-23T16:00:00", "2026-11-23 16:00:00Z", "2026-11-23T16:00:00-00:00", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, ok := ParseWindowStart(s)
+		// The oracle: the pattern, and a date and time that exist, as Go's
+		// RFC 3339 parser reads them once T and Z are upper case.
+		want, err := time.Parse(time.RFC3339Nano, strings.ToUpper(s))
+		wantOK := windowStartPattern.MatchString(s) && err == nil
+		if ok != wantOK {
+			t.Fatalf("ParseWindowStart(%q) = %v, want %v (time.Parse: %v)", s, ok, wantOK, err)
+		}
+		if !ok {
+			return
+		}
+		if !got.Equal(want) {
+			t.Fatalf("ParseWindowStart(%q) = %s, want %s", s, got, want)
+		}
+		if _, offset := got.Zone(); offset <= -24*3600 || offset >= 24*3600 {
+			t.Fatalf("ParseWindowStart(%q) has offset %ds, want less than 24 hours", s, offset)
+		}
+		if got.Second() == 60 {
+			t.Fatalf("ParseWindowStart(%q) accepted a leap second", s)
 		}
 	})
 }

@@ -85,7 +85,7 @@ func parseStatuses(s string) ([]Status, error) {
 }
 
 func statusError(s string) error {
-	return Errorf(InvalidRequest, "status %q: want one or more of %s, joined by commas", s, joinStatuses(inboxStatuses))
+	return Errorf(InvalidRequest, "status %s: want one or more of %s, joined by commas", excerpt(s), joinStatuses(inboxStatuses))
 }
 
 // parseLimit parses a page size: "" is DefaultPageSize; anything else must

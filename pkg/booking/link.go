@@ -239,7 +239,7 @@ func (s *Bookings) ResolveBusiness(ctx context.Context, ref string) (*Business, 
 	if !ok {
 		return nil, Errorf(NotFound,
 			"%s is neither a business slug nor a link to a web page; pass the business's slug or a link to its site (its web address or its booking page)",
-			quoteShort(ref))
+			excerpt(ref))
 	}
 	candidates, err := s.store.BusinessesAtHost(ctx, link.Host)
 	if err != nil {
@@ -249,10 +249,10 @@ func (s *Bookings) ResolveBusiness(ctx context.Context, ref string) (*Business, 
 	switch {
 	case ambiguous:
 		return nil, Errorf(NotFound,
-			"more than one business has the site %s; pass the business's slug instead", link)
+			"more than one business has the site %s; pass the business's slug instead", shortLink(link))
 	case b == nil:
 		return nil, Errorf(NotFound,
-			"no business on Doorstep has a site at %s; pass the business's slug or a link to its own site (its web address or its booking page)", link)
+			"no business on Doorstep has a site at %s; pass the business's slug or a link to its own site (its web address or its booking page)", shortLink(link))
 	}
 	return b, nil
 }
@@ -278,11 +278,13 @@ func pickBusiness(candidates []*Business, l SiteLink) (b *Business, ambiguous bo
 	return b, false
 }
 
-// quoteShort quotes s for an error message, cut to 100 characters.
-func quoteShort(s string) string {
-	const limit = 100
-	if utf8.RuneCountInString(s) <= limit {
-		return strconv.Quote(s)
+// shortLink is l for an error message: as it is when short and printable
+// (ParseSiteLink already refused spaces and control characters), else its
+// excerpt.
+func shortLink(l SiteLink) string {
+	s := l.String()
+	if utf8.RuneCountInString(s) > excerptRunes || strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return excerpt(s)
 	}
-	return strconv.Quote(string([]rune(s)[:limit])) + "..."
+	return s
 }

@@ -312,7 +312,7 @@ func TestResolveBusinessMessages(t *testing.T) {
 		{"not a link", "javascript:alert(1)", 0, "pass the business's slug or a link to its site"},
 		{"no business there", "https://bolt.example.com/x?y#z", 1, "no business on Doorstep has a site at bolt.example.com/x"},
 		{"unknown slug", "acme-heating", 0, `"acme-heating"`},
-		{"long input is cut", strings.Repeat("x ", 500), 0, strings.Repeat("x ", 50) + `"...`},
+		{"long input is cut", strings.Repeat("x ", 500), 0, `"` + strings.Repeat("x ", 20) + `"... is neither`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -79,7 +79,7 @@ func (s *Bookings) request(ctx context.Context, code string) (Request, error) {
 }
 
 func requestNotFound(code string) error {
-	return Errorf(NotFound, "no request has the code %q", code)
+	return Errorf(NotFound, "no request has the code %s", excerpt(code))
 }
 
 // CustomerRequest returns the request with the given code and its
@@ -133,9 +133,9 @@ func (s *Bookings) moveByCode(ctx context.Context, code string, c change) (Reque
 // of a window of b that has not started and is within the horizon. Whether
 // another request holds it is for the store's condition to say.
 func (b *Business) openWindow(start string, now time.Time) (Window, error) {
-	t, err := time.Parse(time.RFC3339, start)
-	if err != nil {
-		return Window{}, Errorf(InvalidWindow, "window_start must be an ISO 8601 date-time, such as 2026-11-24T15:00:00Z")
+	t, ok := ParseWindowStart(start)
+	if !ok {
+		return Window{}, Errorf(InvalidWindow, "window_start must be an ISO 8601 date-time, such as 2026-11-24T15:00:00Z, got %s", excerpt(start))
 	}
 	if !t.After(now) {
 		return Window{}, Errorf(TooLate, "the arrival window starting %s has already started; pick a later one", t.UTC().Format(time.RFC3339))

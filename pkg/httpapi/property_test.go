@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"pgregory.net/rapid"
@@ -406,12 +407,27 @@ func (s *propState) checkWindows(t *rapid.T, b *booking.Business, res propReply,
 	return starts
 }
 
-// drawText draws text of min to max characters once trimmed.
+// drawText draws text of min to max characters once trimmed, without the
+// characters no text field may hold (textSafe).
 func drawText(t *rapid.T, label string, min, max int) string {
-	return rapid.StringN(min, max, -1).Filter(func(s string) bool {
+	return rapid.StringOfN(rapid.Rune().Filter(textSafe), min, max, -1).Filter(func(s string) bool {
 		n := utf8.RuneCountInString(strings.TrimSpace(s))
 		return n >= min && n <= max
 	}).Draw(t, label)
+}
+
+// textSafe reports whether a single-line text field may hold r: no control
+// character, line or paragraph separator or text direction character.
+func textSafe(r rune) bool {
+	return !unicode.Is(unicode.Cc, r) && r != '\u2028' && r != '\u2029' && r != '\u061c' && r != '\u200e' && r != '\u200f' &&
+		!('\u202a' <= r && r <= '\u202e') && !('\u2066' <= r && r <= '\u2069')
+}
+
+// unsafeText draws text of a few characters around one textSafe refuses.
+func unsafeText(t *rapid.T, label string) string {
+	bad := rapid.OneOf(rapid.SampledFrom([]rune{'\n', '\r', '\t', 0, 0x1b, 0x7f, 0x85, '\u2028', '\u2029', '\u202e', '\u2066', '\u200f'}),
+		rapid.Rune().Filter(func(r rune) bool { return !textSafe(r) })).Draw(t, label+" character")
+	return "a" + string(bad) + "b"
 }
 
 // drawLongText draws text of min to max characters, none a space.
@@ -433,13 +449,15 @@ func drawPhone(t *rapid.T) (spelled, digits string) {
 
 // spellInstant writes an instant as RFC 3339 in one of several offsets.
 func spellInstant(t *rapid.T, at time.Time, loc *time.Location) string {
-	switch rapid.IntRange(0, 3).Draw(t, "window_start spelling") {
+	switch rapid.IntRange(0, 4).Draw(t, "window_start spelling") {
 	case 1:
 		return at.In(loc).Format(time.RFC3339)
 	case 2:
 		return at.In(time.FixedZone("", 5*3600+30*60)).Format(time.RFC3339)
 	case 3:
 		return at.UTC().Format("2006-01-02T15:04:05.000Z07:00")
+	case 4:
+		return strings.ToLower(at.UTC().Format(time.RFC3339)) // RFC 3339 allows "t" and "z"
 	}
 	return at.UTC().Format(time.RFC3339)
 }
@@ -784,6 +802,25 @@ var mutations = []mutation{
 	}},
 	{"window_start not an ISO time", "INVALID_WINDOW", "", func(t *rapid.T, s *propState, c *propCall) {
 		c.fields["window_start"] = rapid.SampledFrom([]string{"", "Monday 8am", "2026-11-23 16:00", "2026-11-23T16:00:00", "2026-11-23", "16:00", "1764000000", "2026-11-23T16:00:00+0000"}).Draw(t, "window_start")
+	}},
+	{"address line with a line break or control character", "INVALID_ADDRESS", "", func(t *rapid.T, s *propState, c *propCall) {
+		c.object("address")[rapid.SampledFrom([]string{"street", "unit", "city"}).Draw(t, "field")] = unsafeText(t, "address")
+	}},
+	{"name with a line break or control character", "INVALID_NAME", "", func(t *rapid.T, s *propState, c *propCall) {
+		c.object("contact")["name"] = unsafeText(t, "name")
+	}},
+	{"assistant_name with a line break or control character", "INVALID_REQUEST", "", func(t *rapid.T, s *propState, c *propCall) {
+		c.fields["assistant_name"] = unsafeText(t, "assistant_name")
+	}},
+	{"description with a control character", "INVALID_REQUEST", "", func(t *rapid.T, s *propState, c *propCall) {
+		c.fields["description"] = rapid.SampledFrom([]string{"a\x00b", "a\x1b[2Jb", "a\u202eb", "a\u2028b", "a\vb", "a\x7fb"}).Draw(t, "description")
+	}},
+	{"window_start with an offset beyond 23:59", "INVALID_WINDOW", "", func(t *rapid.T, s *propState, c *propCall) {
+		at, err := time.Parse(time.RFC3339, c.fields["window_start"].(string))
+		if err != nil {
+			t.Fatalf("a valid call's window_start: %v", err)
+		}
+		c.fields["window_start"] = at.UTC().Add(24*time.Hour).Format("2006-01-02T15:04:05") + "+24:00"
 	}},
 	{"street blank", "INVALID_ADDRESS", "", func(t *rapid.T, s *propState, c *propCall) {
 		c.object("address")["street"] = rapid.StringMatching(`[ \t\n]{0,5}`).Draw(t, "street")

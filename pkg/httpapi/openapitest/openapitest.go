@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +23,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
+	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 )
 
@@ -90,6 +92,16 @@ var load = sync.OnceValues(func() (*checker, error) {
 				// kin-openapi checks date and date-time itself; these two
 				// formats are annotations unless given a validator.
 				openapi3.WithStringFormatValidator("email", openapi3.NewRegexpFormatValidator(openapi3.FormatOfStringForEmail)),
+				// kin-openapi's date-time pattern wants an upper-case T and Z,
+				// which RFC 3339 (section 5.6, its note on case) does not, and
+				// lets an offset such as +24:00 or +99:99 through, which it
+				// does not either: read date-times as the API does.
+				openapi3.WithStringFormatValidator("date-time", openapi3.NewCallbackValidator(func(s string) error {
+					if _, ok := booking.ParseWindowStart(s); !ok {
+						return fmt.Errorf("%s is not an RFC 3339 date-time", strconv.Quote(s))
+					}
+					return nil
+				})),
 				openapi3.WithStringFormatValidator("uri", openapi3.NewCallbackValidator(func(s string) error {
 					if u, err := url.Parse(s); err != nil || !u.IsAbs() || u.Host == "" {
 						return fmt.Errorf("%q is not an absolute URL", s)
