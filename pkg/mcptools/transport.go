@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
@@ -48,6 +50,11 @@ const maxMessageBytes = 2 * booking.MaxBodyBytes
 //     throttle), any other JSON value, or an object that is not a message
 //     is an invalid request (-32600); HTTP 400, id null unless it could be
 //     read.
+//   - Every answer carries X-Content-Type-Options: nosniff, so that no
+//     browser reads a JSON answer as anything else.
+//   - A JSON-RPC error message the SDK writes is cut to maxErrorMessage
+//     characters: the SDK's own messages quote what was sent ("unknown
+//     tool", argument errors), which may be up to maxMessageBytes long.
 //   - Any other refusal the SDK writes as text for a POST (unknown method,
 //     unsupported version header, wrong Content-Type) becomes a JSON-RPC
 //     error object with the same status. A request for an unknown method is
@@ -56,6 +63,7 @@ const maxMessageBytes = 2 * booking.MaxBodyBytes
 //     SEP-2575 wants.
 func transport(next http.Handler) http.Handler {
 	return mcpCORS.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		switch r.Method {
 		case http.MethodOptions:
 			w.WriteHeader(http.StatusNoContent)
@@ -159,13 +167,20 @@ func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code i
 	_, _ = w.Write(data)
 }
 
-// textErrors passes the SDK's answers through, except an error status
-// written as anything but JSON (the SDK's http.Error text), which it holds
-// back for finish to answer as a JSON-RPC error.
+// maxErrorMessage bounds, in characters, a JSON-RPC error message the
+// SDK writes.
+const maxErrorMessage = 120
+
+// textErrors passes the SDK's answers through, except two it holds back
+// for finish: an error status written as anything but JSON (the SDK's
+// http.Error text), answered as a JSON-RPC error, and a JSON answer (with
+// JSONResponse, the SDK answers each POST with one JSON body), whose error
+// message finish cuts when it is too long.
 type textErrors struct {
 	http.ResponseWriter
 	wroteHeader bool
-	held        bool
+	held        bool // a text error, in text
+	heldJSON    bool // a JSON answer, in text
 	status      int
 	text        bytes.Buffer
 }
@@ -175,26 +190,29 @@ func (w *textErrors) WriteHeader(status int) {
 		return
 	}
 	w.wroteHeader = true
-	if status >= 400 && !isJSON(w.Header().Get("Content-Type")) {
+	switch {
+	case isJSON(w.Header().Get("Content-Type")):
+		w.heldJSON, w.status = true, status
+	case status >= 400:
 		w.held, w.status = true, status
-		return
+	default:
+		w.ResponseWriter.WriteHeader(status)
 	}
-	w.ResponseWriter.WriteHeader(status)
 }
 
 func (w *textErrors) Write(p []byte) (int, error) {
 	if !w.wroteHeader {
 		w.WriteHeader(http.StatusOK)
 	}
-	if w.held {
+	if w.held || w.heldJSON {
 		return w.text.Write(p)
 	}
 	return w.ResponseWriter.Write(p)
 }
 
-// Flush lets streamed answers through; a held error is not flushed.
+// Flush lets streamed answers through; a held answer is not flushed.
 func (w *textErrors) Flush() {
-	if w.held {
+	if w.held || w.heldJSON {
 		return
 	}
 	if f, ok := w.ResponseWriter.(http.Flusher); ok {
@@ -207,6 +225,16 @@ func (w *textErrors) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 // finish answers a held text error as a JSON-RPC error for msg, the POST's
 // message; version is its Mcp-Protocol-Version header.
 func (w *textErrors) finish(msg jsonrpc.Message, version string) {
+	if w.heldJSON {
+		body := shortErrorMessage(w.text.Bytes())
+		h := w.ResponseWriter.Header()
+		if h.Get("Content-Length") != "" {
+			h.Set("Content-Length", strconv.Itoa(len(body)))
+		}
+		w.ResponseWriter.WriteHeader(w.status)
+		_, _ = w.ResponseWriter.Write(body)
+		return
+	}
 	if !w.held {
 		return
 	}
@@ -232,6 +260,30 @@ func (w *textErrors) finish(msg jsonrpc.Message, version string) {
 		}
 	}
 	writeRPCError(w.ResponseWriter, status, id, code, text)
+}
+
+// shortErrorMessage returns body, a JSON answer, with its JSON-RPC error
+// message cut to maxErrorMessage characters and "..." when it is longer;
+// any other body as it is.
+func shortErrorMessage(body []byte) []byte {
+	var m struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   *rpcErrorDetail `json:"error"`
+		Result  json.RawMessage `json:"result"`
+	}
+	if json.Unmarshal(body, &m) != nil || m.Error == nil || m.Result != nil || utf8.RuneCountInString(m.Error.Message) <= maxErrorMessage {
+		return body
+	}
+	m.Error.Message = string([]rune(m.Error.Message)[:maxErrorMessage]) + "..."
+	if len(m.ID) == 0 {
+		m.ID = json.RawMessage("null")
+	}
+	short, err := json.Marshal(rpcError{JSONRPC: m.JSONRPC, ID: m.ID, Error: *m.Error})
+	if err != nil {
+		return body
+	}
+	return append(short, '\n')
 }
 
 func isJSON(contentType string) bool {
