@@ -94,6 +94,9 @@ const (
 	excerptBytes = 64 // bytes of their quoted form, escapes included
 )
 
+// Excerpt is excerpt, for the edges' own messages.
+func Excerpt(s string) string { return excerpt(s) }
+
 // excerpt quotes s for an error message, Go-style (control characters,
 // invalid UTF-8 and other unprintable characters escaped), cut to at most
 // excerptRunes characters and excerptBytes bytes inside the quotes, with

@@ -27,9 +27,12 @@ func ErrorBodyOf(err error) ErrorBody {
 	return ErrorBody{ErrorDetail{Code: booking.ErrorCode(err), Message: booking.ErrorMessage(err)}}
 }
 
-// WriteJSON answers status with v as JSON, HTML characters as they are.
+// WriteJSON answers status with v as JSON, HTML characters as they are,
+// and X-Content-Type-Options: nosniff, so that no browser reads the answer
+// as HTML or script whatever it holds.
 func WriteJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

@@ -54,3 +54,14 @@ func TestCORS(t *testing.T) {
 		})
 	}
 }
+
+func TestWriteJSONNosniff(t *testing.T) {
+	rec := httptest.NewRecorder()
+	edge.WriteJSON(rec, http.StatusBadRequest, map[string]string{"a": "<script>"})
+	if got := rec.Header().Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Fatalf("got X-Content-Type-Options %q, want nosniff", got)
+	}
+	if got := rec.Header().Get("Content-Type"); got != "application/json" {
+		t.Fatalf("got Content-Type %q, want application/json", got)
+	}
+}

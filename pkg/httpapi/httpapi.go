@@ -53,7 +53,7 @@ func (a *api) withDocument(mux *http.ServeMux) http.Handler {
 	mux.Handle(Prefix+"/openapi.json", methods{http.MethodGet: jsonDoc})
 	mux.Handle(Prefix+"/openapi.yaml", methods{http.MethodGet: yamlDoc})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such route: %s %s", r.Method, r.URL.Path))
+		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such route: %s", booking.Excerpt(r.Method+" "+r.URL.Path)))
 	})
 	return edge.AccessLog(a.log, apiCORS.Handler(mux))
 }

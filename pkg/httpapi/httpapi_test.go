@@ -72,6 +72,9 @@ func call(t *testing.T, h http.Handler, method, path, body string, header ...str
 		if got := rec.Header().Get("Content-Type"); got != "application/json" {
 			t.Errorf("%s %s: got Content-Type %q, want application/json", method, path, got)
 		}
+		if got := rec.Header().Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("%s %s: got X-Content-Type-Options %q, want nosniff", method, path, got)
+		}
 	}
 	if got := rec.Header().Get("Access-Control-Allow-Origin"); got != "*" {
 		t.Errorf("%s %s: got Access-Control-Allow-Origin %q, want *", method, path, got)

@@ -102,7 +102,7 @@ func (a *inboxAPI) act(w http.ResponseWriter, r *http.Request, b *booking.Busine
 	// Lifecycle lets it make, and no route is there for any other.
 	action := booking.Action(r.PathValue("action"))
 	if actions := booking.ActionsBy(booking.ActorBusiness); !slices.Contains(actions, action) {
-		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such action %q: use %s", action, joinActions(actions)))
+		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such action %s: use %s", booking.Excerpt(string(action)), joinActions(actions)))
 		return
 	}
 	var windowStart string

@@ -62,6 +62,7 @@ func NewCheckoutHandler(c CheckoutConfig) http.Handler {
 		// The code is in the address: no caching, no referrer.
 		w.Header().Set("Cache-Control", "no-store")
 		w.Header().Set("Referrer-Policy", "no-referrer")
+		w.Header().Set("X-Content-Type-Options", "nosniff")
 		mux.ServeHTTP(w, r)
 	})
 }
@@ -179,5 +180,9 @@ func NewHandler(c CheckoutConfig, webhookSecret string) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(WebhookPath, &Webhook{Bookings: c.Bookings, Payments: c.Payments, Secret: webhookSecret, Log: c.Log})
 	mux.Handle("/pay/", NewCheckoutHandler(c))
-	return mux
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Every answer, the mux's own 404 and 405 too.
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		mux.ServeHTTP(w, r)
+	})
 }

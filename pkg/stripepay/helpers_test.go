@@ -83,8 +83,13 @@ func (f *fixture) request(t *testing.T, code string) booking.Request {
 
 // serve sends req to h, the webhook or the checkout routes, and checks the
 // exchange against the OpenAPI document (openapitest): every test of these
-// routes goes through here.
+// routes goes through here, and every answer must carry
+// X-Content-Type-Options: nosniff.
 func serve(t *testing.T, h http.Handler, req *http.Request) *httptest.ResponseRecorder {
 	t.Helper()
-	return openapitest.Serve(t, h, req)
+	rec := openapitest.Serve(t, h, req)
+	if got := rec.Header().Get("X-Content-Type-Options"); got != "nosniff" {
+		t.Errorf("%s %s: got X-Content-Type-Options %q (status %d), want nosniff", req.Method, req.URL.Path, got, rec.Code)
+	}
+	return rec
 }

@@ -113,6 +113,7 @@ func (h *Webhook) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // reply answers Stripe; it reads only the status.
 func reply(w http.ResponseWriter, status int, msg string) {
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(status)
 	json.NewEncoder(w).Encode(map[string]string{"result": msg})
 }
