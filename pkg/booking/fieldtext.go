@@ -117,3 +117,33 @@ func excerpt(s string) string {
 	}
 	return string(append(b, '"'))
 }
+
+// CleanLine is s with every character a single-line field may not hold
+// replaced by a space: for text stored before these rules, on its way into
+// a message.
+func CleanLine(s string) string {
+	return strings.Map(func(r rune) rune {
+		if unsafeRune(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// CleanText is s with its line breaks as LF and every other character the
+// description may not hold replaced by a space: for text stored before
+// these rules, on its way into a message.
+func CleanText(s string) string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case r == '\r', r == '\u2028', r == '\u2029', r == '\u0085':
+			return '\n'
+		case unsafeRune(r):
+			return ' '
+		}
+		return r
+	}, s)
+}

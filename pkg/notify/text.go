@@ -18,6 +18,7 @@ type lexicon struct {
 	labelStatus, labelUrgency    string
 	labelInbox                   string // the business's own link: its inbox, never the person's page
 	labelAssistant, labelDeposit string
+	labelWords                   string // heads the description, the person's quoted words
 	depositPaid                  string
 	questions                    string // %s business, %s phone
 	changeOrCancel               string // %s business, %s phone
@@ -57,6 +58,7 @@ var wording = map[string]*lexicon{
 		labelCode: "Code", labelService: "Service", labelWindow: "Arrival window", labelWas: "Was",
 		labelStatus: "Status", labelUrgency: "Urgency", labelInbox: "Inbox",
 		labelAssistant: "Sent by the assistant", labelDeposit: "Deposit", depositPaid: "paid",
+		labelWords:     "In the customer's words:",
 		questions:      "Questions? Call %s at %s.",
 		changeOrCancel: "To change or cancel it, call %s at %s.",
 		notSuits:       "If the new window does not suit you, call %s at %s.",
@@ -104,6 +106,7 @@ var wording = map[string]*lexicon{
 		labelCode: "Código", labelService: "Servicio", labelWindow: "Horario de llegada", labelWas: "Antes",
 		labelStatus: "Estado", labelUrgency: "Urgencia", labelInbox: "Bandeja",
 		labelAssistant: "Enviada por el asistente", labelDeposit: "Depósito", depositPaid: "pagado",
+		labelWords:     "En palabras del cliente:",
 		questions:      "¿Preguntas? Llama a %s al %s.",
 		changeOrCancel: "Para cambiarla o cancelarla, llama a %s al %s.",
 		notSuits:       "Si el nuevo horario no te conviene, llama a %s al %s.",
@@ -221,7 +224,9 @@ func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking
 	}
 
 	var body strings.Builder
-	fmt.Fprintf(&body, l.hello+"\n\n%s\n\n%s\n\n", strings.TrimSpace(r.Contact.Name), lead, strings.Join(lines, "\n"))
+	// The person's name is a stranger's text: on one line, never a link
+	// (theirLine).
+	fmt.Fprintf(&body, l.hello+"\n\n%s\n\n%s\n\n", theirLine(r.Contact.Name), lead, strings.Join(lines, "\n"))
 	if extra != "" {
 		body.WriteString(extra + "\n\n")
 	}
@@ -237,7 +242,8 @@ func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking
 // businessText writes what the business hears of change ch, in its default
 // language: a new request, or the person's cancel of one it had. Neither
 // carries the person's contact details: the inbox shows them to the
-// business, behind its token.
+// business, behind its token. A new request carries the description, if
+// any, as the person's quoted words (theirWords).
 func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booking.Business) text {
 	lang := language(b.DefaultLanguage)
 	l := wording[lang]
@@ -262,9 +268,15 @@ func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booki
 		lines = append(lines, l.labelDeposit+": "+l.depositPaid)
 	}
 	if r.AssistantName != "" {
-		lines = append(lines, l.labelAssistant+": "+r.AssistantName)
+		lines = append(lines, l.labelAssistant+": "+theirLine(r.AssistantName))
 	}
-	body := fmt.Sprintf("%s\n\n%s\n\n%s\n%s", l.newIntro, strings.Join(lines, "\n"), l.openInbox, status)
+	details := strings.Join(lines, "\n")
+	// The description is the person's words, quoted and set apart from
+	// Doorstep's text (theirWords).
+	if words := theirWords(l.labelWords, r.Description); words != "" {
+		details += "\n\n" + words
+	}
+	body := fmt.Sprintf("%s\n\n%s\n\n%s\n%s", l.newIntro, details, l.openInbox, status)
 	return text{lang: lang, subject: fmt.Sprintf(l.newSubject, r.Code, service, w), body: body}
 }
 
