@@ -155,7 +155,7 @@ var sessionID = regexp.MustCompile(`^cs_[A-Za-z0-9_]{1,250}$`)
 
 // Returned retrieves the Checkout Session id and reports its payment.
 func (p *Provider) Returned(ctx context.Context, id string) (booking.Payment, error) {
-	notFound := booking.Errorf(booking.NotFound, "no checkout session %q", id)
+	notFound := booking.Errorf(booking.NotFound, "no checkout session %s", booking.Excerpt(id))
 	if !sessionID.MatchString(id) {
 		return booking.Payment{}, notFound
 	}
