@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 )
@@ -116,11 +117,11 @@ func (f *fixture) createStoredBefore(t *testing.T, slug string, at, start time.T
 		ServiceName: booking.LocalText{EN: "Other service (see the description)", ES: "Otro servicio (ver la descripción)"},
 		Window:      w,
 		Address:     booking.Address{Street: "1820 N 7th St", ZIP: zipOf(t, b)},
-		Contact:     booking.Contact{Name: name, Phone: phone, Email: "person@example.com"},
+		Contact:     booking.Contact{Name: name, Phone: phone, Email: "person-" + phone + "@example.com"},
 		Urgency:     "soon", Description: "Line one.\nLine two.", Language: "en", Created: created,
 		History: []booking.Event{{At: created, By: booking.ActorCustomer, Action: booking.ActionCreate, To: booking.StatusNew, Window: w}},
 	}
-	if err := f.store.CreateRequest(context.Background(), r, nil, at); err != nil {
+	if err := f.store.CreateRequest(context.Background(), r, nil, bookingtest.Unlimited, at); err != nil {
 		t.Fatalf("store a request at %s: %v", slug, err)
 	}
 	return r.Code
