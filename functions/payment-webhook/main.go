@@ -14,8 +14,9 @@
 // do not link stripe-go (see the README's "Binary sizes").
 //
 // Environment: TABLE_NAME, SITE_URL, STRIPE_SECRET_ARN (the Secrets Manager
-// secret with the Stripe keys, webhook_secret included), and optionally
-// STRIPE_API_URL, SECRETS_MANAGER_ENDPOINT and DYNAMODB_ENDPOINT.
+// secret with the Stripe keys, webhook_secret included; empty: Stripe is
+// off, see stripepay.NewHandler), and optionally STRIPE_API_URL,
+// SECRETS_MANAGER_ENDPOINT and DYNAMODB_ENDPOINT.
 package main
 
 import (
@@ -49,12 +50,11 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	stripe, err := paymentenv.RequireWebhookStripe(ctx, getenv, c.SiteURL)
+	payments, webhookSecret, err := paymentenv.Webhook(ctx, getenv, c.SiteURL)
 	if err != nil {
 		return nil, err
 	}
-	payments := stripe.Provider()
 	bookings := booking.NewBookings(store, c.SiteURL, payments, time.Now)
-	h := stripepay.NewHandler(stripepay.CheckoutConfig{Bookings: bookings, Payments: payments, Log: stripe.Log}, stripe.Keys.WebhookSecret)
+	h := stripepay.NewHandler(stripepay.CheckoutConfig{Bookings: bookings, Payments: payments, Log: lambdaenv.Logger()}, webhookSecret)
 	return lambdaenv.HTTP(h), nil
 }

@@ -140,8 +140,35 @@ func TestCheckoutAndReturn(t *testing.T) {
 	}
 }
 
-func TestFailsAtStartWithoutTheSecret(t *testing.T) {
+// A stack deployed without Stripe (STRIPE_SECRET_ARN empty): the function
+// starts; the webhook answers 404 and changes nothing; the way to Stripe
+// leads back to the status page, which says the payment cannot be opened.
+func TestWithoutStripe(t *testing.T) {
 	env := lambdatest.NewEnv(t)
+	env.Vars["STRIPE_SECRET_ARN"] = ""
+	storeDue(t, env, sampleCode)
+	h, err := newHandler(context.Background(), env.Getenv)
+	if err != nil {
+		t.Fatalf("got %v, want the function to start without Stripe", err)
+	}
+	if res := lambdatest.InvokeHTTP(t, h, resigned(t, lambdatest.Event(t, "payment-webhook.json"))); res.StatusCode != http.StatusNotFound {
+		t.Errorf("webhook: got %d %s, want 404", res.StatusCode, res.Body)
+	}
+	got, err := env.Store.Request(context.Background(), sampleCode)
+	if err != nil || got.Status != booking.StatusPendingPayment {
+		t.Errorf("got %v, %v; want the request still pending_payment", got.Status, err)
+	}
+	res := lambdatest.InvokeHTTP(t, h, lambdatest.Event(t, "payment-webhook-checkout.json"))
+	if res.StatusCode != http.StatusSeeOther || !strings.HasSuffix(res.Headers["Location"], "?done=unavailable") {
+		t.Errorf("checkout: got %d to %q, want 303 to the status page, payment unavailable", res.StatusCode, res.Headers["Location"])
+	}
+}
+
+// A set STRIPE_SECRET_ARN that cannot be read is a broken configuration,
+// not Stripe turned off: the function fails at start.
+func TestFailsAtStartOnAnUnreadableSecret(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	env.Vars["STRIPE_SECRET_ARN"] = "not-an-arn"
 	if _, err := newHandler(context.Background(), env.Getenv); err == nil || !strings.Contains(err.Error(), "STRIPE_SECRET_ARN") {
 		t.Errorf("got %v, want an error naming STRIPE_SECRET_ARN", err)
 	}

@@ -6,7 +6,9 @@
 // everything.
 //
 // Environment: STRIPE_SECRET_ARN (the Secrets Manager secret with the
-// Stripe keys), and optionally STRIPE_API_URL and SECRETS_MANAGER_ENDPOINT.
+// Stripe keys; empty: Stripe is off, and a refund owed fails its record,
+// which the stream retries and then leaves in the dead-letter queue), and
+// optionally STRIPE_API_URL and SECRETS_MANAGER_ENDPOINT.
 package main
 
 import (
@@ -32,9 +34,9 @@ func main() {
 }
 
 func newHandler(ctx context.Context, getenv func(string) string) (func(context.Context, events.DynamoDBEvent) (events.DynamoDBEventResponse, error), error) {
-	stripe, err := paymentenv.RequireStripe(ctx, getenv, strings.TrimSpace(getenv("SITE_URL")))
+	payments, err := paymentenv.Payments(ctx, getenv, strings.TrimSpace(getenv("SITE_URL")))
 	if err != nil {
 		return nil, err
 	}
-	return streams.Refunds(stripe.Provider(), lambdaenv.Logger()), nil
+	return streams.Refunds(payments, lambdaenv.Logger()), nil
 }

@@ -2,6 +2,7 @@ package streams
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -24,7 +25,9 @@ import (
 //
 // Records are handled in order. The first that fails is reported in
 // BatchItemFailures and the rest of the batch is left for the retry, which
-// starts from it: a refund is never skipped.
+// starts from it: a refund is never skipped. With payments nil (Stripe
+// off) a refund owed fails its record, so it lands in the dead-letter
+// queue rather than being dropped.
 func Refunds(payments booking.Payments, log *slog.Logger) func(context.Context, events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
 	return func(ctx context.Context, e events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
 		res := events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{}}
@@ -36,7 +39,11 @@ func Refunds(payments booking.Payments, log *slog.Logger) func(context.Context, 
 				if w.Before != nil {
 					before = w.Before.Deposit
 				}
-				if booking.RefundOwed(before, w.After.Deposit) {
+				switch {
+				case !booking.RefundOwed(before, w.After.Deposit):
+				case payments == nil:
+					err = fmt.Errorf("a refund of payment %s is owed, but payments are off (no STRIPE_SECRET_ARN)", w.After.Deposit.PaymentRef)
+				default:
 					if err = payments.Refund(ctx, w.After.Code, w.After.Deposit.PaymentRef); err == nil {
 						refunds++
 					}

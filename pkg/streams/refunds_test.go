@@ -195,15 +195,24 @@ func TestRefunds(t *testing.T) {
 			}
 		})
 	}
+	t.Run("Stripe off: a refund owed fails its record, for the dead-letter queue", func(t *testing.T) {
+		h := streams.Refunds(nil, slog.New(slog.DiscardHandler))
+		res, err := h(ctx, events.DynamoDBEvent{Records: []events.DynamoDBEventRecord{
+			record("1", acceptedImg, completedImg), record("2", paidImg, declinedImg), record("3", simPaidImg, simDeclinedImg),
+		}})
+		if err != nil || len(res.BatchItemFailures) != 1 || res.BatchItemFailures[0].ItemIdentifier != "2" {
+			t.Errorf("got %+v, %v; want the record that owes a refund failed, and the batch stopped there", res, err)
+		}
+	})
 	t.Run("through the function's handler, with Stripe", func(t *testing.T) {
 		stripe := stripetest.NewServer(t)
 		getenv := stripeEnv(t, stripetest.Keys, map[string]string{"STRIPE_API_URL": stripe.URL, "SITE_URL": lambdatest.SiteURL})
 		// functions/refund-deposits' wiring.
-		s, err := paymentenv.RequireStripe(ctx, getenv, getenv("SITE_URL"))
+		payments, err := paymentenv.Payments(ctx, getenv, getenv("SITE_URL"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		h := streams.Refunds(s.Provider(), lambdaenv.Logger())
+		h := streams.Refunds(payments, lambdaenv.Logger())
 		for range 2 { // delivered twice: refunded once
 			res, err := h(ctx, events.DynamoDBEvent{Records: []events.DynamoDBEventRecord{record("1", paidImg, declinedImg)}})
 			if err != nil || len(res.BatchItemFailures) != 0 {

@@ -56,8 +56,17 @@ func NewCheckoutHandler(c CheckoutConfig) http.Handler {
 	}
 	h := &checkoutHandler{c}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+CheckoutPath, h.checkout)
-	mux.HandleFunc("GET "+ReturnPath, h.returned)
+	if c.Payments == nil { // Stripe off: nothing to open, nothing to come back from
+		mux.HandleFunc("GET "+CheckoutPath, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, statusURL(r.PathValue("code"), DoneUnavailable), http.StatusSeeOther)
+		})
+		mux.HandleFunc("GET "+ReturnPath, func(w http.ResponseWriter, r *http.Request) {
+			http.Redirect(w, r, statusURL(r.PathValue("code"), ""), http.StatusSeeOther)
+		})
+	} else {
+		mux.HandleFunc("GET "+CheckoutPath, h.checkout)
+		mux.HandleFunc("GET "+ReturnPath, h.returned)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// The code is in the address: no caching, no referrer.
 		w.Header().Set("Cache-Control", "no-store")
@@ -175,10 +184,19 @@ func settle(ctx context.Context, bookings *booking.Bookings, payments booking.Pa
 
 // NewHandler is the payment function's handler: Stripe's events at
 // WebhookPath (signed with webhookSecret) and the person's way to Stripe
-// and back under /pay/ (NewCheckoutHandler), over one provider.
+// and back under /pay/ (NewCheckoutHandler), over one provider. With no
+// provider (c.Payments nil: a stack deployed without Stripe) the webhook is
+// a 404 and the way to Stripe leads back to the status page, which says
+// the payment cannot be opened now.
 func NewHandler(c CheckoutConfig, webhookSecret string) http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(WebhookPath, &Webhook{Bookings: c.Bookings, Payments: c.Payments, Secret: webhookSecret, Log: c.Log})
+	if c.Payments == nil {
+		mux.HandleFunc(WebhookPath, func(w http.ResponseWriter, r *http.Request) {
+			reply(w, http.StatusNotFound, "payments are off")
+		})
+	} else {
+		mux.Handle(WebhookPath, &Webhook{Bookings: c.Bookings, Payments: c.Payments, Secret: webhookSecret, Log: c.Log})
+	}
 	mux.Handle("/pay/", NewCheckoutHandler(c))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Every answer, the mux's own 404 and 405 too.

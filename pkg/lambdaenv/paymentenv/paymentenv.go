@@ -117,33 +117,43 @@ func getSecretValue(ctx context.Context, cfg aws.Config, endpoint, arn string) (
 	return aws.ToString(out.SecretString), nil
 }
 
-// Payments is the payment provider of a function that creates requests:
-// Stripe when STRIPE_SECRET_ARN is set, nil otherwise. Only the functions
-// that take payments import this package, and with it stripe-go.
+// Payments is the payment provider of a function that takes payments:
+// Stripe when STRIPE_SECRET_ARN is set; nil when it is empty, which is a
+// stack deployed without real deposits (logged once, at start). A set
+// STRIPE_SECRET_ARN that cannot be read fails at start: a broken
+// configuration is not payments turned off. Only the functions that take
+// payments import this package, and with it stripe-go.
 func Payments(ctx context.Context, getenv func(string) string, siteURL string) (booking.Payments, error) {
-	s, ok, err := StripeFrom(ctx, getenv, siteURL, nil)
-	if err != nil || !ok {
+	s, err := stripe(ctx, getenv, siteURL)
+	if err != nil || s == nil {
 		return nil, err
 	}
 	return s.Provider(), nil
 }
 
-// RequireStripe reads the Stripe configuration of a function that works
-// only with Stripe (the refunds); STRIPE_SECRET_ARN must be set.
-func RequireStripe(ctx context.Context, getenv func(string) string, siteURL string) (Stripe, error) {
-	s, ok, err := StripeFrom(ctx, getenv, siteURL, nil)
-	if err == nil && !ok {
-		err = errors.New("STRIPE_SECRET_ARN is not set: this function works only with Stripe")
+// Webhook is Payments for the payment webhook, with the endpoint's signing
+// secret, the secret's webhook_secret, which every event is checked with:
+// nil and "" when Stripe is off.
+func Webhook(ctx context.Context, getenv func(string) string, siteURL string) (booking.Payments, string, error) {
+	s, err := stripe(ctx, getenv, siteURL)
+	if err != nil || s == nil {
+		return nil, "", err
 	}
-	return s, err
+	if s.Keys.WebhookSecret == "" {
+		return nil, "", errors.New("STRIPE_SECRET_ARN must name a secret with a webhook_secret: the webhook checks every event's signature with it")
+	}
+	return s.Provider(), s.Keys.WebhookSecret, nil
 }
 
-// RequireWebhookStripe is RequireStripe for the payment webhook, which
-// checks every event's signature with the secret's webhook_secret.
-func RequireWebhookStripe(ctx context.Context, getenv func(string) string, siteURL string) (Stripe, error) {
-	s, err := RequireStripe(ctx, getenv, siteURL)
-	if err == nil && s.Keys.WebhookSecret == "" {
-		err = errors.New("STRIPE_SECRET_ARN must name a secret with a webhook_secret: the webhook checks every event's signature with it")
+// stripe is StripeFrom, with Stripe off (nil) logged.
+func stripe(ctx context.Context, getenv func(string) string, siteURL string) (*Stripe, error) {
+	s, ok, err := StripeFrom(ctx, getenv, siteURL, nil)
+	switch {
+	case err != nil:
+		return nil, err
+	case !ok:
+		lambdaenv.Logger().Info("stripe: off", "why", "STRIPE_SECRET_ARN is empty: deposits that are not simulated cannot be paid or refunded online")
+		return nil, nil
 	}
-	return s, err
+	return &s, nil
 }
