@@ -28,12 +28,12 @@ var wantFunctions = map[string]struct {
 }{
 	"get-business":           {[]string{"GET /api/v1/businesses/{slug}"}, []string{"dynamodb:GetItem"}},
 	"list-arrival-windows":   {[]string{"GET /api/v1/businesses/{slug}/availability"}, []string{"dynamodb:GetItem", "dynamodb:Query"}},
-	"create-service-request": {[]string{"POST /api/v1/businesses/{slug}/requests"}, []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"}},
+	"create-service-request": {[]string{"POST /api/v1/businesses/{slug}/requests"}, createActions},
 	"get-service-request":    {[]string{"GET /api/v1/requests/{code}"}, []string{"dynamodb:GetItem"}},
 	"get-openapi":            {[]string{"GET /api/v1/openapi.json", "GET /api/v1/openapi.yaml"}, nil},
-	"mcp":                    {[]string{"ANY /mcp"}, []string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"}},
+	"mcp":                    {[]string{"ANY /mcp"}, createActions},
 	"business-inbox": {
-		[]string{"GET /api/v1/inbox/requests", "GET /api/v1/inbox/requests/{code}", "POST /api/v1/inbox/requests/{code}/{action}"},
+		[]string{"GET /api/v1/inbox/requests", "GET /api/v1/inbox/requests/{code}", "POST /api/v1/inbox/requests/{code}/{action}", "POST /api/v1/inbox/spam"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"notify": {
@@ -54,6 +54,12 @@ var wantFunctions = map[string]struct {
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 }
+
+// createActions are what a function that creates requests needs: the
+// business (GetItem), its hourly slots (Query), and in the create's
+// transaction the blocked-contact checks (ConditionCheckItem), the puts and
+// the counters (UpdateItem); PutItem also records a limit hit.
+var createActions = []string{"dynamodb:ConditionCheckItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"}
 
 // streamActions are what a function fed by the table's stream needs: Lambda
 // reads the stream with the function's role.
@@ -441,7 +447,7 @@ func TestCORS(t *testing.T) {
 	}{
 		{"AllowOrigins", sorted(field(cors, "AllowOrigins")), "*"},
 		{"AllowMethods", sorted(field(cors, "AllowMethods")), "GET OPTIONS POST"},
-		{"AllowHeaders", sorted(field(cors, "AllowHeaders")), "Authorization Content-Type Idempotency-Key Mcp-Protocol-Version"},
+		{"AllowHeaders", sorted(field(cors, "AllowHeaders")), "Accept Authorization Content-Type Idempotency-Key Last-Event-ID Mcp-Method Mcp-Name Mcp-Protocol-Version Mcp-Session-Id"},
 		{"ExposeHeaders", sorted(field(cors, "ExposeHeaders")), "Idempotent-Replayed"},
 	}
 	for _, tt := range tests {
