@@ -184,7 +184,13 @@ func (d draft) newRequest(b *Business, now time.Time) Request {
 	r.Status = StatusNew
 	if dep := b.BookingDeposit; dep != nil {
 		r.Status = StatusPendingPayment
+		// The payment window, but never past the arrival window's start: a
+		// deposit paid after it would hand the business a request it can
+		// no longer answer (a new request expires when its window starts).
 		r.HoldExpires = r.Created.Add(time.Duration(dep.PayWithinMinutes) * time.Minute)
+		if r.Window.Start.Before(r.HoldExpires) {
+			r.HoldExpires = r.Window.Start
+		}
 		r.Deposit = &DepositRecord{
 			AmountCents: dep.AmountCents, Currency: dep.Currency, Simulated: dep.Simulated,
 			FreeCancellationHours: dep.FreeCancellationHours, State: DepositDue, Since: r.Created,

@@ -327,3 +327,29 @@ func TestNormalizeEmail(t *testing.T) {
 		})
 	}
 }
+
+// A deposit's payment hold lasts pay_within_minutes, but never past the
+// window's start: paid later, the request would reach the business when it
+// can no longer be answered.
+func TestDepositHoldEndsByTheWindow(t *testing.T) {
+	b := testBusinesses(t)["deposit-plumbing"]
+	start := utc("2026-11-23T13:00:00Z")
+	tests := []struct {
+		name    string
+		created time.Time
+		want    time.Time
+	}{
+		{"hours before the window: the payment window", utc("2026-11-23T10:00:00Z"), utc("2026-11-23T10:30:00Z")},
+		{"ten minutes before: the window's start", utc("2026-11-23T12:50:00Z"), start},
+		{"exactly the payment window before", utc("2026-11-23T12:30:00Z"), start},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := draft{Request: Request{Window: Window{Start: start, End: start.Add(2 * time.Hour)}}}
+			r := d.newRequest(b, tt.created)
+			if r.Status != StatusPendingPayment || !r.HoldExpires.Equal(tt.want) {
+				t.Errorf("got %s holding to %s, want pending_payment holding to %s", r.Status, r.HoldExpires, tt.want)
+			}
+		})
+	}
+}
