@@ -2,6 +2,8 @@ package notify
 
 import (
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 )
@@ -157,6 +159,44 @@ func (c Composer) Messages(ch Change, r booking.Request, b *booking.Business) []
 	}
 	return msgs
 }
+
+// limitPrefix starts the change ID of a limit hit: it names a business and
+// an hour, never a request.
+const limitPrefix = "limit#"
+
+// LimitChangeID names the limit hit of business slug in the clock hour
+// (UTC) of hour: "limit#lakeview-plumbing#2026-11-20T15:00:00Z". It is the
+// same for every record of that hour, so its message is claimed once.
+func LimitChangeID(slug string, hour time.Time) string {
+	return limitPrefix + slug + "#" + hour.UTC().Truncate(time.Hour).Format(time.RFC3339)
+}
+
+// LimitMessages returns the message that tells business b that a limit of
+// what it takes from strangers refused requests in the clock hour of hour
+// (KindLimitReached), to the recipients the business's other e-mails go
+// to: an example business, nobody; a preview business, the preview inbox
+// only, marked [preview]; otherwise its inbox address, when it has one. It
+// is Doorstep's own text, in the business's default language, with its
+// limits and its inbox; nothing a stranger wrote.
+func (c Composer) LimitMessages(b *booking.Business, hour time.Time) []Message {
+	if b.Example {
+		return nil
+	}
+	ch := Change{ID: LimitChangeID(b.Slug, hour)}
+	t := c.limitText(b)
+	switch {
+	case b.Preview && c.PreviewInbox != "":
+		return []Message{c.preview(ch, KindLimitReached, AudienceBusiness, []Channel{ChannelEmail}, t, b)}
+	case b.Preview, b.InboxEmail == "":
+		return nil
+	}
+	m := t.message(ch, KindLimitReached, AudienceBusiness, ChannelEmail)
+	m.To = b.InboxEmail
+	return []Message{m}
+}
+
+// isLimitMessage reports whether message id is a limit hit's.
+func isLimitMessage(id string) bool { return strings.HasPrefix(id, limitPrefix) }
 
 // preview is the one e-mail to the preview inbox that stands for the
 // messages of one kind that would have gone to audience by channels.

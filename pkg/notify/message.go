@@ -14,7 +14,8 @@ type Kind string
 
 // The kinds of message. The person hears that their request was received,
 // confirmed, changed or cancelled (the spec's list); the business hears of
-// a new request in its inbox, and of the person calling off one it had.
+// a new request in its inbox, of the person calling off one it had, and of
+// its limits refusing strangers' requests.
 const (
 	KindReceived   Kind = "received"    // to the person: the request was sent
 	KindConfirmed  Kind = "confirmed"   // to the person: the business accepted it
@@ -25,6 +26,12 @@ const (
 	// request that was in its inbox (new or accepted), so that nobody turns
 	// up for a job that was called off.
 	KindCancelledByCustomer Kind = "cancelled_by_customer"
+	// KindLimitReached, to the business: an unusual number of online
+	// requests reached one of its limits (booking.Limits), so new ones are
+	// refused for now. Told once per clock hour in which a limit refused one
+	// (Notifier.LimitReached); it names no request and carries nothing a
+	// stranger wrote.
+	KindLimitReached Kind = "limit_reached"
 )
 
 // Audience is whom a message is for.
@@ -56,7 +63,7 @@ type Message struct {
 	// and channel, and a retry of the same change yields the same IDs: the
 	// Ledger claims each ID once. It carries no contact detail.
 	ID       string   `json:"id"`
-	Change   string   `json:"change"` // the change's ID: the request code and the index of its event
+	Change   string   `json:"change"` // the change's ID: the request code and the index of its event, or LimitChangeID
 	Kind     Kind     `json:"kind"`
 	Audience Audience `json:"audience"`
 	Channel  Channel  `json:"channel"`

@@ -97,6 +97,24 @@ func (n *Notifier) Notify(ctx context.Context, before *booking.Request, after bo
 	return n.Send(ctx, msgs)
 }
 
+// LimitReached tells business slug, once, that a limit of what it takes
+// from strangers refused requests in the clock hour of hour
+// (Composer.LimitMessages). Every call for the same business and hour
+// yields the same message ID (LimitChangeID), which the Ledger claims as it
+// claims a change's: a retried stream record, or a second record of that
+// hour, sends nothing twice. A business that is gone is nobody to tell.
+func (n *Notifier) LimitReached(ctx context.Context, slug string, hour time.Time) error {
+	b, err := n.Businesses.Business(ctx, slug)
+	if booking.ErrorCode(err) == booking.NotFound {
+		n.Log.Warn("notify: the business of a limit hit is gone", "business", slug)
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("notify %s: %w", LimitChangeID(slug, hour), err)
+	}
+	return n.Send(ctx, n.Composer.LimitMessages(b, hour))
+}
+
 // Send sends each message that was not sent before, in order, and returns
 // the errors of those that failed.
 func (n *Notifier) Send(ctx context.Context, msgs []Message) error {
@@ -152,7 +170,7 @@ func (n *Notifier) send(ctx context.Context, m Message) error {
 		if err := n.Ledger.MarkSent(lctx, m.ID, c.Token, n.Now()); err != nil {
 			// Sent all the same: failing the record would not unsend it.
 			n.Log.Error("notify: sent, but not marked sent; a retry after the claim lapses sends it again",
-				"message", booking.LogMessageRef(m.ID), "error", err)
+				"message", logRef(m.ID), "error", err)
 		}
 		n.logMessage(slog.LevelInfo, "notify: sent", m)
 		return nil
@@ -161,7 +179,7 @@ func (n *Notifier) send(ctx context.Context, m Message) error {
 			return errors.Join(fmt.Errorf("record the opt-out: %w", err), n.Ledger.Release(lctx, m.ID, c.Token))
 		}
 		if err := n.Ledger.MarkSent(lctx, m.ID, c.Token, n.Now()); err != nil {
-			n.Log.Error("notify: opt-out recorded, message not marked done", "message", booking.LogMessageRef(m.ID), "error", err)
+			n.Log.Error("notify: opt-out recorded, message not marked done", "message", logRef(m.ID), "error", err)
 		}
 		n.logMessage(slog.LevelInfo, "notify: the number opted out of texts; recorded, not sent", m)
 		return nil
@@ -188,7 +206,7 @@ func (n *Notifier) claim(ctx context.Context, id string) (Claim, error) {
 		if waited || n.sendTime(ctx, wait) < minSendTime {
 			return Claim{}, fmt.Errorf("claimed by another process until %s", c.Until.UTC().Format(time.RFC3339))
 		}
-		n.Log.Warn("notify: claimed by another process; waiting for its claim to lapse", "message", booking.LogMessageRef(id), "wait", wait)
+		n.Log.Warn("notify: claimed by another process; waiting for its claim to lapse", "message", logRef(id), "wait", wait)
 		if err := n.wait(ctx, wait); err != nil {
 			return Claim{}, err
 		}
@@ -222,7 +240,17 @@ func (n *Notifier) wait(ctx context.Context, d time.Duration) error {
 
 // logMessage logs what became of a message, never its recipient or text.
 func (n *Notifier) logMessage(level slog.Level, msg string, m Message) {
-	n.Log.Log(context.Background(), level, msg, "message", booking.LogMessageRef(m.ID), "kind", m.Kind, "audience", m.Audience, "channel", m.Channel)
+	n.Log.Log(context.Background(), level, msg, "message", logRef(m.ID), "kind", m.Kind, "audience", m.Audience, "channel", m.Channel)
+}
+
+// logRef is how logs name message id: a request's by its code's LogRef
+// (booking.LogMessageRef), since the code opens the person's pages; a limit
+// hit's as it is, a business's slug and an hour.
+func logRef(id string) string {
+	if isLimitMessage(id) {
+		return id
+	}
+	return booking.LogMessageRef(id)
 }
 
 // smsPhone is the 10 digits a text goes to.

@@ -39,6 +39,9 @@ type lexicon struct {
 	unanswered                             string // %s business, %s window
 	newSubject, newIntro, openInbox        string // %s code, service, window for the subject
 	calledOffSubject, calledOff            string // %s code, service, window for the subject
+	limitSubject, limitHit                 string // %s business
+	limitRefused                           string // %d per hour, %d unanswered
+	limitTodo                              string
 
 	preview                                 string // %s business, %s whom it would have gone to
 	toPersonEmail, toPersonSMS, toPersonAll string
@@ -90,6 +93,10 @@ var wording = map[string]*lexicon{
 		openInbox:           "Open your inbox to see the details, then accept it, offer another window or decline it.",
 		calledOffSubject:    "Request %s cancelled by the customer: %s, %s",
 		calledOff:           "The customer cancelled this request: nobody needs to go, and the arrival window is open again.",
+		limitSubject:        "Unusual number of requests at %s",
+		limitHit:            "%s received an unusual number of online requests within an hour.",
+		limitRefused:        "New online requests are being refused for now: you take at most %d in any hour, and at most %d unanswered at once. Customers can still call you.",
+		limitTodo:           "Open your inbox and answer the requests waiting there: accept them, offer another window or decline them. Mark any request that is not genuine as spam there: that declines it and blocks its phone and e-mail. Online requests are taken again as the hour passes and as you answer them.",
 
 		preview:       "%s is a preview site, so this message went only to the preview inbox, instead of to %s.",
 		toPersonEmail: "the person by e-mail", toPersonSMS: "the person by text message",
@@ -138,6 +145,10 @@ var wording = map[string]*lexicon{
 		openInbox:           "Abre tu bandeja para ver los detalles y aceptarla, ofrecer otro horario o rechazarla.",
 		calledOffSubject:    "Solicitud %s cancelada por el cliente: %s, %s",
 		calledOff:           "El cliente canceló esta solicitud: no hace falta ir, y el horario de llegada vuelve a estar libre.",
+		limitSubject:        "Número inusual de solicitudes en %s",
+		limitHit:            "%s recibió un número inusual de solicitudes en línea en una hora.",
+		limitRefused:        "Por ahora se rechazan las nuevas solicitudes en línea: recibes como máximo %d en una hora, y como máximo %d sin responder a la vez. Los clientes todavía pueden llamarte.",
+		limitTodo:           "Abre tu bandeja y responde las solicitudes que esperan allí: acéptalas, ofrece otro horario o recházalas. Marca allí como spam las que no sean genuinas: así se rechazan y se bloquean su teléfono y su correo. Las solicitudes en línea se aceptan de nuevo a medida que pasa la hora y que las respondes.",
 
 		preview:       "%s es un sitio de prueba, así que este mensaje llegó solo a la bandeja de prueba, en lugar de a %s.",
 		toPersonEmail: "la persona por correo electrónico", toPersonSMS: "la persona por mensaje de texto",
@@ -278,6 +289,21 @@ func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booki
 	}
 	body := fmt.Sprintf("%s\n\n%s\n\n%s\n%s", l.newIntro, details, l.openInbox, status)
 	return text{lang: lang, subject: fmt.Sprintf(l.newSubject, r.Code, service, w), body: body}
+}
+
+// limitText writes what the business hears when a limit refused requests
+// (KindLimitReached), in its default language: Doorstep's words alone, the
+// limits and its inbox. It names no request and quotes nobody: the
+// requests are in the inbox, behind its token.
+func (c Composer) limitText(b *booking.Business) text {
+	lang := language(b.DefaultLanguage)
+	l := wording[lang]
+	limits := b.Limits()
+	// The inbox itself, as the new request's e-mail links one request in it.
+	inbox := fmt.Sprintf("%s: %s/api/v1/inbox/requests\n", l.labelInbox, c.SiteURL)
+	body := fmt.Sprintf("%s\n\n%s\n\n%s\n%s",
+		fmt.Sprintf(l.limitHit, b.Name), fmt.Sprintf(l.limitRefused, limits.PerHour, limits.Unanswered), l.limitTodo, inbox)
+	return text{lang: lang, subject: fmt.Sprintf(l.limitSubject, b.Name), body: body}
 }
 
 // previewNote says, in a preview message, why it came to the preview inbox

@@ -9,7 +9,8 @@ import (
 )
 
 // Notifying returns store with n.Notify called after each request write
-// that commits: a create, and a move. It stands in for the table's stream
+// that commits: a create, and a move; and n.LimitReached after the first
+// record of a limit hit in an hour (RecordLimitHit's first). It stands in for the table's stream
 // where there is none (the local server on minidyn): it sees each request
 // as it was written, which is what the stream's images carry, and only
 // writes that succeeded, as the stream does. A failure to notify is logged,
@@ -39,6 +40,18 @@ func (s notifyingStore) MoveRequest(ctx context.Context, before, after booking.R
 	}
 	s.notify(ctx, &before, after)
 	return nil
+}
+
+func (s notifyingStore) RecordLimitHit(ctx context.Context, slug string, now time.Time) (bool, error) {
+	first, err := s.Store.RecordLimitHit(ctx, slug, now)
+	if err != nil || !first {
+		return first, err
+	}
+	// As on the stream, only the record's insert tells the business.
+	if err := s.n.LimitReached(context.WithoutCancel(ctx), slug, now); err != nil {
+		s.log.Error("notify: the limit hit's message did not go out", "business", slug, "error", err)
+	}
+	return first, nil
 }
 
 func (s notifyingStore) notify(ctx context.Context, before *booking.Request, after booking.Request) {
