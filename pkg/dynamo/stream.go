@@ -3,6 +3,7 @@ package dynamo
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
@@ -46,6 +47,28 @@ func DecodeRequestWrite(rec events.DynamoDBEventRecord) (w RequestWrite, ok bool
 		}
 	}
 	return w, true, nil
+}
+
+// DecodeLimitHit reads a record of the table's stream: ok is true for the
+// insert of a limit hit's record (Store.RecordLimitHit), whose business and
+// clock hour it returns, from the item's key. Every other record, a limit
+// hit's removal by TTL among them, is not one. A limit hit's key that does
+// not name an hour is an error; slug names the business all the same.
+func DecodeLimitHit(rec events.DynamoDBEventRecord) (slug string, hour time.Time, ok bool, err error) {
+	if rec.EventName != "INSERT" {
+		return "", time.Time{}, false, nil
+	}
+	pk, sk := rec.Change.Keys[attrPK], rec.Change.Keys[attrSK]
+	if pk.DataType() != events.DataTypeString || sk.DataType() != events.DataTypeString ||
+		!strings.HasPrefix(pk.String(), prefixBusiness) || !strings.HasPrefix(sk.String(), prefixLimitHit) {
+		return "", time.Time{}, false, nil
+	}
+	slug = strings.TrimPrefix(pk.String(), prefixBusiness)
+	hour, err = time.Parse(time.RFC3339, strings.TrimPrefix(sk.String(), prefixLimitHit))
+	if err != nil || slug == "" || !hour.Equal(hour.Truncate(time.Hour)) {
+		return slug, time.Time{}, false, fmt.Errorf("limit hit of %q: the key %q, %q names no business and clock hour", slug, pk.String(), sk.String())
+	}
+	return slug, hour.UTC(), true, nil
 }
 
 // decodeImage decodes a stream image of a request item as Store.Request

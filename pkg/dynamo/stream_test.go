@@ -186,3 +186,61 @@ func TestDecodeRequestWriteErrors(t *testing.T) {
 		}
 	})
 }
+
+// TestDecodeLimitHit decodes the stream record of the item RecordLimitHit
+// puts: its business and clock hour, from the key. Its removal (TTL), and
+// every other item, is no limit hit; and no request write.
+func TestDecodeLimitHit(t *testing.T) {
+	ctx := context.Background()
+	forEachEngine(t, func(t *testing.T, e engine) {
+		at := now.Add(17*time.Minute + 5*time.Second)
+		if first, err := e.store.RecordLimitHit(ctx, slug, at); err != nil || !first {
+			t.Fatalf("got first %v, %v, want the hour's first record", first, err)
+		}
+		key := itemKey{"BUSINESS#" + slug, "LIMITHIT#2026-11-20T00:00:00Z"}
+		hit := e.item(t, key)
+		if hit == nil {
+			t.Fatalf("no item at %v", key)
+		}
+		gotSlug, hour, ok, err := dynamo.DecodeLimitHit(streamRecord(t, "INSERT", nil, hit))
+		if err != nil || !ok || gotSlug != slug || !hour.Equal(now) || hour.Location() != time.UTC {
+			t.Fatalf("INSERT: got %q, %s, ok %v, %v; want %q, %s", gotSlug, hour, ok, err, slug, now)
+		}
+		if w, ok, err := dynamo.DecodeRequestWrite(streamRecord(t, "INSERT", nil, hit)); ok || err != nil {
+			t.Errorf("DecodeRequestWrite: got %+v, %v, %v, want the limit hit ignored", w, ok, err)
+		}
+
+		r := withHistory(newRequest(slug, phone(4), monday))
+		mustCreate(t, e, r, nil, now)
+		tests := []struct {
+			name string
+			rec  events.DynamoDBEventRecord
+		}{
+			{"its removal by TTL", streamRecord(t, "REMOVE", hit, nil)},
+			{"a request", streamRecord(t, "INSERT", nil, e.item(t, requestKey(r.Code)))},
+			{"the window hold", streamRecord(t, "INSERT", nil, e.item(t, holdKey(slug, monday)))},
+			{"the phone counter", streamRecord(t, "INSERT", nil, e.item(t, phoneKey(slug, phone(4))))},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				if s, h, ok, err := dynamo.DecodeLimitHit(tt.rec); ok || err != nil {
+					t.Fatalf("got %q, %s, %v, %v, want it ignored", s, h, ok, err)
+				}
+			})
+		}
+	})
+}
+
+func TestDecodeLimitHitErrors(t *testing.T) {
+	for _, sk := range []string{"LIMITHIT#", "LIMITHIT#yesterday", "LIMITHIT#2026-11-20T00:30:00Z"} {
+		t.Run(sk, func(t *testing.T) {
+			item := map[string]types.AttributeValue{
+				"pk": &types.AttributeValueMemberS{Value: "BUSINESS#" + slug}, "sk": &types.AttributeValueMemberS{Value: sk},
+			}
+			s, _, ok, err := dynamo.DecodeLimitHit(streamRecord(t, "INSERT", nil, item))
+			if ok || err == nil || s != slug || !strings.Contains(err.Error(), sk) {
+				t.Fatalf("got %q, ok %v, %v, want the slug and an error naming %q", s, ok, err, sk)
+			}
+		})
+	}
+}
