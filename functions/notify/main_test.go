@@ -129,6 +129,43 @@ func TestEvents(t *testing.T) {
 	}
 }
 
+// TestLimitHitEvents feeds events/notify-limit-hit-stream.json to the
+// function built from its environment: each business whose limits refused
+// requests this hour is e-mailed once (the preview business at the preview
+// inbox, the example business never), and the removal of an old record is
+// passed over.
+func TestLimitHitEvents(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	ses := &fakeAWS{reply: func(map[string]any) (int, map[string]string, string) {
+		return 200, map[string]string{"Content-Type": "application/json"}, `{"MessageId":"010001ef-8c3d-4e6f-8f3a-1c2d3e4f5a6b-000000"}`
+	}}
+	env.Vars["SENDER_EMAIL"] = "notify@book.example.com"
+	env.Vars["PREVIEW_INBOX_EMAIL"] = "preview@book.example.com"
+	env.Vars[sesmail.EndpointVariable] = ses.serve(t)
+	h, err := newHandler(context.Background(), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := lambdatest.Event(t, "notify-limit-hit-stream.json")
+	to := func(c map[string]any) string {
+		subject, _ := c["Content"].(map[string]any)["Simple"].(map[string]any)["Subject"].(map[string]any)["Data"].(string)
+		return jsonOf(c["Destination"]) + " " + subject
+	}
+	const sendEmail = "POST /v2/email/outbound-emails : "
+	for i, want := range [][]string{{
+		sendEmail + `{"ToAddresses":["inbox@desert-cool-hvac.example.com"]} Unusual number of requests at Desert Cool Heating & Air`,
+		sendEmail + `{"ToAddresses":["inbox@limpieza-la-estrella.example.com"]} Número inusual de solicitudes en Limpieza La Estrella`,
+		sendEmail + `{"ToAddresses":["preview@book.example.com"]} [preview] Unusual number of requests at Mile High Electric`,
+	}, nil} { // the batch again, as Lambda may deliver it: nothing twice
+		if failed := lambdatest.InvokeStream(t, h, event); len(failed) != 0 {
+			t.Fatalf("delivery %d: got batch item failures %v, want none", i+1, failed)
+		}
+		if got := ses.take(to); !slices.Equal(got, want) {
+			t.Errorf("delivery %d: SES got\n\t%s\nwant\n\t%s", i+1, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+		}
+	}
+}
+
 func jsonOf(v any) string {
 	data, _ := json.Marshal(v)
 	return string(data)

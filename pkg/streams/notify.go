@@ -17,7 +17,9 @@ import (
 )
 
 // Notify is the notify function's handler of a batch of stream records:
-// each write of a request item goes through n.Notify; every other record is passed over.
+// each write of a request item goes through n.Notify, and each insert of a
+// limit hit's record (dynamo.DecodeLimitHit) through n.LimitReached; every
+// other record is passed over.
 // A record that fails is reported in BatchItemFailures, never as the
 // invocation's error, so that Lambda retries from it rather than the whole
 // batch; the records after it are retried too, and the Ledger keeps their
@@ -35,11 +37,32 @@ func Notify(n *notify.Notifier, log *slog.Logger) func(context.Context, events.D
 		res := events.DynamoDBEventResponse{BatchItemFailures: []events.DynamoDBBatchItemFailure{}}
 		failedCodes := map[string]bool{}
 		writes := 0
+		failedHits := map[string]bool{}
+		hits := 0
 		for _, rec := range e.Records {
 			fail := func(code string, err error) {
 				log.Error("notify: record failed", "sequence_number", rec.Change.SequenceNumber, "request", booking.LogRef(code), "error", err)
 				failedCodes[code] = true
 				res.BatchItemFailures = append(res.BatchItemFailures, events.DynamoDBBatchItemFailure{ItemIdentifier: rec.Change.SequenceNumber})
+			}
+			// A limit hit names a business and an hour, not a request: its
+			// slug is public, and logged as it is.
+			if slug, hour, ok, err := dynamo.DecodeLimitHit(rec); ok || err != nil {
+				id := notify.LimitChangeID(slug, hour)
+				switch {
+				case err != nil:
+				case failedHits[id]:
+					err = errors.New("an earlier record of this limit hit failed")
+				default:
+					hits++
+					err = n.LimitReached(ctx, slug, hour)
+				}
+				if err != nil {
+					log.Error("notify: record failed", "sequence_number", rec.Change.SequenceNumber, "business", slug, "error", err)
+					failedHits[id] = true
+					res.BatchItemFailures = append(res.BatchItemFailures, events.DynamoDBBatchItemFailure{ItemIdentifier: rec.Change.SequenceNumber})
+				}
+				continue
 			}
 			w, ok, err := dynamo.DecodeRequestWrite(rec)
 			switch {
@@ -56,7 +79,7 @@ func Notify(n *notify.Notifier, log *slog.Logger) func(context.Context, events.D
 				}
 			}
 		}
-		log.Info("notify: batch", "records", len(e.Records), "request_writes", writes, "failed", len(res.BatchItemFailures))
+		log.Info("notify: batch", "records", len(e.Records), "request_writes", writes, "limit_hits", hits, "failed", len(res.BatchItemFailures))
 		return res, nil
 	}
 }

@@ -170,3 +170,71 @@ func TestNotifyStreamLogsEachRequestIDOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestNotifyLimitHitStream feeds events/notify-limit-hit-stream.json to the
+// handler over the demo businesses: the hour's first limit hit of four
+// businesses (English, Spanish, a preview one, whose e-mail has nowhere to go
+// without a preview inbox, and an example one, never told) and the removal
+// of an old one by TTL. Each business is told once, through the Ledger.
+func TestNotifyLimitHitStream(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	rec := &recorder{unverified: map[string]bool{"inbox@desert-cool-hvac.example.com": true}}
+	h := streams.Notify(notifier(env, rec, rec), lambdaenv.Logger())
+	event := lambdatest.Event(t, "notify-limit-hit-stream.json")
+
+	failed := lambdatest.InvokeStream(t, h, event)
+	if want := []string{"4421584500000000017450440011"}; !slices.Equal(failed, want) {
+		t.Fatalf("got batch item failures %v, want exactly the refused record's %v", failed, want)
+	}
+	if got, want := rec.take(), []string{
+		"limit#limpieza-la-estrella#2026-11-23T16:00:00Z/limit_reached/business/email -> inbox@limpieza-la-estrella.example.com",
+	}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+
+	delete(rec.unverified, "inbox@desert-cool-hvac.example.com")
+	if failed := lambdatest.InvokeStream(t, h, event); len(failed) != 0 {
+		t.Fatalf("retry: got batch item failures %v, want none", failed)
+	}
+	if got, want := rec.take(), []string{
+		"limit#desert-cool-hvac#2026-11-23T16:00:00Z/limit_reached/business/email -> inbox@desert-cool-hvac.example.com",
+	}; !slices.Equal(got, want) {
+		t.Fatalf("retry: got %v, want only %v", got, want)
+	}
+	if failed := lambdatest.InvokeStream(t, h, event); len(failed) != 0 || len(rec.take()) != 0 {
+		t.Fatalf("third delivery: got failures %v or messages, want none", failed)
+	}
+}
+
+// TestNotifyLimitHitStreamKeepsOrder: request writes and limit hits share a
+// batch; a failed limit hit fails its later records, and no other's.
+func TestNotifyLimitHitStreamKeepsOrder(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	rec := &recorder{unverified: map[string]bool{"inbox@desert-cool-hvac.example.com": true}}
+	h := streams.Notify(notifier(env, rec, nil), lambdaenv.Logger()) // texts off
+	var hits, writes events.DynamoDBEvent
+	for name, e := range map[string]*events.DynamoDBEvent{"notify-limit-hit-stream.json": &hits, "notify-dynamodb-stream.json": &writes} {
+		if err := json.Unmarshal(lambdatest.Event(t, name), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hit := hits.Records[0]
+	again := hit
+	again.Change.SequenceNumber = "4421584500000000017450449999"
+	event, err := json.Marshal(events.DynamoDBEvent{Records: []events.DynamoDBEventRecord{hit, writes.Records[2], again, hits.Records[1]}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := lambdatest.InvokeStream(t, h, event)
+	if want := []string{hit.Change.SequenceNumber, again.Change.SequenceNumber}; !slices.Equal(failed, want) {
+		t.Fatalf("got failures %v, want %v", failed, want)
+	}
+	want := []string{
+		"H2QS-8CZR-5TWN#0/received/person/email -> sam.ortiz@example.net",
+		"H2QS-8CZR-5TWN#0/new_request/business/email -> inbox@limpieza-la-estrella.example.com",
+		"limit#limpieza-la-estrella#2026-11-23T16:00:00Z/limit_reached/business/email -> inbox@limpieza-la-estrella.example.com",
+	}
+	if got := rec.take(); !slices.Equal(got, want) {
+		t.Fatalf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
+	}
+}
