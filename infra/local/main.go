@@ -165,8 +165,9 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	// Notifications: minidyn has no stream, so the store tells the notifier
-	// of each request write that commits; the outbox stands in for SES and
-	// SMS (GET /dev/outbox).
+	// of each request write that commits, and of the first limit hit of a
+	// business in an hour; the outbox stands in for SES and SMS (GET
+	// /dev/outbox).
 	box := outbox.New(100, log)
 	notifier := &notify.Notifier{
 		Composer:   notify.Composer{SiteURL: siteURL, PreviewInbox: "preview-inbox@doorstep.localhost"},
