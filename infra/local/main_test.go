@@ -4,8 +4,11 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -147,14 +150,14 @@ func TestBadBusinessesFileFailsAtStart(t *testing.T) {
 	}
 }
 
-// startLocal runs the local server on a free port until the test ends, and
-// returns its address.
-func startLocal(t *testing.T) string {
+// startLocal runs the local server on a free port, with args after its
+// address, until the test ends, and returns its address.
+func startLocal(t *testing.T, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, pw) }()
+	go func() { done <- run(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), pw) }()
 	t.Cleanup(func() {
 		cancel()
 		select {
@@ -261,5 +264,91 @@ func TestLocalMCPTransport(t *testing.T) {
 	res.Body.Close()
 	if err != nil || res.StatusCode != http.StatusBadRequest || rpc.Error.Code != -32600 {
 		t.Errorf("batch POST /mcp: got %d, error %+v, %v; want 400 with JSON-RPC error -32600", res.StatusCode, rpc.Error, err)
+	}
+}
+
+// TestLocalLimitHitIsTold: without a stream, the local server tells the
+// business the first time its limits refuse a request in an hour, and not
+// again that hour.
+func TestLocalLimitHitIsTold(t *testing.T) {
+	// The demo businesses, desert-cool-hvac taking one request an hour.
+	data, err := os.ReadFile("businesses.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var businesses []map[string]any
+	if err := json.Unmarshal(data, &businesses); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range businesses {
+		if b["slug"] == "desert-cool-hvac" {
+			b["requests_per_hour"] = 1
+		}
+	}
+	file := filepath.Join(t.TempDir(), "businesses.json")
+	if data, err = json.Marshal(businesses); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := startLocal(t, "--businesses", file)
+
+	getJSON := func(path string, v any) {
+		t.Helper()
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		if err := json.NewDecoder(res.Body).Decode(v); err != nil || res.StatusCode != 200 {
+			t.Fatalf("GET %s: got %d, %v", path, res.StatusCode, err)
+		}
+	}
+	var availability struct{ Windows []struct{ Start string } }
+	getJSON("/api/v1/businesses/desert-cool-hvac/availability?days=3", &availability)
+	if len(availability.Windows) < 3 {
+		t.Fatalf("got %d windows, want 3", len(availability.Windows))
+	}
+	startHour := time.Now().UTC().Truncate(time.Hour)
+	for i, want := range []int{201, 429, 429} {
+		body := fmt.Sprintf(`{"window_start":%q,"address":{"street":"1 A St","zip":"85004"},"contact":{"name":"Jo","phone":"602-555-010%d"}}`,
+			availability.Windows[i].Start, i)
+		res, err := http.Post(base+"/api/v1/businesses/desert-cool-hvac/requests", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want {
+			t.Fatalf("create %d: got %d, want %d", i+1, res.StatusCode, want)
+		}
+	}
+
+	// The two refusals fall in one clock hour, unless the test ran across
+	// the turn of an hour: then each hour is told once.
+	wantTold := 1
+	if !time.Now().UTC().Truncate(time.Hour).Equal(startHour) {
+		wantTold = 2
+	}
+	var box struct {
+		Messages []struct{ ID, Kind, To, Body string }
+	}
+	getJSON("/dev/outbox", &box)
+	var told []string
+	for _, m := range box.Messages {
+		if m.Kind == "limit_reached" {
+			told = append(told, m.ID+" -> "+m.To)
+			if !strings.Contains(m.Body, "at most 1 in any hour") || !strings.Contains(m.Body, base+"/api/v1/inbox/requests\n") {
+				t.Errorf("got body\n%s\nwant the limit of 1 an hour and the inbox", m.Body)
+			}
+		}
+	}
+	if len(told) != wantTold {
+		t.Fatalf("got %v, want %d limit_reached e-mail to desert-cool-hvac's inbox", told, wantTold)
+	}
+	for _, m := range told {
+		if !strings.HasPrefix(m, "limit#desert-cool-hvac#") || !strings.HasSuffix(m, "/limit_reached/business/email -> inbox@desert-cool-hvac.example.com") {
+			t.Errorf("got %s, want the limit_reached e-mail to desert-cool-hvac's inbox", m)
+		}
 	}
 }
