@@ -25,7 +25,8 @@ import (
 // batch; the records after it are retried too, and the Ledger keeps their
 // messages from going out twice. Once a request's record fails, its later
 // records in the batch fail unprocessed, so that the person never hears of
-// a change before the one it follows.
+// a change before the one it follows; so do a failed limit hit's later
+// records of the same business and hour.
 func Notify(n *notify.Notifier, log *slog.Logger) func(context.Context, events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
 	return func(ctx context.Context, e events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
 		log := log // this invocation's: a warm function serves many
@@ -49,12 +50,14 @@ func Notify(n *notify.Notifier, log *slog.Logger) func(context.Context, events.D
 			// slug is public, and logged as it is.
 			if slug, hour, ok, err := dynamo.DecodeLimitHit(rec); ok || err != nil {
 				id := notify.LimitChangeID(slug, hour)
+				if ok {
+					hits++
+				}
 				switch {
 				case err != nil:
 				case failedHits[id]:
 					err = errors.New("an earlier record of this limit hit failed")
 				default:
-					hits++
 					err = n.LimitReached(ctx, slug, hour)
 				}
 				if err != nil {
