@@ -2,16 +2,13 @@ package sesmail_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 
-	"github.com/doorstep/doorstep/pkg/awsenv"
 	"github.com/doorstep/doorstep/pkg/awsenv/awsenvtest"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/sesmail"
@@ -39,11 +36,7 @@ func TestSendEmail(t *testing.T) {
 	if err := sender(t, url).SendEmail(context.Background(), message); err != nil {
 		t.Fatal(err)
 	}
-	got := calls()
-	if len(got) != 1 {
-		t.Fatalf("got %d calls, want 1", len(got))
-	}
-	c := got[0]
+	c := awsenvtest.Only(t, calls)
 	if c.Method != http.MethodPost || c.Path != "/v2/email/outbound-emails" || c.ContentType != "application/json" {
 		t.Errorf("got %s %s (%s), want POST /v2/email/outbound-emails (application/json): SendEmail", c.Method, c.Path, c.ContentType)
 	}
@@ -58,11 +51,7 @@ func TestSendEmail(t *testing.T) {
 			"Body":    map[string]any{"Text": map[string]any{"Data": message.Body, "Charset": "UTF-8"}},
 		}},
 	}
-	if !reflect.DeepEqual(c.Body, want) {
-		g, _ := json.Marshal(c.Body)
-		w, _ := json.Marshal(want)
-		t.Errorf("got body\n\t%s\nwant\n\t%s", g, w)
-	}
+	awsenvtest.CheckBody(t, c, want)
 }
 
 func TestSendEmailRejected(t *testing.T) {
@@ -80,87 +69,18 @@ func TestSendEmailRejected(t *testing.T) {
 	}
 }
 
-func TestNewClient(t *testing.T) {
-	tests := []struct {
-		name    string
-		env     map[string]string
-		wantErr bool
-	}{
-		{"Lambda's credentials", map[string]string{"AWS_REGION": "us-east-2", "AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret", "AWS_SESSION_TOKEN": "token"}, false},
-		{"an endpoint without credentials", map[string]string{sesmail.EndpointVariable: "http://127.0.0.1:4566"}, false},
-		{"no credentials", map[string]string{"AWS_REGION": "us-east-2"}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			client, err := sesmail.NewClient(func(k string) string { return tt.env[k] })
-			if (err != nil) != tt.wantErr || (client == nil) != tt.wantErr {
-				t.Fatalf("got %v, %v, want an error: %v", client, err, tt.wantErr)
-			}
-		})
-	}
+var adapter = awsenvtest.Adapter[sesv2.Client]{
+	Service: "SES", ServiceID: sesv2.ServiceID, Variable: sesmail.EndpointVariable,
+	NewClient:    sesmail.NewClient,
+	BaseEndpoint: func(c *sesv2.Client) *string { return c.Options().BaseEndpoint },
+	Send: func(c *sesv2.Client) error {
+		return sesmail.New(c, "notify@book.example.com").SendEmail(context.Background(), message)
+	},
+	Header: nil, Answer: `{"MessageId":"010001ef-0000-4e6f-8f3a-000000000000-000000"}`,
 }
+
+func TestNewClient(t *testing.T) { awsenvtest.CheckNewClient(t, adapter) }
 
 // TestNewClientEndpoint checks that a client built from an environment that
 // configures an endpoint, as the SDK's config package reads it, sends there.
-func TestNewClientEndpoint(t *testing.T) {
-	if got, want := sesmail.EndpointVariable, awsenv.EndpointVariable(sesv2.ServiceID); got != want {
-		t.Errorf("EndpointVariable = %q, the SDK's is %q", got, want)
-	}
-	const answer = `{"MessageId":"010001ef-0000-4e6f-8f3a-000000000000-000000"}`
-	ses, sesCalls := awsenvtest.Endpoint(t, http.StatusOK, nil, answer)
-	all, allCalls := awsenvtest.Endpoint(t, http.StatusOK, nil, answer)
-	keys := map[string]string{"AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret"}
-	tests := []struct {
-		name    string
-		env     map[string]string
-		want    string // "ses", "all", or "" for SES itself (nothing is sent)
-		wantErr bool
-	}{
-		{"SES's variable", map[string]string{sesmail.EndpointVariable: ses}, "ses", false},
-		{"AWS_ENDPOINT_URL", map[string]string{"AWS_ENDPOINT_URL": all}, "all", false},
-		{"SES's variable wins", map[string]string{sesmail.EndpointVariable: ses, "AWS_ENDPOINT_URL": all}, "ses", false},
-		{"ignored: SES itself", with(keys, map[string]string{sesmail.EndpointVariable: ses,
-			"AWS_ENDPOINT_URL": all, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}), "", false},
-		{"ignored, without credentials: an error at start", map[string]string{sesmail.EndpointVariable: ses,
-			"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}, "", true},
-		{"an invalid ignore flag: an error at start", map[string]string{sesmail.EndpointVariable: ses,
-			"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "1"}, "", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			client, err := sesmail.NewClient(func(k string) string { return tt.env[k] })
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("NewClient() error %v, want one: %v", err, tt.wantErr)
-			}
-			if err != nil {
-				return
-			}
-			if tt.want == "" {
-				if e := client.Options().BaseEndpoint; e != nil {
-					t.Errorf("BaseEndpoint = %q, want none (SES itself)", *e)
-				}
-				return
-			}
-			sesBefore, allBefore := len(sesCalls()), len(allCalls())
-			if err := sesmail.New(client, "notify@book.example.com").SendEmail(context.Background(), message); err != nil {
-				t.Fatal(err)
-			}
-			got := map[string]int{"ses": len(sesCalls()) - sesBefore, "all": len(allCalls()) - allBefore}
-			if want := map[string]int{"ses": 0, "all": 0, tt.want: 1}; !reflect.DeepEqual(got, want) {
-				t.Errorf("calls per endpoint: got %v, want %v", got, want)
-			}
-		})
-	}
-}
-
-// with returns the union of two environments.
-func with(a, b map[string]string) map[string]string {
-	env := map[string]string{}
-	for k, v := range a {
-		env[k] = v
-	}
-	for k, v := range b {
-		env[k] = v
-	}
-	return env
-}
+func TestNewClientEndpoint(t *testing.T) { awsenvtest.CheckEndpoints(t, adapter) }

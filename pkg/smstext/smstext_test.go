@@ -2,16 +2,13 @@ package smstext_test
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/pinpointsmsvoicev2"
 
-	"github.com/doorstep/doorstep/pkg/awsenv"
 	"github.com/doorstep/doorstep/pkg/awsenv/awsenvtest"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/smstext"
@@ -41,11 +38,7 @@ func TestSendText(t *testing.T) {
 	if err := sender(t, url).SendText(context.Background(), message); err != nil {
 		t.Fatal(err)
 	}
-	got := calls()
-	if len(got) != 1 {
-		t.Fatalf("got %d calls, want 1", len(got))
-	}
-	c := got[0]
+	c := awsenvtest.Only(t, calls)
 	if c.Method != http.MethodPost || c.Path != "/" || c.Target != "PinpointSMSVoiceV2.SendTextMessage" || c.ContentType != "application/x-amz-json-1.0" {
 		t.Errorf("got %s %s target %q (%s), want POST / PinpointSMSVoiceV2.SendTextMessage (application/x-amz-json-1.0)",
 			c.Method, c.Path, c.Target, c.ContentType)
@@ -59,11 +52,7 @@ func TestSendText(t *testing.T) {
 		"MessageBody":            message.Body,
 		"MessageType":            "TRANSACTIONAL",
 	}
-	if !reflect.DeepEqual(c.Body, want) {
-		g, _ := json.Marshal(c.Body)
-		w, _ := json.Marshal(want)
-		t.Errorf("got body\n\t%s\nwant\n\t%s", g, w)
-	}
+	awsenvtest.CheckBody(t, c, want)
 }
 
 func TestSendTextErrors(t *testing.T) {
@@ -104,87 +93,18 @@ func TestSendTextErrors(t *testing.T) {
 	}
 }
 
-func TestNewClient(t *testing.T) {
-	tests := []struct {
-		name    string
-		env     map[string]string
-		wantErr bool
-	}{
-		{"Lambda's credentials", map[string]string{"AWS_REGION": "us-east-2", "AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret"}, false},
-		{"an endpoint without credentials", map[string]string{smstext.EndpointVariable: "http://127.0.0.1:4566"}, false},
-		{"no credentials", map[string]string{"AWS_REGION": "us-east-2"}, true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			client, err := smstext.NewClient(func(k string) string { return tt.env[k] })
-			if (err != nil) != tt.wantErr || (client == nil) != tt.wantErr {
-				t.Fatalf("got %v, %v, want an error: %v", client, err, tt.wantErr)
-			}
-		})
-	}
+var adapter = awsenvtest.Adapter[pinpointsmsvoicev2.Client]{
+	Service: "the service", ServiceID: pinpointsmsvoicev2.ServiceID, Variable: smstext.EndpointVariable,
+	NewClient:    smstext.NewClient,
+	BaseEndpoint: func(c *pinpointsmsvoicev2.Client) *string { return c.Options().BaseEndpoint },
+	Send: func(c *pinpointsmsvoicev2.Client) error {
+		return smstext.New(c, "+18005550199").SendText(context.Background(), message)
+	},
+	Header: jsonOne, Answer: `{"MessageId":"6ad0d3b1-0000-4e6f-8f3a-000000000000"}`,
 }
+
+func TestNewClient(t *testing.T) { awsenvtest.CheckNewClient(t, adapter) }
 
 // TestNewClientEndpoint checks that a client built from an environment that
 // configures an endpoint, as the SDK's config package reads it, sends there.
-func TestNewClientEndpoint(t *testing.T) {
-	if got, want := smstext.EndpointVariable, awsenv.EndpointVariable(pinpointsmsvoicev2.ServiceID); got != want {
-		t.Errorf("EndpointVariable = %q, the SDK's is %q", got, want)
-	}
-	const answer = `{"MessageId":"6ad0d3b1-0000-4e6f-8f3a-000000000000"}`
-	sms, smsCalls := awsenvtest.Endpoint(t, http.StatusOK, jsonOne, answer)
-	all, allCalls := awsenvtest.Endpoint(t, http.StatusOK, jsonOne, answer)
-	keys := map[string]string{"AWS_ACCESS_KEY_ID": "AKID", "AWS_SECRET_ACCESS_KEY": "secret"}
-	tests := []struct {
-		name    string
-		env     map[string]string
-		want    string // "sms", "all", or "" for the service itself (nothing is sent)
-		wantErr bool
-	}{
-		{"the service's variable", map[string]string{smstext.EndpointVariable: sms}, "sms", false},
-		{"AWS_ENDPOINT_URL", map[string]string{"AWS_ENDPOINT_URL": all}, "all", false},
-		{"the service's variable wins", map[string]string{smstext.EndpointVariable: sms, "AWS_ENDPOINT_URL": all}, "sms", false},
-		{"ignored: the service itself", with(keys, map[string]string{smstext.EndpointVariable: sms,
-			"AWS_ENDPOINT_URL": all, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}), "", false},
-		{"ignored, without credentials: an error at start", map[string]string{smstext.EndpointVariable: sms,
-			"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "true"}, "", true},
-		{"an invalid ignore flag: an error at start", map[string]string{smstext.EndpointVariable: sms,
-			"AWS_IGNORE_CONFIGURED_ENDPOINT_URLS": "1"}, "", true},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			client, err := smstext.NewClient(func(k string) string { return tt.env[k] })
-			if (err != nil) != tt.wantErr {
-				t.Fatalf("NewClient() error %v, want one: %v", err, tt.wantErr)
-			}
-			if err != nil {
-				return
-			}
-			if tt.want == "" {
-				if e := client.Options().BaseEndpoint; e != nil {
-					t.Errorf("BaseEndpoint = %q, want none (the service itself)", *e)
-				}
-				return
-			}
-			smsBefore, allBefore := len(smsCalls()), len(allCalls())
-			if err := smstext.New(client, "+18005550199").SendText(context.Background(), message); err != nil {
-				t.Fatal(err)
-			}
-			got := map[string]int{"sms": len(smsCalls()) - smsBefore, "all": len(allCalls()) - allBefore}
-			if want := map[string]int{"sms": 0, "all": 0, tt.want: 1}; !reflect.DeepEqual(got, want) {
-				t.Errorf("calls per endpoint: got %v, want %v", got, want)
-			}
-		})
-	}
-}
-
-// with returns the union of two environments.
-func with(a, b map[string]string) map[string]string {
-	env := map[string]string{}
-	for k, v := range a {
-		env[k] = v
-	}
-	for k, v := range b {
-		env[k] = v
-	}
-	return env
-}
+func TestNewClientEndpoint(t *testing.T) { awsenvtest.CheckEndpoints(t, adapter) }
