@@ -1,15 +1,16 @@
 package booking
 
 import (
+	"encoding/json"
 	"os"
 	"testing"
 	"time"
 )
 
-// testBusinesses loads testdata/businesses.json, keyed by slug.
-func testBusinesses(t testing.TB) map[string]*Business {
+// loadFile loads the businesses of a JSON file, stopping the test on any error.
+func loadFile(t testing.TB, path string) []*Business {
 	t.Helper()
-	f, err := os.Open("testdata/businesses.json")
+	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,6 +19,28 @@ func testBusinesses(t testing.TB) map[string]*Business {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return bs
+}
+
+// testRecords returns testdata/businesses.json as plain JSON records, for
+// tests that spoil one and load them again.
+func testRecords(t testing.TB) []map[string]any {
+	t.Helper()
+	data, err := os.ReadFile("testdata/businesses.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var records []map[string]any
+	if err := json.Unmarshal(data, &records); err != nil {
+		t.Fatal(err)
+	}
+	return records
+}
+
+// testBusinesses loads testdata/businesses.json, keyed by slug.
+func testBusinesses(t testing.TB) map[string]*Business {
+	t.Helper()
+	bs := loadFile(t, "testdata/businesses.json")
 	m := make(map[string]*Business, len(bs))
 	for _, b := range bs {
 		m[b.Slug] = b
@@ -31,6 +54,15 @@ func utc(s string) time.Time {
 		panic(err)
 	}
 	return t.UTC()
+}
+
+// hours returns n instants an hour apart from start, UTC, as RFC 3339.
+func hours(start string, n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = utc(start).Add(time.Duration(i) * time.Hour).Format(time.RFC3339)
+	}
+	return out
 }
 
 func date(s string) time.Time {
@@ -94,28 +126,16 @@ func TestWindows(t *testing.T) {
 		{
 			name:     "spring forward in Los Angeles: 02:00 does not exist",
 			business: "all-day-plumbing", now: "2027-03-13T12:00:00Z", from: "2027-03-14", days: 1,
-			want: []string{
-				"2027-03-14T08:00:00Z", "2027-03-14T09:00:00Z", // 00:00 and 01:00 PST
-				"2027-03-14T10:00:00Z", "2027-03-14T11:00:00Z", "2027-03-14T12:00:00Z", "2027-03-14T13:00:00Z", // 03:00 PDT on
-				"2027-03-14T14:00:00Z", "2027-03-14T15:00:00Z", "2027-03-14T16:00:00Z", "2027-03-14T17:00:00Z",
-				"2027-03-14T18:00:00Z", "2027-03-14T19:00:00Z", "2027-03-14T20:00:00Z", "2027-03-14T21:00:00Z",
-				"2027-03-14T22:00:00Z", "2027-03-14T23:00:00Z", "2027-03-15T00:00:00Z", "2027-03-15T01:00:00Z",
-				"2027-03-15T02:00:00Z", "2027-03-15T03:00:00Z", "2027-03-15T04:00:00Z", "2027-03-15T05:00:00Z",
-				"2027-03-15T06:00:00Z", // 23:00 PDT
-			},
+			// 00:00 and 01:00 PST, then 03:00 PDT on to 23:00 PDT: no hour is missing in UTC.
+			want: hours("2027-03-14T08:00:00Z", 23),
 		},
 		{
 			name:     "fall back in Los Angeles: 01:00 happens twice, the earlier one counts",
 			business: "all-day-plumbing", now: "2027-11-06T12:00:00Z", from: "2027-11-07", days: 1,
-			want: []string{
-				"2027-11-07T07:00:00Z", "2027-11-07T08:00:00Z", // 00:00 and 01:00 PDT
-				"2027-11-07T10:00:00Z", "2027-11-07T11:00:00Z", "2027-11-07T12:00:00Z", "2027-11-07T13:00:00Z", // 02:00 PST on
-				"2027-11-07T14:00:00Z", "2027-11-07T15:00:00Z", "2027-11-07T16:00:00Z", "2027-11-07T17:00:00Z",
-				"2027-11-07T18:00:00Z", "2027-11-07T19:00:00Z", "2027-11-07T20:00:00Z", "2027-11-07T21:00:00Z",
-				"2027-11-07T22:00:00Z", "2027-11-07T23:00:00Z", "2027-11-08T00:00:00Z", "2027-11-08T01:00:00Z",
-				"2027-11-08T02:00:00Z", "2027-11-08T03:00:00Z", "2027-11-08T04:00:00Z", "2027-11-08T05:00:00Z",
-				"2027-11-08T06:00:00Z", "2027-11-08T07:00:00Z", // 23:00 PST
-			},
+			want: append(
+				hours("2027-11-07T07:00:00Z", 2),     // 00:00 and 01:00 PDT
+				hours("2027-11-07T10:00:00Z", 22)..., // 02:00 PST on to 23:00 PST
+			),
 		},
 	}
 	for _, tt := range tests {

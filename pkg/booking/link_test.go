@@ -3,7 +3,6 @@ package booking
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 )
@@ -357,14 +356,7 @@ func TestPickBusiness(t *testing.T) {
 }
 
 func TestLoadBusinessesSites(t *testing.T) {
-	data, err := os.ReadFile("testdata/businesses.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var records []map[string]any
-	if err := json.Unmarshal(data, &records); err != nil {
-		t.Fatal(err)
-	}
+	records := testRecords(t)
 	tests := []struct {
 		name            string
 		url, bookingURL string // of the second business

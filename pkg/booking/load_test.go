@@ -2,20 +2,12 @@ package booking
 
 import (
 	"encoding/json"
-	"os"
 	"strings"
 	"testing"
 )
 
 func TestLoadBusinessesRejects(t *testing.T) {
-	data, err := os.ReadFile("testdata/businesses.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var records []map[string]any
-	if err := json.Unmarshal(data, &records); err != nil {
-		t.Fatal(err)
-	}
+	records := testRecords(t)
 	first := func() map[string]any {
 		var m map[string]any
 		raw, _ := json.Marshal(records[0])
@@ -117,15 +109,7 @@ func TestLoadBusinessesClosedDayIsEmptyList(t *testing.T) {
 }
 
 func TestDemoBusinessesLoad(t *testing.T) {
-	f, err := os.Open("../../infra/local/businesses.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	bs, err := LoadBusinesses(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	bs := loadFile(t, "../../infra/local/businesses.json")
 	kinds := map[string]bool{}
 	zones := map[string]bool{}
 	for _, b := range bs {
