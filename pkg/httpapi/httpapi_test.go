@@ -97,6 +97,22 @@ func (r response) errorCode(t *testing.T) string {
 	return code
 }
 
+// wantStatus stops the test unless r has status and, where code is not "",
+// is the error with that code. It reports whether it is such an error.
+func (r response) wantStatus(t *testing.T, status int, code string) bool {
+	t.Helper()
+	if r.status != status {
+		t.Fatalf("got %d %s, want %d", r.status, r.raw, status)
+	}
+	if code == "" {
+		return false
+	}
+	if got := r.errorCode(t); got != code {
+		t.Fatalf("got %s, want %s", got, code)
+	}
+	return true
+}
+
 func (r response) str(key string) string {
 	s, _ := r.body[key].(string)
 	return s
@@ -190,14 +206,8 @@ func TestListArrivalWindows(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := call(t, h, "GET", tt.path, "")
-			if res.status != tt.wantStatus {
-				t.Fatalf("got %d %s, want %d", res.status, res.raw, tt.wantStatus)
-			}
-			if tt.wantCode != "" {
-				if got := res.errorCode(t); got != tt.wantCode {
-					t.Fatalf("got %s, want %s", got, tt.wantCode)
-				}
-				return
+			if res.wantStatus(t, tt.wantStatus, tt.wantCode) {
+				return // the error wanted: no body to check
 			}
 			windows, ok := res.body["windows"].([]any)
 			if !ok {
@@ -306,12 +316,7 @@ func TestCreateServiceRequestErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := call(t, h, "POST", "/api/v1/businesses/"+tt.slug+"/requests", tt.body, tt.header...)
-			if res.status != tt.wantStatus {
-				t.Fatalf("got %d %s, want %d", res.status, res.raw, tt.wantStatus)
-			}
-			if got := res.errorCode(t); got != tt.wantCode {
-				t.Fatalf("got %s, want %s", got, tt.wantCode)
-			}
+			res.wantStatus(t, tt.wantStatus, tt.wantCode)
 		})
 	}
 	t.Run("nothing was stored", func(t *testing.T) {
@@ -376,14 +381,8 @@ func TestIdempotency(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := post(tt.body, tt.header...)
-			if res.status != tt.wantStatus {
-				t.Fatalf("got %d %s, want %d", res.status, res.raw, tt.wantStatus)
-			}
-			if tt.wantCode != "" {
-				if got := res.errorCode(t); got != tt.wantCode {
-					t.Fatalf("got %s, want %s", got, tt.wantCode)
-				}
-				return
+			if res.wantStatus(t, tt.wantStatus, tt.wantCode) {
+				return // the error wanted: no body to check
 			}
 			if res.raw != first.raw {
 				t.Errorf("got %s, want the first answer %s", res.raw, first.raw)

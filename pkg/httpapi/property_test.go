@@ -612,9 +612,9 @@ func (s *propState) send(t *rapid.T, c *propCall) propReply {
 	return s.do(t, "createServiceRequest", "POST", "/api/v1/businesses/"+drawSlugSpelling(t, c.b.Slug)+"/requests", c.body(), c.header)
 }
 
-// retrySameKey sends a created request's body again under its key, the key
-// in the header or the body: the first answer again, marked replayed.
-func (s *propState) retrySameKey(t *rapid.T) {
+// drawKeyed draws a created request that was sent with a key, and its body's
+// fields to send again; false when no request has a key yet.
+func (s *propState) drawKeyed(t *rapid.T) (propCreated, map[string]any, bool) {
 	var keyed []propCreated
 	for _, c := range s.created {
 		if c.key != "" {
@@ -622,12 +622,22 @@ func (s *propState) retrySameKey(t *rapid.T) {
 		}
 	}
 	if len(keyed) == 0 {
-		return // no request with a key yet
+		return propCreated{}, nil, false
 	}
 	first := rapid.SampledFrom(keyed).Draw(t, "request")
 	var fields map[string]any
 	if err := json.Unmarshal(first.body, &fields); err != nil {
 		t.Fatal(err)
+	}
+	return first, fields, true
+}
+
+// retrySameKey sends a created request's body again under its key, the key
+// in the header or the body: the first answer again, marked replayed.
+func (s *propState) retrySameKey(t *rapid.T) {
+	first, fields, ok := s.drawKeyed(t)
+	if !ok {
+		return // no request with a key yet
 	}
 	header := map[string]string{}
 	switch rapid.IntRange(0, 2).Draw(t, "key sent in") {
@@ -650,19 +660,9 @@ func (s *propState) retrySameKey(t *rapid.T) {
 
 // reuseKeyOtherBody sends another valid body under a used key: 422.
 func (s *propState) reuseKeyOtherBody(t *rapid.T) {
-	var keyed []propCreated
-	for _, c := range s.created {
-		if c.key != "" {
-			keyed = append(keyed, c)
-		}
-	}
-	if len(keyed) == 0 {
+	first, fields, ok := s.drawKeyed(t)
+	if !ok {
 		return // no request with a key yet
-	}
-	first := rapid.SampledFrom(keyed).Draw(t, "request")
-	var fields map[string]any
-	if err := json.Unmarshal(first.body, &fields); err != nil {
-		t.Fatal(err)
 	}
 	fields["description"] = "another body under the key of " + first.code
 	c := &propCall{b: s.businesses[first.slug], fields: fields, header: map[string]string{"Idempotency-Key": first.key}}
