@@ -33,6 +33,14 @@ func newLifecycleFixture(t *testing.T, eng dynamotest.Engine) *lifecycleFixture 
 	return f
 }
 
+// forEachLifecycle runs test on a new lifecycleFixture of each engine.
+func forEachLifecycle(t *testing.T, test func(t *testing.T, f *lifecycleFixture)) {
+	t.Helper()
+	for _, eng := range dynamotest.Engines() {
+		t.Run(eng.Name, func(t *testing.T) { test(t, newLifecycleFixture(t, eng)) })
+	}
+}
+
 // paths reach each state from a create: the first move from new (or
 // pending_payment) and the ones after it, by the actors that may make them.
 var paths = map[booking.Status][]booking.Action{
@@ -222,56 +230,50 @@ func (f *lifecycleFixture) checkMoved(t *testing.T, before, after booking.Reques
 // holds it), or the window would be booked twice.
 func TestExpireLeavesAnotherRequestsHold(t *testing.T) {
 	ctx := context.Background()
-	for _, eng := range dynamotest.Engines() {
-		t.Run(eng.Name, func(t *testing.T) {
-			f := newLifecycleFixture(t, eng)
-			lapsed := f.reach(t, booking.StatusPendingPayment)
-			taker := newRequest(slug, phone(2), monday)
-			mustCreate(t, f.engine, taker, nil, holdLapsed) // the lapsed hold counts as absent
-			if h := f.item(t, holdKey(slug, monday)); attrS(h, "request_code") != taker.Code {
-				t.Fatalf("the window's hold = %v, want the new request's", h)
-			}
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		lapsed := f.reach(t, booking.StatusPendingPayment)
+		taker := newRequest(slug, phone(2), monday)
+		mustCreate(t, f.engine, taker, nil, holdLapsed) // the lapsed hold counts as absent
+		if h := f.item(t, holdKey(slug, monday)); attrS(h, "request_code") != taker.Code {
+			t.Fatalf("the window's hold = %v, want the new request's", h)
+		}
 
-			f.clock = holdLapsed
-			if err := move(ctx, f.bookings, lapsed.Code, booking.ActionExpire, "", f.clock); err != nil {
-				t.Fatalf("expire: %v", err)
-			}
-			if h := f.item(t, holdKey(slug, monday)); attrS(h, "request_code") != taker.Code {
-				t.Errorf("after the expiry the window's hold = %v, want it still the new request's", h)
-			}
-			if got := attrN(t, f.item(t, phoneKey(slug, phone(1))), "open_count"); got != 0 {
-				t.Errorf("the expired request's phone: open_count = %d, want 0", got)
-			}
-		})
-	}
+		f.clock = holdLapsed
+		if err := move(ctx, f.bookings, lapsed.Code, booking.ActionExpire, "", f.clock); err != nil {
+			t.Fatalf("expire: %v", err)
+		}
+		if h := f.item(t, holdKey(slug, monday)); attrS(h, "request_code") != taker.Code {
+			t.Errorf("after the expiry the window's hold = %v, want it still the new request's", h)
+		}
+		if got := attrN(t, f.item(t, phoneKey(slug, phone(1))), "open_count"); got != 0 {
+			t.Errorf("the expired request's phone: open_count = %d, want 0", got)
+		}
+	})
 }
 
 // TestRecordLatePayment records a payment that came after the hold lapsed
 // on the expired request's deposit, only while the request is as read.
 func TestRecordLatePayment(t *testing.T) {
 	ctx := context.Background()
-	for _, eng := range dynamotest.Engines() {
-		t.Run(eng.Name, func(t *testing.T) {
-			f := newLifecycleFixture(t, eng)
-			r := f.reach(t, booking.StatusExpired)
-			after := r
-			d := *r.Deposit
-			d.State, d.PaymentRef = booking.DepositRefunded, "pi_late"
-			after.Deposit = &d
-			if err := f.store.RecordLatePayment(ctx, r, after); err != nil {
-				t.Fatalf("RecordLatePayment() = %v", err)
-			}
-			got, err := f.store.Request(ctx, r.Code)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got.Status != booking.StatusExpired || got.Deposit.State != booking.DepositRefunded || got.Deposit.PaymentRef != "pi_late" {
-				t.Errorf("got %s, deposit %+v; want expired, refunded pi_late", got.Status, got.Deposit)
-			}
-			// The request as first read is gone: a second write from it is refused.
-			if err := f.store.RecordLatePayment(ctx, r, after); code(err) != booking.InvalidTransition {
-				t.Errorf("RecordLatePayment(from a stale read) = %v, want INVALID_TRANSITION", err)
-			}
-		})
-	}
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		r := f.reach(t, booking.StatusExpired)
+		after := r
+		d := *r.Deposit
+		d.State, d.PaymentRef = booking.DepositRefunded, "pi_late"
+		after.Deposit = &d
+		if err := f.store.RecordLatePayment(ctx, r, after); err != nil {
+			t.Fatalf("RecordLatePayment() = %v", err)
+		}
+		got, err := f.store.Request(ctx, r.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != booking.StatusExpired || got.Deposit.State != booking.DepositRefunded || got.Deposit.PaymentRef != "pi_late" {
+			t.Errorf("got %s, deposit %+v; want expired, refunded pi_late", got.Status, got.Deposit)
+		}
+		// The request as first read is gone: a second write from it is refused.
+		if err := f.store.RecordLatePayment(ctx, r, after); code(err) != booking.InvalidTransition {
+			t.Errorf("RecordLatePayment(from a stale read) = %v, want INVALID_TRANSITION", err)
+		}
+	})
 }

@@ -12,9 +12,14 @@ import (
 
 const messageID = "7K3M-Q9TD-2HXA#0/received/person/sms"
 
-func notifyKey(id string) itemKey      { return itemKey{"NOTIFY#" + id, "NOTIFY"} }
-func optOutKey(phone string) itemKey   { return itemKey{"OPTOUT#" + phone, "SMS"} }
-func ledgerOf(e engine) *dynamo.Ledger { return dynamo.NewLedger(e.client, e.table) }
+func notifyKey(id string) itemKey    { return itemKey{"NOTIFY#" + id, "NOTIFY"} }
+func optOutKey(phone string) itemKey { return itemKey{"OPTOUT#" + phone, "SMS"} }
+
+// forEachLedger runs test on each engine with a Ledger on its table.
+func forEachLedger(t *testing.T, test func(t *testing.T, e engine, l *dynamo.Ledger)) {
+	t.Helper()
+	forEachEngine(t, func(t *testing.T, e engine) { test(t, e, dynamo.NewLedger(e.client, e.table)) })
+}
 
 func mustClaim(t *testing.T, l *dynamo.Ledger, id string, at time.Time, want notify.ClaimState) notify.Claim {
 	t.Helper()
@@ -30,8 +35,7 @@ func mustClaim(t *testing.T, l *dynamo.Ledger, id string, at time.Time, want not
 
 func TestLedgerClaims(t *testing.T) {
 	ctx := context.Background()
-	forEachEngine(t, func(t *testing.T, e engine) {
-		l := ledgerOf(e)
+	forEachLedger(t, func(t *testing.T, e engine, l *dynamo.Ledger) {
 
 		// A first claim holds the message for the lease.
 		c := mustClaim(t, l, messageID, now, notify.Claimed)
@@ -73,8 +77,7 @@ func TestLedgerClaims(t *testing.T) {
 
 func TestLedgerRelease(t *testing.T) {
 	ctx := context.Background()
-	forEachEngine(t, func(t *testing.T, e engine) {
-		l := ledgerOf(e)
+	forEachLedger(t, func(t *testing.T, e engine, l *dynamo.Ledger) {
 		c := mustClaim(t, l, messageID, now, notify.Claimed)
 		if err := l.Release(ctx, messageID, c.Token); err != nil {
 			t.Fatal(err)
@@ -91,8 +94,7 @@ func TestLedgerRelease(t *testing.T) {
 // takes it over is the only one whose MarkSent and Release count.
 func TestLedgerTakeOver(t *testing.T) {
 	ctx := context.Background()
-	forEachEngine(t, func(t *testing.T, e engine) {
-		l := ledgerOf(e)
+	forEachLedger(t, func(t *testing.T, e engine, l *dynamo.Ledger) {
 		dead := mustClaim(t, l, messageID, now, notify.Claimed)
 		later := now.Add(notify.ClaimLease)
 		live := mustClaim(t, l, messageID, later, notify.Claimed)
@@ -122,8 +124,7 @@ func TestLedgerTakeOver(t *testing.T) {
 // TestLedgerClaimRace: of many processes claiming one message at once,
 // exactly one may send it.
 func TestLedgerClaimRace(t *testing.T) {
-	forEachEngine(t, func(t *testing.T, e engine) {
-		l := ledgerOf(e)
+	forEachLedger(t, func(t *testing.T, e engine, l *dynamo.Ledger) {
 		const n = 20
 		var (
 			wg      sync.WaitGroup
@@ -155,8 +156,7 @@ func TestLedgerClaimRace(t *testing.T) {
 
 func TestLedgerOptOut(t *testing.T) {
 	ctx := context.Background()
-	forEachEngine(t, func(t *testing.T, e engine) {
-		l := ledgerOf(e)
+	forEachLedger(t, func(t *testing.T, e engine, l *dynamo.Ledger) {
 		const phone = "3125550147"
 		if out, err := l.OptedOut(ctx, phone); err != nil || out {
 			t.Fatalf("got OptedOut %v, %v, want false", out, err)

@@ -15,6 +15,22 @@ import (
 // The race tests run on DynamoDB Local only: minidyn runs one call at a time,
 // so nothing races there.
 
+// openLocal opens a table of its own on DynamoDB Local.
+func openLocal(t *testing.T) engine {
+	t.Helper()
+	client, table := dynamotest.Local(t)
+	return engine{store: dynamo.New(client, table), client: client, table: table}
+}
+
+// makeRequests returns the n requests of(0) to of(n-1).
+func makeRequests(n int, of func(i int) booking.Request) []booking.Request {
+	rs := make([]booking.Request, n)
+	for i := range rs {
+		rs[i] = of(i)
+	}
+	return rs
+}
+
 // race runs create(i) for i in [0, n) at once and returns their errors.
 func race(n int, create func(i int) error) []error {
 	errs := make([]error, n)
@@ -50,12 +66,11 @@ func stored(t *testing.T, s *dynamo.Store, rs []booking.Request) []string {
 
 func TestRaceForOneWindow(t *testing.T) {
 	const n = 100
-	client, table := dynamotest.Local(t)
-	s := dynamo.New(client, table)
-	rs := make([]booking.Request, n)
-	for i := range rs {
-		rs[i] = newRequest(slug, phone(i), monday) // a different phone each
-	}
+	e := openLocal(t)
+	s := e.store
+	rs := makeRequests(n, func(i int) booking.Request {
+		return newRequest(slug, phone(i), monday) // a different phone each
+	})
 
 	begin := time.Now()
 	errs := race(n, func(i int) error {
@@ -83,15 +98,15 @@ func TestRaceForOneWindow(t *testing.T) {
 	if got := stored(t, s, rs); len(got) != 1 || got[0] != winners[0] {
 		t.Errorf("stored requests = %v, want only the winner %s", got, winners[0])
 	}
-	if got := attrS(engine{s, client, table}.item(t, holdKey(slug, monday)), "request_code"); got != winners[0] {
+	if got := attrS(e.item(t, holdKey(slug, monday)), "request_code"); got != winners[0] {
 		t.Errorf("hold request_code = %q, want the winner %s", got, winners[0])
 	}
 }
 
 func TestRaceForOneIdempotencyKey(t *testing.T) {
 	const n = 20
-	client, table := dynamotest.Local(t)
-	s := dynamo.New(client, table)
+	e := openLocal(t)
+	s := e.store
 	// The same body sent n times under one key: the domain gives each try a
 	// fresh code and the record of its own answer.
 	rs := make([]booking.Request, n)
@@ -131,19 +146,18 @@ func TestRaceForOneIdempotencyKey(t *testing.T) {
 	if got := stored(t, s, rs); len(got) != 1 || got[0] != winners[0] {
 		t.Errorf("stored requests = %v, want only the winner %s", got, winners[0])
 	}
-	if got := attrN(t, engine{s, client, table}.item(t, phoneKey(slug, phone(1))), "open_count"); got != 1 {
+	if got := attrN(t, e.item(t, phoneKey(slug, phone(1))), "open_count"); got != 1 {
 		t.Errorf("open_count = %d, want 1", got)
 	}
 }
 
 func TestRaceForOnePhone(t *testing.T) {
 	const n = 12
-	client, table := dynamotest.Local(t)
-	s := dynamo.New(client, table)
-	rs := make([]booking.Request, n)
-	for i := range rs {
-		rs[i] = newRequest(slug, phone(1), monday.Add(time.Duration(i)*2*time.Hour)) // a window each
-	}
+	e := openLocal(t)
+	s := e.store
+	rs := makeRequests(n, func(i int) booking.Request {
+		return newRequest(slug, phone(1), monday.Add(time.Duration(i)*2*time.Hour)) // a window each
+	})
 
 	errs := race(n, func(i int) error {
 		return s.CreateRequest(context.Background(), rs[i], nil, bookingtest.Unlimited, now)
@@ -168,7 +182,7 @@ func TestRaceForOnePhone(t *testing.T) {
 	if got := len(stored(t, s, rs)); got != booking.MaxOpenPerPhone {
 		t.Errorf("stored requests = %d, want %d", got, booking.MaxOpenPerPhone)
 	}
-	if got := attrN(t, engine{s, client, table}.item(t, phoneKey(slug, phone(1))), "open_count"); got != booking.MaxOpenPerPhone {
+	if got := attrN(t, e.item(t, phoneKey(slug, phone(1))), "open_count"); got != booking.MaxOpenPerPhone {
 		t.Errorf("open_count = %d, want %d", got, booking.MaxOpenPerPhone)
 	}
 }
