@@ -2,7 +2,6 @@ package dynamo_test
 
 import (
 	"context"
-	"os"
 	"reflect"
 	"slices"
 	"testing"
@@ -391,15 +390,7 @@ func TestNotFound(t *testing.T) {
 // loadBusiness reads the test business.
 func loadBusiness(t *testing.T) *booking.Business {
 	t.Helper()
-	data, err := os.ReadFile("testdata/business.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := booking.DecodeBusiness(data)
-	if err != nil {
-		t.Fatalf("testdata/business.json: %v", err)
-	}
-	return b
+	return bookingtest.ReadBusiness(t, "testdata/business.json")
 }
 
 func TestBusiness(t *testing.T) {

@@ -1,11 +1,11 @@
 package notify_test
 
 import (
-	"os"
 	"testing"
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/notify"
 )
 
@@ -31,14 +31,7 @@ var (
 // business returns the test business, changed by each of edits.
 func business(t testing.TB, edits ...func(*booking.Business)) *booking.Business {
 	t.Helper()
-	data, err := os.ReadFile("testdata/business.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := booking.DecodeBusiness(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := bookingtest.ReadBusiness(t, "testdata/business.json")
 	for _, edit := range edits {
 		edit(b)
 	}

@@ -2,7 +2,9 @@
 package bookingtest
 
 import (
+	"os"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -32,3 +34,18 @@ func (c *Clock) Add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c
 // tests that store many requests at one business and are not about the
 // limits.
 var Unlimited = booking.Limits{PerHour: 1000, Unanswered: 1000}
+
+// ReadBusiness decodes the business in the JSON file at path, stopping the
+// test on any error.
+func ReadBusiness(t testing.TB, path string) *booking.Business {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := booking.DecodeBusiness(data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return b
+}
