@@ -1,7 +1,6 @@
 package stripepay_test
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -174,15 +173,7 @@ func TestReturnRoute(t *testing.T) {
 		if got := f.stripe.Refunds(); len(got) != before+1 || got[before].PaymentIntent != "pi_test_late" {
 			t.Errorf("got refunds %+v, want one more, of pi_test_late", got)
 		}
-		// The request stays expired, and its deposit says the late payment
-		// was refunded: the person's status page and the API tell them.
-		r := f.request(t, late.Code)
-		if r.Effective(f.clock.Now()).Status != booking.StatusExpired || r.Deposit.State != booking.DepositRefunded || r.Deposit.PaymentRef != "pi_test_late" {
-			t.Errorf("got %s, deposit %+v; want expired, refunded pi_test_late", r.Status, r.Deposit)
-		}
-		if st, err := f.bookings.RequestStatus(context.Background(), late.Code); err != nil || st.Deposit.State != booking.DepositRefunded {
-			t.Errorf("status response: got %+v, %v; want the deposit refunded", st.Deposit, err)
-		}
+		f.wantLateRefunded(t, late.Code, "pi_test_late")
 	})
 }
 

@@ -81,6 +81,20 @@ func (f *fixture) request(t *testing.T, code string) booking.Request {
 	return r
 }
 
+// wantLateRefunded checks that the request stays expired and its deposit
+// says the late payment was refunded: the person's status page and the API
+// tell them.
+func (f *fixture) wantLateRefunded(t *testing.T, code, paymentIntent string) {
+	t.Helper()
+	r := f.request(t, code)
+	if r.Effective(f.clock.Now()).Status != booking.StatusExpired || r.Deposit.State != booking.DepositRefunded || r.Deposit.PaymentRef != paymentIntent {
+		t.Errorf("got %s, deposit %+v; want expired, refunded %s", r.Status, r.Deposit, paymentIntent)
+	}
+	if st, err := f.bookings.RequestStatus(context.Background(), code); err != nil || st.Deposit.State != booking.DepositRefunded {
+		t.Errorf("status response: got %+v, %v; want the deposit refunded", st.Deposit, err)
+	}
+}
+
 // serve sends req to h, the webhook or the checkout routes, and checks the
 // exchange against the OpenAPI document (openapitest): every test of these
 // routes goes through here, and every answer must carry

@@ -2,7 +2,6 @@ package stripepay_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/hex"
 	"fmt"
 	"log/slog"
@@ -110,15 +109,7 @@ func TestWebhook(t *testing.T) {
 		if len(refunds) != 1 || refunds[0].PaymentIntent != "pi_test_late" || refunds[0].Metadata["request_code"] != late.Code {
 			t.Errorf("got refunds %+v, want pi_test_late's", refunds)
 		}
-		// The request stays expired, and its deposit says the late payment
-		// was refunded: the person's status page and the API tell them.
-		r := f.request(t, late.Code)
-		if r.Effective(f.clock.Now()).Status != booking.StatusExpired || r.Deposit.State != booking.DepositRefunded || r.Deposit.PaymentRef != "pi_test_late" {
-			t.Errorf("got %s, deposit %+v; want expired, refunded pi_test_late", r.Status, r.Deposit)
-		}
-		if st, err := f.bookings.RequestStatus(context.Background(), late.Code); err != nil || st.Deposit.State != booking.DepositRefunded {
-			t.Errorf("status response: got %+v, %v; want the deposit refunded", st.Deposit, err)
-		}
+		f.wantLateRefunded(t, late.Code, "pi_test_late")
 		// Delivered again: refunded once.
 		if rec := post(t, h, e, stripetest.Sign(e, stripetest.WebhookSecret)); rec.Code != http.StatusOK {
 			t.Fatalf("again: got %d, want 200", rec.Code)
