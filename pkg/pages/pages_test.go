@@ -85,26 +85,31 @@ func TestStatusPage(t *testing.T) {
 
 func TestNotFound(t *testing.T) {
 	f := newFixture(t, nil)
-	tests := []struct {
-		name, path, lang, want string
-	}{
-		{"unknown code", "/r/ZZZZ-ZZZZ-ZZZZ", "", "No request has this address."},
-		{"not a code", "/r/hello", "", "No request has this address."},
-		{"unknown code, pay page", "/pay/ZZZZ-ZZZZ-ZZZZ", "", "No request has this address."},
-		{"unknown code, cancel page", "/r/ZZZZ-ZZZZ-ZZZZ/cancel", "", "No request has this address."},
-		{"another path", "/r/ZZZZ-ZZZZ-ZZZZ/other", "", "No request has this address."},
-		{"in the browser's language", "/r/ZZZZ-ZZZZ-ZZZZ", "es-MX,es;q=0.9,en;q=0.8", "Ninguna solicitud tiene esta dirección."},
-		{"English first", "/r/ZZZZ-ZZZZ-ZZZZ", "fr, en-US;q=0.9, es;q=0.8", "No request has this address."},
+	check := func(t *testing.T, path, lang, want string) {
+		t.Helper()
+		res := f.do(t, "GET", path, nil, "Accept-Language", lang)
+		if res.status != http.StatusNotFound {
+			t.Fatalf("got %d, want 404", res.status)
+		}
+		wantIn(t, res.body, want)
 	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res := f.do(t, "GET", tt.path, nil, "Accept-Language", tt.lang)
-			if res.status != http.StatusNotFound {
-				t.Fatalf("got %d, want 404", res.status)
-			}
-			wantIn(t, res.body, tt.want)
-		})
+	const english = "No request has this address."
+	paths := []struct{ name, path string }{
+		{"unknown code", "/r/ZZZZ-ZZZZ-ZZZZ"},
+		{"not a code", "/r/hello"},
+		{"unknown code, pay page", "/pay/ZZZZ-ZZZZ-ZZZZ"},
+		{"unknown code, cancel page", "/r/ZZZZ-ZZZZ-ZZZZ/cancel"},
+		{"another path", "/r/ZZZZ-ZZZZ-ZZZZ/other"},
 	}
+	for _, tt := range paths {
+		t.Run(tt.name, func(t *testing.T) { check(t, tt.path, "", english) })
+	}
+	t.Run("in the browser's language", func(t *testing.T) {
+		check(t, "/r/ZZZZ-ZZZZ-ZZZZ", "es-MX,es;q=0.9,en;q=0.8", "Ninguna solicitud tiene esta dirección.")
+	})
+	t.Run("English first", func(t *testing.T) {
+		check(t, "/r/ZZZZ-ZZZZ-ZZZZ", "fr, en-US;q=0.9, es;q=0.8", english)
+	})
 }
 
 func TestSimulatedPayment(t *testing.T) {
