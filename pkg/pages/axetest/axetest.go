@@ -1,0 +1,218 @@
+// Package axetest checks the accessibility of the page a chromedp browser
+// test shows: Check runs axe-core (npm axe-core, which make installs into
+// .tools/axe-core) with the WCAG 2.0, 2.1 and 2.2 A and AA rules, and
+// CheckTargets measures every link, button and form field against the
+// 24×24 px minimum touch target. The person's pages use it
+// (pkg/pages/browser_test.go), and any other page's browser test can:
+//
+//	chromedp.Run(tab, chromedp.Navigate(url))
+//	t.Run("axe", func(t *testing.T) { axetest.Check(tab, t) })
+//	axetest.CheckTargets(tab, t)
+//
+// Check skips its test when axe-core is not installed (and fails it when
+// CI=true), so run it in a subtest to keep the rest of a flow going.
+package axetest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// Tags are the axe-core rule tags Check runs: WCAG 2.0, 2.1 and 2.2, levels
+// A and AA (WCAG 2.2 added no A rule to axe; wcag22aa is target-size).
+var Tags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"}
+
+// MinTarget is the smallest width and height, in CSS pixels, CheckTargets
+// accepts for a link, button or form field (WCAG 2.2, 2.5.8 Target Size
+// (Minimum)).
+const MinTarget = 24
+
+// How axe-core is found.
+const (
+	// dirEnv names a folder holding axe.min.js, or an npm prefix that
+	// axe-core is installed under.
+	dirEnv = "AXE_CORE_DIR"
+	// defaultDir is where the Makefile installs it, from the repository root.
+	defaultDir = ".tools/axe-core"
+	underNPM   = "node_modules/axe-core/axe.min.js"
+)
+
+// script is axe.min.js, read once per test binary.
+var script struct {
+	once sync.Once
+	js   string
+	err  error
+}
+
+// Violation is one rule a page breaks, with the elements that break it.
+type Violation struct {
+	ID     string `json:"id"`
+	Impact string `json:"impact"`
+	Help   string `json:"help"`
+	URL    string `json:"helpUrl"`
+	Nodes  []Node `json:"nodes"`
+}
+
+// Node is one element that breaks a rule: its CSS selector path (nested for
+// frames and shadow roots) and axe's summary of what to fix.
+type Node struct {
+	Target  json.RawMessage `json:"target"`
+	Summary string          `json:"failureSummary"`
+}
+
+// Result is what one axe-core run found.
+type Result struct {
+	Violations []Violation `json:"violations"`
+	Incomplete []string    `json:"incomplete"` // rules axe could not decide: for a person to look at
+	Passes     int         `json:"passes"`     // rules passed
+}
+
+// Check runs axe-core with Tags on the page ctx (a chromedp context) shows
+// and fails t with every violation: its rule, impact, help and the
+// elements. Rules axe could not decide are logged. It injects axe.min.js
+// with Runtime.evaluate, which a page's Content-Security-Policy does not
+// govern, so a page that forbids scripts is checked as served. Without
+// axe-core it skips t, or fails it when CI=true.
+func Check(ctx context.Context, t testing.TB) {
+	t.Helper()
+	res, err := Run(ctx)
+	switch {
+	case errors.Is(err, ErrNotInstalled) && os.Getenv("CI") == "true":
+		t.Fatalf("%v; CI=true: the accessibility checks must run (make axe-core)", err)
+	case errors.Is(err, ErrNotInstalled):
+		t.Skipf("%v: the accessibility check is skipped (make axe-core installs it)", err)
+	case err != nil:
+		t.Fatalf("axe-core: %v", err)
+	}
+	if len(res.Incomplete) > 0 {
+		t.Logf("axe-core could not decide (check by hand): %s", strings.Join(res.Incomplete, ", "))
+	}
+	for _, v := range res.Violations {
+		t.Errorf("%s", v)
+	}
+}
+
+// String is the violation as Check reports it.
+func (v Violation) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "axe %s (%s): %s (%s)", v.ID, v.Impact, v.Help, v.URL)
+	for _, n := range v.Nodes {
+		fmt.Fprintf(&b, "\n\t%s: %s", n.Target, strings.ReplaceAll(n.Summary, "\n", " "))
+	}
+	return b.String()
+}
+
+// ErrNotInstalled is Run's error when axe.min.js is not found.
+var ErrNotInstalled = errors.New("axe-core is not installed")
+
+// Run runs axe-core with Tags on the page ctx shows and returns what it
+// found; Check is Run for a test.
+func Run(ctx context.Context) (Result, error) {
+	script.once.Do(func() { script.js, script.err = load() })
+	if script.err != nil {
+		return Result{}, script.err
+	}
+	tags, _ := json.Marshal(Tags)
+	run := `axe.run(document, {runOnly: {type: "tag", values: ` + string(tags) + `}, resultTypes: ["violations"]})
+		.then(r => ({
+			violations: r.violations.map(v => ({id: v.id, impact: v.impact || "", help: v.help, helpUrl: v.helpUrl,
+				nodes: v.nodes.map(n => ({target: n.target, failureSummary: n.failureSummary || ""}))})),
+			incomplete: r.incomplete.map(v => v.id),
+			passes: r.passes.length,
+		}))`
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](script.js)); err != nil {
+		return Result{}, fmt.Errorf("inject axe.min.js: %w", err)
+	}
+	return chromedp.Run(ctx, chromedp.Evaluate[Result](run, chromedp.EvalAwaitPromise))
+}
+
+// load reads axe.min.js from AXE_CORE_DIR, or from .tools/axe-core under
+// the repository root.
+func load() (string, error) {
+	base := os.Getenv(dirEnv)
+	if base == "" {
+		root, err := repoRoot()
+		if err != nil {
+			return "", err
+		}
+		base = filepath.Join(root, defaultDir)
+	}
+	for _, path := range []string{filepath.Join(base, "axe.min.js"), filepath.Join(base, underNPM)} {
+		if js, err := os.ReadFile(path); err == nil {
+			return string(js), nil
+		}
+	}
+	return "", fmt.Errorf("%w: no axe.min.js in %s or under %s (set %s to use another folder)",
+		ErrNotInstalled, base, filepath.Join(base, filepath.Dir(underNPM)), dirEnv)
+}
+
+// repoRoot walks up from the working directory to the folder with go.mod.
+func repoRoot() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := wd; ; {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", fmt.Errorf("no go.mod in %s or above it", wd)
+		}
+		dir = parent
+	}
+}
+
+// Target is a link, button or form field smaller than MinTarget.
+type Target struct {
+	Element string  `json:"element"` // tag, id (or name) and text, to find it by
+	Width   float64 `json:"width"`
+	Height  float64 `json:"height"`
+}
+
+// Targets returns every visible a, button, input, select, textarea and
+// summary on the page ctx shows whose box is narrower or lower than
+// MinTarget CSS pixels, as laid out at the browser's current size. A link
+// that wraps over lines is measured line by line.
+func Targets(ctx context.Context) ([]Target, error) {
+	js := fmt.Sprintf(`(() => {
+		const min = %d, small = [];
+		for (const el of document.querySelectorAll("a[href], button, input, select, textarea, summary")) {
+			if (el.type === "hidden" || el.getClientRects().length === 0) continue;
+			const s = getComputedStyle(el);
+			if (s.visibility === "hidden" || s.display === "none") continue;
+			const label = (el.textContent || el.getAttribute("aria-label") || el.value || "").trim().slice(0, 40);
+			const name = el.tagName.toLowerCase() + (el.id ? "#" + el.id : el.name ? "[name=" + el.name + "]" : "") + " " + JSON.stringify(label);
+			for (const r of el.getClientRects()) {
+				if (r.width < min || r.height < min) small.push({element: name, width: r.width, height: r.height});
+			}
+		}
+		return small;
+	})()`, MinTarget)
+	return chromedp.Run(ctx, chromedp.Evaluate[[]Target](js))
+}
+
+// CheckTargets fails t with every link, button or form field on the page
+// ctx shows that is smaller than MinTarget×MinTarget CSS pixels (Targets).
+// Unlike axe's target-size rule it allows no exception for links inside a
+// sentence: a thumb on a phone needs the room either way.
+func CheckTargets(ctx context.Context, t testing.TB) {
+	t.Helper()
+	small, err := Targets(ctx)
+	if err != nil {
+		t.Fatalf("measure touch targets: %v", err)
+	}
+	for _, s := range small {
+		t.Errorf("touch target %s is %.1f×%.1f px, want at least %d×%d", s.Element, s.Width, s.Height, MinTarget, MinTarget)
+	}
+}
