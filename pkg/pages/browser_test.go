@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
@@ -21,6 +23,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/pages"
+	"github.com/doorstep/doorstep/pkg/pages/axetest"
 )
 
 // chromium returns the path of a Chromium or Chrome binary. Without one the
@@ -56,8 +59,11 @@ func screenshots(t *testing.T) string {
 // TestBrowser drives Chromium, at a phone's size, through the person's
 // pages of a deposit request to a preview business (simulated deposit),
 // sent through the JSON API: open status_url, follow the payment link, pay,
-// see the request sent and the deposit paid, then open the cancel page.
-// Once in English, once in Spanish. Screenshots go to artifacts/screenshots/.
+// see the request sent and the deposit paid, open the cancel page, cancel,
+// and open an unknown code's page. Once in English, once in Spanish. Every
+// page is checked with axe-core (WCAG 2.0-2.2 A and AA; its subtest skips
+// without axe-core, see make axe-core) and for touch targets of at least
+// 24×24 px. Screenshots go to artifacts/screenshots/.
 func TestBrowser(t *testing.T) {
 	bin := chromium(t)
 	shots := screenshots(t)
@@ -97,9 +103,10 @@ func TestBrowser(t *testing.T) {
 	tests := []struct {
 		lang                                string
 		waiting, payTitle, sent, depositSay string
+		cancelled, notFound                 string
 	}{
-		{"en", "Waiting for your deposit", "Pay the deposit", "Request sent, not confirmed yet", "$25.00 paid on"},
-		{"es", "Esperando su depósito", "Pagar el depósito", "Solicitud enviada, aún sin confirmar", "$25.00 pagado el"},
+		{"en", "Waiting for your deposit", "Pay the deposit", "Request sent, not confirmed yet", "$25.00 paid on", "Your request is cancelled.", "Page not found"},
+		{"es", "Esperando su depósito", "Pagar el depósito", "Solicitud enviada, aún sin confirmar", "$25.00 pagado el", "Su solicitud está cancelada.", "Página no encontrada"},
 	}
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -120,6 +127,8 @@ func TestBrowser(t *testing.T) {
 
 			tab, cancelTab := chromedp.NewContext(browser)
 			defer cancelTab()
+			// shot saves a screenshot of the page and checks it: axe-core
+			// in a subtest of its own, and the touch targets.
 			shot := func(name string) {
 				t.Helper()
 				png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
@@ -129,6 +138,8 @@ func TestBrowser(t *testing.T) {
 				if err := os.WriteFile(filepath.Join(shots, "pages-"+tt.lang+"-"+name+".png"), png, 0o644); err != nil {
 					t.Fatal(err)
 				}
+				t.Run("axe "+name, func(t *testing.T) { axetest.Check(tab, t) })
+				axetest.CheckTargets(tab, t)
 			}
 			text := func(sel string) string {
 				t.Helper()
@@ -145,8 +156,16 @@ func TestBrowser(t *testing.T) {
 				}
 			}
 
+			// A phone's viewport, touch and all: headless Chromium's
+			// window is never narrower than 500 px.
+			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile)); err != nil {
+				t.Fatal(err)
+			}
 			if err := chromedp.Do(tab, chromedp.Navigate(created.StatusURL)); err != nil {
 				t.Fatal(err)
+			}
+			if w, err := chromedp.Run(tab, chromedp.Evaluate[int]("innerWidth")); err != nil || w != 390 {
+				t.Fatalf("got a viewport %d px wide (%v), want a phone's 390", w, err)
 			}
 			if got := text("#state"); got != tt.waiting {
 				t.Errorf("status page: got %q, want %q", got, tt.waiting)
@@ -193,6 +212,29 @@ func TestBrowser(t *testing.T) {
 			if status.Status != booking.StatusNew || status.Deposit == nil || status.Deposit.State != booking.DepositPaid {
 				t.Errorf("getServiceRequest: got %s, deposit %+v; want new, paid", status.Status, status.Deposit)
 			}
+
+			click("button#confirm")
+			if got := text(".notice"); got != tt.cancelled {
+				t.Errorf("after cancelling: got notice %q, want %q", got, tt.cancelled)
+			}
+			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#state"), "data-state")); got.Value != string(booking.StatusCancelled) {
+				t.Errorf("after cancelling: got state %q, want cancelled", got.Value)
+			}
+			shot("5-cancelled")
+
+			// An unknown code's page, in the browser's language.
+			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
+				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
+					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": tt.lang}})
+				return chromedp.Void{}, err
+			}
+			if err := chromedp.Do(tab, acceptLanguage, chromedp.Navigate(srv.URL+"/r/XXXX-XXXX-XXXX")); err != nil {
+				t.Fatal(err)
+			}
+			if got := text("h1"); got != tt.notFound {
+				t.Errorf("unknown code: got %q, want %q", got, tt.notFound)
+			}
+			shot("6-not-found")
 		})
 	}
 }
