@@ -5,7 +5,7 @@
 // 24×24 px minimum touch target. The person's pages use it
 // (pkg/pages/browser_test.go), and any other page's browser test can:
 //
-//	chromedp.Run(tab, chromedp.Navigate(url))
+//	chromedp.Do(tab, chromedp.Navigate(url))
 //	t.Run("axe", func(t *testing.T) { axetest.Check(tab, t) })
 //	axetest.CheckTargets(tab, t)
 //
