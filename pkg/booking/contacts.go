@@ -18,3 +18,12 @@ func ContactHash(slug, kind, value string) string {
 	sum := sha256.Sum256([]byte(slug + "\x00" + kind + "\x00" + strings.ToLower(value)))
 	return hex.EncodeToString(sum[:])
 }
+
+// EmailHash names an e-mail address where only its identity matters and
+// no business scopes it (which business has it as its inbox_email, how
+// many sign-in links it was sent this hour): the hex SHA-256 of "email"
+// and the address in lower case, as ContactHash names a contact at a
+// business.
+func EmailHash(email string) string {
+	return ContactHash("", "email", strings.TrimSpace(email))
+}

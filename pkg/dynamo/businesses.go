@@ -14,9 +14,11 @@ import (
 
 // PutBusiness stores a business record, replacing the one with the same
 // slug, together with its site items: one for each of its sites
-// (booking.Business.Sites), and none left for a site it no longer has. It
-// refuses a record that booking.DecodeBusiness would refuse to read, and a
-// site that another business has (store that business without it first).
+// (booking.Business.Sites), and none left for a site it no longer has; and
+// the lookup item of its inbox_email, none left for an address it no
+// longer has. It refuses a record that booking.DecodeBusiness would refuse
+// to read, and a site or inbox_email that another business has (store
+// that business without it first).
 //
 // It is one TransactWriteItems; see README.md. Which site items to delete
 // comes from the stored business item, read first. That read decides
@@ -64,7 +66,11 @@ func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(sto
 	if err != nil {
 		return err
 	}
-	in, at := s.putBusinessTransaction(b.Slug, doc, valid.Sites(), old, oldSites)
+	oldEmail := ""
+	if stored != nil {
+		oldEmail = stored.InboxEmail
+	}
+	in, at := s.putBusinessTransaction(b.Slug, doc, old, valid.Sites(), oldSites, valid.InboxEmail, oldEmail)
 	_, err = s.client.TransactWriteItems(ctx, in)
 	s.businesses.forget(b.Slug)
 	if err == nil {
@@ -78,23 +84,33 @@ func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(sto
 		return fmt.Errorf("put business %q: the stored record changed while this one was being stored; try again: %w", b.Slug, err)
 	default:
 		i := c.item
-		owner, lookupErr := s.siteOwner(ctx, c.reasons[i].Item, at[i])
+		owner, lookupErr := s.claimOwner(ctx, c.reasons[i].Item, at[i])
 		if lookupErr != nil {
-			return fmt.Errorf("put business %q: site %s: %w", b.Slug, at[i], lookupErr)
+			return fmt.Errorf("put business %q: %s: %w", b.Slug, at[i].what, lookupErr)
 		}
-		return fmt.Errorf("put business %q: the site %s is a site of business %q; store that business without it first: %w",
-			b.Slug, at[i], owner, err)
+		return fmt.Errorf("put business %q: %s business %q; store that business without it first: %w",
+			b.Slug, at[i].what, owner, err)
 	}
 	return fmt.Errorf("put business %q: %w", b.Slug, err)
+}
+
+// claim is an item of PutBusiness's transaction that gives the business
+// something only one business may have: a site, or its inbox_email. It is
+// written on the condition that no other business has it.
+type claim struct {
+	what   string // what a failed condition means, up to the owner: "the site x is a site of"
+	pk, sk string
 }
 
 // putBusinessTransaction builds the TransactWriteItems of PutBusiness: the
 // business item (unless the stored one changed since it was read as old),
 // a put of each site item and a delete of each site item of a site in
-// oldSites but not in sites (each unless another business has the site).
-// at names the site of each item after the first.
-func (s *Store) putBusinessTransaction(slug string, doc []byte, sites []booking.SiteLink,
-	old map[string]types.AttributeValue, oldSites []booking.SiteLink) (*dynamodb.TransactWriteItemsInput, []booking.SiteLink) {
+// oldSites but not in sites, and a put of the inbox_email's lookup item
+// and a delete of oldEmail's when the address changed (each unless
+// another business has the site or address). at names the claim of each
+// item after the first.
+func (s *Store) putBusinessTransaction(slug string, doc []byte, old map[string]types.AttributeValue,
+	sites, oldSites []booking.SiteLink, email, oldEmail string) (*dynamodb.TransactWriteItemsInput, []claim) {
 	names := make([]types.AttributeValue, len(sites))
 	for i, site := range sites {
 		names[i] = str(siteName(site))
@@ -113,34 +129,52 @@ func (s *Store) putBusinessTransaction(slug string, doc []byte, sites []booking.
 		put.ConditionExpression = aws.String("attribute_not_exists(doc)")
 	}
 	items := []types.TransactWriteItem{{Put: put}}
-	at := []booking.SiteLink{{}}
+	at := []claim{{}}
 
 	ours := aws.String("attribute_not_exists(pk) OR slug = :slug")
 	slugValue := map[string]types.AttributeValue{":slug": str(slug)}
-	for _, site := range sites {
-		si := keyMap(sitePK(site.Host), siteSK(site.Path))
-		si[attrSlug] = str(slug)
+	take := func(c claim) {
+		ci := keyMap(c.pk, c.sk)
+		ci[attrSlug] = str(slug)
 		items = append(items, types.TransactWriteItem{Put: &types.Put{
 			TableName:                           s.table,
-			Item:                                si,
+			Item:                                ci,
 			ConditionExpression:                 ours,
 			ExpressionAttributeValues:           slugValue,
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		}})
-		at = append(at, site)
+		at = append(at, c)
 	}
-	for _, site := range oldSites {
-		if slices.Contains(sites, site) {
-			continue
-		}
+	giveUp := func(c claim) {
 		items = append(items, types.TransactWriteItem{Delete: &types.Delete{
 			TableName:                           s.table,
-			Key:                                 keyMap(sitePK(site.Host), siteSK(site.Path)),
+			Key:                                 keyMap(c.pk, c.sk),
 			ConditionExpression:                 ours,
 			ExpressionAttributeValues:           slugValue,
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		}})
-		at = append(at, site)
+		at = append(at, c)
+	}
+	siteClaim := func(site booking.SiteLink) claim {
+		return claim{what: "the site " + siteName(site) + " is a site of", pk: sitePK(site.Host), sk: siteSK(site.Path)}
+	}
+	for _, site := range sites {
+		take(siteClaim(site))
+	}
+	for _, site := range oldSites {
+		if !slices.Contains(sites, site) {
+			giveUp(siteClaim(site))
+		}
+	}
+	// The address itself stays out of errors: they reach logs.
+	emailClaim := func(email string) claim {
+		return claim{what: "its inbox_email is the inbox_email of", pk: inboxEmailPK(email), sk: skInboxEmail}
+	}
+	if email != "" {
+		take(emailClaim(email))
+	}
+	if oldEmail != "" && (email == "" || booking.EmailHash(oldEmail) != booking.EmailHash(email)) {
+		giveUp(emailClaim(oldEmail))
 	}
 	return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at
 }
@@ -167,19 +201,19 @@ func storedSites(item map[string]types.AttributeValue) ([]booking.SiteLink, erro
 	return sites, nil
 }
 
-// siteOwner returns the slug on a site item, from the old item DynamoDB
-// returned with a failed condition or, from engines that return none, by
-// reading it.
-func (s *Store) siteOwner(ctx context.Context, old map[string]types.AttributeValue, site booking.SiteLink) (string, error) {
+// claimOwner returns the slug on a claim's item, from the old item
+// DynamoDB returned with a failed condition or, from engines that return
+// none, by reading it.
+func (s *Store) claimOwner(ctx context.Context, old map[string]types.AttributeValue, c claim) (string, error) {
 	if len(old) == 0 {
 		var err error
-		if old, err = s.get(ctx, sitePK(site.Host), siteSK(site.Path)); err != nil {
+		if old, err = s.get(ctx, c.pk, c.sk); err != nil {
 			return "", err
 		}
 	}
 	owner, ok := old[attrSlug].(*types.AttributeValueMemberS)
 	if !ok {
-		return "", fmt.Errorf("site item without %s", attrSlug)
+		return "", fmt.Errorf("item without %s", attrSlug)
 	}
 	return owner.Value, nil
 }
@@ -227,6 +261,33 @@ func (s *Store) BusinessesAtHost(ctx context.Context, host string) ([]*booking.B
 		}
 	}
 	return bs, nil
+}
+
+// BusinessByInboxEmail returns the business whose inbox_email is email:
+// a GetItem of its lookup item (written by PutBusiness), then the business
+// item it names. A lookup item whose business is gone, or no longer has
+// that address, finds nothing.
+func (s *Store) BusinessByInboxEmail(ctx context.Context, email string) (*booking.Business, error) {
+	notFound := booking.Errorf(booking.NotFound, "no business has this inbox_email")
+	item, err := s.get(ctx, inboxEmailPK(email), skInboxEmail)
+	if err != nil {
+		return nil, fmt.Errorf("get the business of an inbox_email: %w", err)
+	}
+	slug, ok := item[attrSlug].(*types.AttributeValueMemberS)
+	if item == nil || !ok {
+		return nil, notFound
+	}
+	b, err := s.Business(ctx, slug.Value)
+	switch {
+	case booking.ErrorCode(err) == booking.NotFound:
+		return nil, notFound
+	case err != nil:
+		return nil, err
+	}
+	if b.InboxEmail == "" || booking.EmailHash(b.InboxEmail) != booking.EmailHash(email) {
+		return nil, notFound
+	}
+	return b, nil
 }
 
 // Business returns the business with the given slug. The record is shared

@@ -73,6 +73,8 @@ const (
 	prefixRate        = "RATE#"
 	prefixBlock       = "BLOCK#"
 	prefixLimitHit    = "LIMITHIT#"
+	prefixInboxEmail  = "INBOXEMAIL#"
+	skInboxEmail      = "INBOXEMAIL"
 	skProfile         = "PROFILE"
 	skRequest         = "REQUEST"
 	skOpen            = "OPEN" // the business's open (unanswered) requests
@@ -98,6 +100,11 @@ func blockSK(slug, kind, value string) string {
 func limitHitSK(now time.Time) string {
 	return prefixLimitHit + now.UTC().Truncate(time.Hour).Format(time.RFC3339)
 }
+
+// inboxEmailPK is the key of the item that names the business whose
+// inbox_email is email: booking.EmailHash of the address, never the
+// address.
+func inboxEmailPK(email string) string { return prefixInboxEmail + booking.EmailHash(email) }
 
 func businessPK(slug string) string { return prefixBusiness + slug }
 func requestPK(code string) string  { return prefixRequest + code }
