@@ -5,13 +5,25 @@ import (
 	"time"
 )
 
-// Store keeps businesses, requests, window holds, idempotency keys and the
-// per-phone open-request counters. Every decision that two callers could race
-// for is made by the store in one atomic write, never by a read before it.
+// Store keeps businesses, requests, window holds, idempotency keys, the
+// per-phone open-request counters and the web inbox's sign-ins and
+// sessions. Every decision that two callers could race for is made by the
+// store in one atomic write, never by a read before it.
 type Store interface {
 	// Business returns the business with the given slug, validated, or an
 	// *Error with code NOT_FOUND.
 	Business(ctx context.Context, slug string) (*Business, error)
+
+	// UpdateBusiness stores the record change makes from the stored record
+	// of slug (nil when there is none; change may then fail), on the
+	// condition that the stored record is still the one change was given:
+	// a change never undoes another made in between; it fails instead.
+	UpdateBusiness(ctx context.Context, slug string, change func(stored *Business) (*Business, error)) error
+
+	// BusinessByInboxEmail returns the business, validated, whose
+	// inbox_email is email (any case), or an *Error with code NOT_FOUND. No
+	// two businesses have one inbox_email: the store refuses the second.
+	BusinessByInboxEmail(ctx context.Context, email string) (*Business, error)
 
 	// BusinessesAtHost returns the businesses, validated, that have a site
 	// (url or booking_url, as ParseSiteLink reads it) on host: a SiteLink's
@@ -38,6 +50,33 @@ type Store interface {
 	// request in the clock hour of now. first is true for the first such
 	// record of that hour: the business is told once (notify).
 	RecordLimitHit(ctx context.Context, slug string, now time.Time) (first bool, err error)
+
+	// CountSignIn counts a sign-in link asked for the address with the
+	// given EmailHash in the clock hour (UTC) of now: allowed is false,
+	// and nothing is counted, when limit were counted that hour already.
+	// The count's own condition decides, never a read before it.
+	CountSignIn(ctx context.Context, emailHash string, limit int, now time.Time) (allowed bool, err error)
+
+	// PutSignInToken stores a sign-in token's record, until its Expires.
+	PutSignInToken(ctx context.Context, rec SignInRecord) error
+
+	// SpendSignInToken deletes the record of the token with the given
+	// hash and returns it, in one conditional write: only if it is there
+	// and its Expires is after now. Otherwise (spent, expired, unknown) it
+	// fails with NOT_FOUND, so a token is spent once.
+	SpendSignInToken(ctx context.Context, tokenHash string, now time.Time) (SignInRecord, error)
+
+	// PutSession stores a session's record, until its Expires.
+	PutSession(ctx context.Context, rec SessionRecord) error
+
+	// Session returns the record of the session with the given token
+	// hash, live at now (Expires after now), or an *Error with code
+	// NOT_FOUND.
+	Session(ctx context.Context, tokenHash string, now time.Time) (SessionRecord, error)
+
+	// EndSession deletes the record of the session with the given token
+	// hash; ending a session that is not there is no error.
+	EndSession(ctx context.Context, tokenHash string) error
 
 	// IdempotencyRecord returns the live record under key at the business, or
 	// nil when there is none at now.

@@ -25,8 +25,10 @@ const (
 	attrStatus      = "status"
 	attrHoldExpires = "hold_expires"
 	attrSites       = "sites" // on the business item: the sites it has site items for
-	attrSlug        = "slug"  // on a site item: the business that has the site
+	attrSlug        = "slug"  // on a site, inbox_email, sign-in or session item: its business
 	attrUsedUntil   = "used_until"
+	attrEmailHash   = "email_hash" // on a sign-in token and a session: booking.EmailHash of the address
+	attrCSRF        = "csrf"       // on a session: its forms' CSRF token
 
 	// On the request item, besides booking.Request's fields:
 	attrInboxSlug  = "inbox_slug"  // the business, once it sees the request: the inbox index's key
@@ -74,7 +76,13 @@ const (
 	prefixBlock       = "BLOCK#"
 	prefixLimitHit    = "LIMITHIT#"
 	prefixInboxEmail  = "INBOXEMAIL#"
+	prefixSignInCount = "SIGNINCOUNT#"
+	prefixHour        = "HOUR#"
+	prefixSignIn      = "SIGNIN#"
+	prefixSession     = "SESSION#"
 	skInboxEmail      = "INBOXEMAIL"
+	skSignIn          = "SIGNIN"
+	skSession         = "SESSION"
 	skProfile         = "PROFILE"
 	skRequest         = "REQUEST"
 	skOpen            = "OPEN" // the business's open (unanswered) requests
@@ -105,6 +113,15 @@ func limitHitSK(now time.Time) string {
 // inbox_email is email: booking.EmailHash of the address, never the
 // address.
 func inboxEmailPK(email string) string { return prefixInboxEmail + booking.EmailHash(email) }
+
+// signInCountKey is the key of the count of sign-in links asked for the
+// address with the given booking.EmailHash in the clock hour (UTC) of now.
+func signInCountKey(emailHash string, now time.Time) (pk, sk string) {
+	return prefixSignInCount + emailHash, prefixHour + now.UTC().Truncate(time.Hour).Format(time.RFC3339)
+}
+
+func signInPK(tokenHash string) string  { return prefixSignIn + tokenHash }
+func sessionPK(tokenHash string) string { return prefixSession + tokenHash }
 
 func businessPK(slug string) string { return prefixBusiness + slug }
 func requestPK(code string) string  { return prefixRequest + code }

@@ -1,0 +1,227 @@
+package booking
+
+import (
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/hex"
+	"strings"
+	"time"
+)
+
+// Limits and lifetimes of the web inbox's sign-in.
+const (
+	SignInTTL         = 15 * time.Minute    // a sign-in link lives this long, and is spent once
+	SessionTTL        = 30 * 24 * time.Hour // a session lives this long (its cookie too)
+	MaxSignInsPerHour = 5                   // links sent per address per clock hour
+)
+
+// Session is a signed-in business: its business, the session's own token
+// (the cookie's value; only its hash is stored), the CSRF token of its
+// forms, and when it ends.
+type Session struct {
+	Token    string
+	CSRF     string
+	Business *Business
+	Expires  time.Time
+}
+
+// CSRFMatches reports whether token is the CSRF token of the session,
+// compared in constant time. An empty token never matches.
+func (s Session) CSRFMatches(token string) bool {
+	return s.CSRF != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.CSRF)) == 1
+}
+
+// SignInRecord is a sign-in link's token as the store keeps it: its hash,
+// never the token.
+type SignInRecord struct {
+	TokenHash string // WebTokenHash of the token
+	Slug      string // the business it signs in to
+	// EmailHash is the EmailHash of the address the link was sent to: a
+	// link is good only while the business still has that inbox_email.
+	EmailHash string
+	Expires   time.Time
+}
+
+// SessionRecord is a session as the store keeps it: its hash, never its
+// token.
+type SessionRecord struct {
+	TokenHash string // WebTokenHash of the session token
+	Slug      string
+	// EmailHash is the address it was opened from: a session ends when
+	// the business's inbox_email changes.
+	EmailHash string
+	CSRF      string
+	Expires   time.Time
+}
+
+// webTokenBytes is the size of sign-in, session and CSRF tokens: 32 bytes
+// from a cryptographic source, 43 characters of base64url.
+const webTokenBytes = 32
+
+var webTokenLen = base64.RawURLEncoding.EncodedLen(webTokenBytes)
+
+// newWebToken returns a fresh random token.
+func newWebToken() string {
+	b := make([]byte, webTokenBytes)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// isWebToken reports whether token can be a token newWebToken made, so
+// that anything else is refused without a lookup.
+func isWebToken(token string) bool {
+	if len(token) != webTokenLen {
+		return false
+	}
+	_, err := base64.RawURLEncoding.DecodeString(token)
+	return err == nil
+}
+
+// WebTokenHash is how the store names a sign-in or session token: its hex
+// SHA-256.
+func WebTokenHash(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// StartSignIn begins a sign-in from an e-mail address: when the address
+// (normalised, any case) is a business's inbox_email, and fewer than
+// MaxSignInsPerHour links went to it this clock hour, it mints a
+// single-use token, stores only its hash with its expiry (SignInTTL), and
+// returns the token and the business (ok true). Otherwise ok is false and
+// nothing is sent: the caller answers the same either way. The hourly
+// count is a conditional write, and is counted for unknown addresses too.
+func (s *Bookings) StartSignIn(ctx context.Context, email string) (token string, b *Business, ok bool, err error) {
+	email = strings.TrimSpace(email)
+	if normal, valid := NormalizeEmail(email); !valid || normal == "" {
+		return "", nil, false, nil // no business has it, and it is not worth a write
+	}
+	now := s.now()
+	hash := EmailHash(email)
+	// Counted before the lookup, so that known and unknown addresses cost
+	// the same calls up to the token's write.
+	allowed, err := s.store.CountSignIn(ctx, hash, MaxSignInsPerHour, now)
+	if err != nil || !allowed {
+		return "", nil, false, err
+	}
+	b, err = s.store.BusinessByInboxEmail(ctx, email)
+	switch {
+	case ErrorCode(err) == NotFound:
+		return "", nil, false, nil
+	case err != nil:
+		return "", nil, false, err
+	}
+	token = newWebToken()
+	rec := SignInRecord{TokenHash: WebTokenHash(token), Slug: b.Slug, EmailHash: hash, Expires: now.Add(SignInTTL)}
+	if err := s.store.PutSignInToken(ctx, rec); err != nil {
+		return "", nil, false, err
+	}
+	return token, b, true, nil
+}
+
+// FinishSignIn spends a sign-in token, once and before it expires, and
+// opens a session (stored as its hash, with SessionTTL). A spent, expired
+// or unknown token is UNAUTHORIZED.
+func (s *Bookings) FinishSignIn(ctx context.Context, token string) (Session, error) {
+	unauthorized := Errorf(Unauthorized, "this sign-in link was used already, has expired or is not one; ask for a new one")
+	if !isWebToken(token) {
+		return Session{}, unauthorized
+	}
+	now := s.now()
+	rec, err := s.store.SpendSignInToken(ctx, WebTokenHash(token), now)
+	switch {
+	case ErrorCode(err) == NotFound:
+		return Session{}, unauthorized
+	case err != nil:
+		return Session{}, err
+	}
+	b, err := s.signedInBusiness(ctx, rec.Slug, rec.EmailHash)
+	if err != nil {
+		if ErrorCode(err) == Unauthorized {
+			return Session{}, unauthorized
+		}
+		return Session{}, err
+	}
+	sess := Session{Token: newWebToken(), CSRF: newWebToken(), Business: b, Expires: now.Add(SessionTTL)}
+	err = s.store.PutSession(ctx, SessionRecord{
+		TokenHash: WebTokenHash(sess.Token), Slug: b.Slug, EmailHash: rec.EmailHash, CSRF: sess.CSRF, Expires: sess.Expires,
+	})
+	if err != nil {
+		return Session{}, err
+	}
+	return sess, nil
+}
+
+// OpenSession returns the live session of a session token; UNAUTHORIZED
+// when there is none (unknown, ended or expired).
+func (s *Bookings) OpenSession(ctx context.Context, token string) (Session, error) {
+	unauthorized := Errorf(Unauthorized, "not signed in, or the session has ended; sign in again")
+	if !isWebToken(token) {
+		return Session{}, unauthorized
+	}
+	rec, err := s.store.Session(ctx, WebTokenHash(token), s.now())
+	switch {
+	case ErrorCode(err) == NotFound:
+		return Session{}, unauthorized
+	case err != nil:
+		return Session{}, err
+	}
+	b, err := s.signedInBusiness(ctx, rec.Slug, rec.EmailHash)
+	if err != nil {
+		if ErrorCode(err) == Unauthorized {
+			return Session{}, unauthorized
+		}
+		return Session{}, err
+	}
+	return Session{Token: token, CSRF: rec.CSRF, Business: b, Expires: rec.Expires}, nil
+}
+
+// signedInBusiness returns the business a sign-in token or session names,
+// UNAUTHORIZED when it is gone or no longer has the inbox_email it was
+// opened from: a changed address locks out whoever had the old one.
+func (s *Bookings) signedInBusiness(ctx context.Context, slug, emailHash string) (*Business, error) {
+	b, err := s.store.Business(ctx, slug)
+	switch {
+	case ErrorCode(err) == NotFound:
+		return nil, Errorf(Unauthorized, "the business is gone")
+	case err != nil:
+		return nil, err
+	}
+	if b.InboxEmail == "" || subtle.ConstantTimeCompare([]byte(EmailHash(b.InboxEmail)), []byte(emailHash)) != 1 {
+		return nil, Errorf(Unauthorized, "the business's inbox_email changed")
+	}
+	return b, nil
+}
+
+// EndSession ends a session, server-side (signing out).
+func (s *Bookings) EndSession(ctx context.Context, token string) error {
+	if !isWebToken(token) {
+		return nil // no such session: nothing to end
+	}
+	return s.store.EndSession(ctx, WebTokenHash(token))
+}
+
+// SetAcceptingRequests pauses (false) or resumes (true) b's online
+// requests, with the store's conditional UpdateBusiness, and returns the
+// business as stored after.
+func (s *Bookings) SetAcceptingRequests(ctx context.Context, b *Business, on bool) (*Business, error) {
+	var after *Business
+	err := s.store.UpdateBusiness(ctx, b.Slug, func(stored *Business) (*Business, error) {
+		if stored == nil {
+			return nil, Errorf(NotFound, "no business has the slug %s", excerpt(b.Slug))
+		}
+		// The change is made on the record as stored now, not on b, which
+		// may be older: anything else changed since stays changed.
+		changed := *stored
+		changed.AcceptingRequests = on
+		after = &changed
+		return after, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return after, nil
+}

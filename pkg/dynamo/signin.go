@@ -1,0 +1,176 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// The web inbox's sign-in: how many links each address was sent this
+// hour, the links' tokens and the sessions. Tokens are named by their hash only (booking.WebTokenHash);
+// addresses by booking.EmailHash. See README.md.
+
+// signInCountTTL is how long a sign-in count is kept after its hour
+// starts: its hour is in its key, so it decides nothing after the hour; it
+// stays a little longer for an operator to look at.
+const signInCountTTL = 2 * time.Hour
+
+// CountSignIn adds one to the count of the address's hour unless it has
+// reached limit: one conditional UpdateItem, whose condition decides. The
+// hour is in the key, so an earlier hour's count, lapsed but not yet
+// deleted by the TTL, is another item and counts for nothing.
+func (s *Store) CountSignIn(ctx context.Context, emailHash string, limit int, now time.Time) (bool, error) {
+	if limit < 1 {
+		return false, fmt.Errorf("count a sign-in: limit must be at least 1, got %d", limit)
+	}
+	pk, sk := signInCountKey(emailHash, now)
+	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:           s.table,
+		Key:                 keyMap(pk, sk),
+		UpdateExpression:    aws.String("SET sign_ins = if_not_exists(sign_ins, :zero) + :one, expires_at = :expires"),
+		ConditionExpression: aws.String("attribute_not_exists(sign_ins) OR sign_ins < :limit"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":zero":    num(0),
+			":one":     num(1),
+			":limit":   num(int64(limit)),
+			":expires": unix(now.UTC().Truncate(time.Hour).Add(signInCountTTL)),
+		},
+	})
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("count a sign-in: %w", err)
+	}
+	return true, nil
+}
+
+// PutSignInToken puts a sign-in token's item, on the condition that no item
+// has its key (a 256-bit token does not repeat; a write that did would be
+// a bug, not a sign-in).
+func (s *Store) PutSignInToken(ctx context.Context, rec booking.SignInRecord) error {
+	item := keyMap(signInPK(rec.TokenHash), skSignIn)
+	item[attrSlug] = str(rec.Slug)
+	item[attrEmailHash] = str(rec.EmailHash)
+	item[attrExpiresAt] = unix(rec.Expires)
+	if err := s.putNew(ctx, item); err != nil {
+		return fmt.Errorf("put a sign-in token: %w", err)
+	}
+	return nil
+}
+
+// SpendSignInToken deletes the token's item on the condition that it is
+// there and live (expires_at > now: the TTL deletes lapsed items late),
+// and returns the item it deleted. Of two spends at once, one deletes it
+// and the other finds its condition failed.
+func (s *Store) SpendSignInToken(ctx context.Context, tokenHash string, now time.Time) (booking.SignInRecord, error) {
+	out, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName:                 s.table,
+		Key:                       keyMap(signInPK(tokenHash), skSignIn),
+		ConditionExpression:       aws.String("attribute_exists(pk) AND expires_at > :now"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":now": unix(now)},
+		ReturnValues:              types.ReturnValueAllOld,
+	})
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		return booking.SignInRecord{}, booking.Errorf(booking.NotFound, "no live sign-in token")
+	}
+	if err != nil {
+		return booking.SignInRecord{}, fmt.Errorf("spend a sign-in token: %w", err)
+	}
+	rec := booking.SignInRecord{TokenHash: tokenHash}
+	rec.Slug, rec.EmailHash, rec.Expires, err = signedInItem(out.Attributes)
+	if err != nil {
+		return booking.SignInRecord{}, fmt.Errorf("sign-in token: %w", err)
+	}
+	return rec, nil
+}
+
+// PutSession puts a session's item, on the condition that no item has its
+// key.
+func (s *Store) PutSession(ctx context.Context, rec booking.SessionRecord) error {
+	item := keyMap(sessionPK(rec.TokenHash), skSession)
+	item[attrSlug] = str(rec.Slug)
+	item[attrEmailHash] = str(rec.EmailHash)
+	item[attrCSRF] = str(rec.CSRF)
+	item[attrExpiresAt] = unix(rec.Expires)
+	if err := s.putNew(ctx, item); err != nil {
+		return fmt.Errorf("put a session: %w", err)
+	}
+	return nil
+}
+
+// Session reads a session's item, strongly consistent; one whose
+// expires_at is not after now has ended, even while the TTL has not
+// deleted it yet.
+func (s *Store) Session(ctx context.Context, tokenHash string, now time.Time) (booking.SessionRecord, error) {
+	item, err := s.get(ctx, sessionPK(tokenHash), skSession)
+	if err != nil {
+		return booking.SessionRecord{}, fmt.Errorf("get a session: %w", err)
+	}
+	if item == nil {
+		return booking.SessionRecord{}, booking.Errorf(booking.NotFound, "no live session")
+	}
+	rec := booking.SessionRecord{TokenHash: tokenHash}
+	rec.Slug, rec.EmailHash, rec.Expires, err = signedInItem(item)
+	if err != nil {
+		return booking.SessionRecord{}, fmt.Errorf("session: %w", err)
+	}
+	if !rec.Expires.After(now) {
+		return booking.SessionRecord{}, booking.Errorf(booking.NotFound, "no live session")
+	}
+	csrf, ok := item[attrCSRF].(*types.AttributeValueMemberS)
+	if !ok || csrf.Value == "" {
+		return booking.SessionRecord{}, fmt.Errorf("session without %s", attrCSRF)
+	}
+	rec.CSRF = csrf.Value
+	return rec, nil
+}
+
+// EndSession deletes a session's item; there being none is no error.
+func (s *Store) EndSession(ctx context.Context, tokenHash string) error {
+	_, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName: s.table,
+		Key:       keyMap(sessionPK(tokenHash), skSession),
+	})
+	if err != nil {
+		return fmt.Errorf("end a session: %w", err)
+	}
+	return nil
+}
+
+// putNew puts item on the condition that no item has its key.
+func (s *Store) putNew(ctx context.Context, item map[string]types.AttributeValue) error {
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:           s.table,
+		Item:                item,
+		ConditionExpression: aws.String("attribute_not_exists(pk)"),
+	})
+	return err
+}
+
+// signedInItem reads what a sign-in token's item and a session's item
+// share: the business, the address's hash and the expiry.
+func signedInItem(item map[string]types.AttributeValue) (slug, emailHash string, expires time.Time, err error) {
+	s, ok := item[attrSlug].(*types.AttributeValueMemberS)
+	if !ok {
+		return "", "", time.Time{}, fmt.Errorf("no %s", attrSlug)
+	}
+	h, ok := item[attrEmailHash].(*types.AttributeValueMemberS)
+	if !ok {
+		return "", "", time.Time{}, fmt.Errorf("no %s", attrEmailHash)
+	}
+	at, err := unixAttr(item, attrExpiresAt)
+	if err != nil {
+		return "", "", time.Time{}, err
+	}
+	return s.Value, h.Value, time.Unix(at, 0).UTC(), nil
+}
