@@ -1,0 +1,377 @@
+// Package inboxweb serves the business's own inbox in a browser, under
+// {SITE_URL}/inbox: server-rendered HTML in the business's language (en or
+// es, with a switch to the other), usable on a phone with one thumb and
+// without JavaScript. The business signs in with a single-use link sent to
+// its inbox_email, then lists its requests, reads one and moves it along
+// the same booking lifecycle as the JSON inbox (pkg/httpapi), and may pause
+// its online requests.
+package inboxweb
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"embed"
+	"encoding/base64"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
+)
+
+// Requests is what the inbox needs of the booking service to read and move
+// a business's requests: the methods of *booking.Bookings the JSON inbox
+// uses, with their exact signatures.
+type Requests interface {
+	BusinessRequests(ctx context.Context, b *booking.Business, q booking.InboxQuery) (booking.InboxPage, error)
+	BusinessRequest(ctx context.Context, b *booking.Business, code string) (booking.InboxRequest, error)
+	BusinessMove(ctx context.Context, b *booking.Business, code string, action booking.Action, windowStart string) (booking.InboxRequest, error)
+	ArrivalWindows(ctx context.Context, b *booking.Business, q booking.WindowQuery) (booking.Availability, error)
+}
+
+// SignIn is what the inbox needs of the booking service to sign a business
+// in and out, and to pause its online requests: the methods of
+// *booking.Bookings in pkg/booking/signin.go, with their exact signatures.
+type SignIn interface {
+	// StartSignIn mints a single-use sign-in token when email is a
+	// business's inbox_email (ok), within the hourly limit; the caller
+	// answers the same either way.
+	StartSignIn(ctx context.Context, email string) (token string, b *booking.Business, ok bool, err error)
+	// FinishSignIn spends a sign-in token and opens a session;
+	// UNAUTHORIZED for a spent, expired or unknown token.
+	FinishSignIn(ctx context.Context, token string) (Session, error)
+	// OpenSession returns the live session of a session token;
+	// UNAUTHORIZED when there is none.
+	OpenSession(ctx context.Context, token string) (Session, error)
+	// EndSession ends a session, server-side.
+	EndSession(ctx context.Context, token string) error
+	// SetAcceptingRequests pauses (false) or resumes (true) b's online
+	// requests and returns the business as stored after.
+	SetAcceptingRequests(ctx context.Context, b *booking.Business, on bool) (*booking.Business, error)
+}
+
+// Bookings is all the inbox needs of the booking service; *booking.Bookings
+// is one.
+type Bookings interface {
+	Requests
+	SignIn
+}
+
+// Mailer sends the sign-in e-mail: a link to sign in to b's inbox, to the
+// address to (b's inbox_email). EmailMailer sends it through a
+// notify.EmailSender (pkg/sesmail, the local outbox).
+type Mailer interface {
+	SendSignIn(ctx context.Context, to string, b *booking.Business, link string) error
+}
+
+// DefaultSignInDelay is the least time an answer to a sign-in form takes.
+const DefaultSignInDelay = 400 * time.Millisecond
+
+// Config is what the inbox needs.
+type Config struct {
+	Bookings Bookings
+	Mailer   Mailer
+	// SiteURL is the public address (https://book.example.com): the
+	// sign-in links start with it, and the session cookie is Secure when
+	// it is https.
+	SiteURL string
+	// SignInDelay is the least time an answer to the sign-in form takes,
+	// known address or not, so that its timing does not tell which
+	// addresses are a business's; an answer that takes longer is held to
+	// the next whole multiple of it. 0: DefaultSignInDelay.
+	SignInDelay time.Duration
+	Now         func() time.Time
+	Log         *slog.Logger
+}
+
+// CookieName is the session cookie's name. Its value is the session's
+// token, which is never logged or shown.
+const CookieName = "doorstep_inbox"
+
+// langCookie remembers the language the person switched to.
+const langCookie = "doorstep_inbox_lang"
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+//go:embed style.css
+var style string
+
+// styleHash is the Content-Security-Policy source of the one inline style
+// sheet: nothing else may style, script or load.
+var styleHash = func() string {
+	sum := sha256.Sum256([]byte(style))
+	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
+}()
+
+var templates = func() map[string]*template.Template {
+	m := map[string]*template.Template{}
+	for _, name := range []string{"signin", "sent", "token", "inbox", "request", "confirm", "move", "settings", "message"} {
+		m[name] = template.Must(template.New("layout.html").ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
+	}
+	return m
+}()
+
+// page is what the layout renders: the language, the title, the labels in
+// that language, the signed-in header (if any), the language switch, and
+// the page's own view.
+type page struct {
+	Lang   string
+	Title  string
+	CSS    template.CSS
+	L      map[string]string
+	Nav    *navView
+	Switch string // the same page in the other language
+	Body   any
+}
+
+// navView is the header of a signed-in page.
+type navView struct {
+	Business string
+	CSRF     string
+}
+
+type handler struct {
+	Config
+}
+
+// New returns the inbox's handler.
+//
+//	GET  /inbox                               signed out: the sign-in form; signed in: the requests
+//	POST /inbox/sign-in                       e-mail a sign-in link; the same answer for any address
+//	GET  /inbox/sign-in/{token}               the "Sign in" button (the token is not spent)
+//	POST /inbox/sign-in/{token}               spend the token, set the session cookie, 303 to the inbox
+//	POST /inbox/sign-out                      end the session
+//	GET  /inbox/requests/{code}               one request, its history and the moves it allows now
+//	GET  /inbox/requests/{code}/{action}      confirm a move (with what it does to the deposit), or pick a window
+//	POST /inbox/requests/{code}/{action}      make the move
+//	GET  /inbox/settings                      pause or resume online requests
+//	POST /inbox/settings                      do it, once confirmed
+//
+// Every form that changes something is a POST carrying the session's CSRF
+// token, from this site only (http.CrossOriginProtection). Another
+// business's request is the 404 page, as an unknown code is. The access
+// log records the route pattern, never the path (which may hold a token).
+func New(c Config) http.Handler {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Log == nil {
+		c.Log = slog.New(slog.DiscardHandler)
+	}
+	if c.SignInDelay <= 0 {
+		c.SignInDelay = DefaultSignInDelay
+	}
+	c.SiteURL = strings.TrimSuffix(c.SiteURL, "/")
+	h := &handler{c}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /inbox", h.home)
+	mux.HandleFunc("POST /inbox/sign-in", h.startSignIn)
+	mux.HandleFunc("GET /inbox/sign-in/{token}", h.tokenPage)
+	mux.HandleFunc("POST /inbox/sign-in/{token}", h.finishSignIn)
+	mux.HandleFunc("POST /inbox/sign-out", h.form(h.signOut))
+	mux.HandleFunc("GET /inbox/requests/{code}", h.signedIn(h.request))
+	mux.HandleFunc("GET /inbox/requests/{code}/{action}", h.signedIn(h.confirm))
+	mux.HandleFunc("POST /inbox/requests/{code}/{action}", h.form(h.move))
+	mux.HandleFunc("GET /inbox/settings", h.signedIn(h.settings))
+	mux.HandleFunc("POST /inbox/settings", h.form(h.setAccepting))
+	notFound := func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r, nil) }
+	mux.HandleFunc("/inbox", notFound)
+	mux.HandleFunc("/inbox/", notFound)
+	// A form posted from another site is refused (Sec-Fetch-Site, Origin).
+	return edge.AccessLog(h.Log, securityHeaders(http.NewCrossOriginProtection().Handler(mux)))
+}
+
+// securityHeaders: no caching, no referrer (a sign-in token or a request's
+// code is in the address), the inline style sheet only, forms to this site
+// only, no framing.
+func securityHeaders(next http.Handler) http.Handler {
+	csp := "default-src 'none'; style-src " + styleHash + "; img-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := w.Header()
+		hd.Set("Cache-Control", "no-store")
+		hd.Set("Referrer-Policy", "no-referrer")
+		hd.Set("X-Content-Type-Options", "nosniff")
+		hd.Set("X-Robots-Tag", "noindex")
+		hd.Set("Content-Security-Policy", csp)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// session returns the live session of the request's cookie; ok is false
+// without one (no cookie, or a session ended or expired).
+func (h *handler) session(r *http.Request) (s Session, ok bool, err error) {
+	c, err := r.Cookie(CookieName)
+	if err != nil || c.Value == "" {
+		return Session{}, false, nil
+	}
+	s, err = h.Bookings.OpenSession(r.Context(), c.Value)
+	if booking.ErrorCode(err) == booking.Unauthorized {
+		return Session{}, false, nil
+	}
+	if err != nil {
+		return Session{}, false, err
+	}
+	return s, true, nil
+}
+
+// signedIn serves a page of a signed-in business; signed out, the person
+// is led through sign-in and back to this page.
+func (h *handler) signedIn(next func(http.ResponseWriter, *http.Request, Session)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		s, ok, err := h.session(r)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		if !ok {
+			toSignIn(w, r, r.URL.Path)
+			return
+		}
+		next(w, r, s)
+	}
+}
+
+// form serves a form of a signed-in business: without the CSRF token it
+// is refused (403), and nothing changes; with one but signed out, the
+// person is led through sign-in to the form's page; a token that is not
+// the session's is refused.
+func (h *handler) form(next func(http.ResponseWriter, *http.Request, Session)) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		sent := r.PostFormValue("csrf")
+		if sent == "" {
+			h.forbidden(w, r)
+			return
+		}
+		s, ok, err := h.session(r)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		if !ok {
+			toSignIn(w, r, r.URL.Path)
+			return
+		}
+		if subtle.ConstantTimeCompare([]byte(sent), []byte(s.CSRF)) != 1 {
+			h.forbidden(w, r)
+			return
+		}
+		next(w, r, s)
+	}
+}
+
+// toSignIn sends a signed-out person to the sign-in form, which brings
+// them back to path (when it is a page of the inbox) once signed in.
+func toSignIn(w http.ResponseWriter, r *http.Request, path string) {
+	to := "/inbox"
+	if next := safeNext(path); next != "/inbox" {
+		to += "?next=" + url.QueryEscape(next)
+	}
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}
+
+// language picks the language of a page: the one asked for with ?lang=
+// (and remembered in a cookie), else the one remembered, else the
+// business's default_language, else (signed out) the browser's.
+func language(w http.ResponseWriter, r *http.Request, b *booking.Business) string {
+	if l := r.URL.Query().Get("lang"); l == "en" || l == "es" {
+		http.SetCookie(w, &http.Cookie{Name: langCookie, Value: l, Path: "/inbox", MaxAge: 365 * 24 * 3600, HttpOnly: true, SameSite: http.SameSiteLaxMode})
+		return l
+	}
+	if c, err := r.Cookie(langCookie); err == nil && (c.Value == "en" || c.Value == "es") {
+		return c.Value
+	}
+	if b != nil {
+		if b.DefaultLanguage == "es" {
+			return "es"
+		}
+		return "en"
+	}
+	return acceptLanguage(r)
+}
+
+// acceptLanguage picks es or en from the Accept-Language header, in the
+// order the browser lists them; en when it names neither.
+func acceptLanguage(r *http.Request) string {
+	// Values: API Gateway's adapter splits a header at its commas.
+	for _, tag := range strings.Split(strings.Join(r.Header.Values("Accept-Language"), ","), ",") {
+		tag, _, _ = strings.Cut(strings.TrimSpace(tag), ";")
+		primary, _, _ := strings.Cut(strings.ToLower(tag), "-")
+		if primary == "es" || primary == "en" {
+			return primary
+		}
+	}
+	return "en"
+}
+
+// other is the language the switch offers.
+func other(lang string) string {
+	if lang == "es" {
+		return "en"
+	}
+	return "es"
+}
+
+// fail answers an error: NOT_FOUND is the 404 page, anything else a 500
+// page whose cause is logged, never shown.
+func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
+	if booking.ErrorCode(err) == booking.NotFound {
+		h.notFound(w, r, nil)
+		return
+	}
+	h.Log.Error("inboxweb: server error", "route", r.Pattern, "error", err)
+	lang := language(w, r, nil)
+	h.message(w, r, http.StatusInternalServerError, lang, nil, tr(lang, "error_title"), tr(lang, "error"))
+}
+
+// notFound is the plain 404 page.
+func (h *handler) notFound(w http.ResponseWriter, r *http.Request, s *Session) {
+	var b *booking.Business
+	if s != nil {
+		b = s.Business
+	}
+	lang := language(w, r, b)
+	h.message(w, r, http.StatusNotFound, lang, s, tr(lang, "not_found_title"), tr(lang, "not_found"))
+}
+
+// forbidden refuses a form without the session's CSRF token.
+func (h *handler) forbidden(w http.ResponseWriter, r *http.Request) {
+	lang := language(w, r, nil)
+	h.message(w, r, http.StatusForbidden, lang, nil, tr(lang, "forbidden_title"), tr(lang, "forbidden"))
+}
+
+func (h *handler) message(w http.ResponseWriter, r *http.Request, status int, lang string, s *Session, heading, text string) {
+	render(w, r, status, "message", lang, s, heading, messageView{Heading: heading, Text: text})
+}
+
+// render writes the page name with view, in lang; s is the session of a
+// signed-in page (its header and sign-out button), nil when signed out.
+// The page is rendered whole before anything is written, so a template
+// error is a plain 500, never half a page.
+func render(w http.ResponseWriter, r *http.Request, status int, name, lang string, s *Session, title string, view any) {
+	p := page{Lang: lang, Title: title, CSS: template.CSS(style), L: texts[lang], Body: view}
+	if s != nil {
+		p.Nav = &navView{Business: s.Business.Name, CSRF: s.CSRF}
+		p.Title += " · " + s.Business.Name
+	}
+	if r.Method == http.MethodGet {
+		q := r.URL.Query()
+		q.Del("done") // what just happened is not news in the other language
+		q.Set("lang", other(lang))
+		p.Switch = r.URL.Path + "?" + q.Encode()
+	}
+	var buf bytes.Buffer
+	if err := templates[name].Execute(&buf, p); err != nil {
+		http.Error(w, "server error", http.StatusInternalServerError)
+		return
+	}
+	w.Header().Set("Content-Type", "text/html; charset=utf-8")
+	w.WriteHeader(status)
+	w.Write(buf.Bytes())
+}

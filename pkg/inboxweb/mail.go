@@ -1,0 +1,74 @@
+package inboxweb
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/notify"
+)
+
+// KindSignIn is the kind of the sign-in e-mail among notify's messages.
+const KindSignIn notify.Kind = "sign_in"
+
+// signInMinutes is how long a sign-in link works, as the e-mail says:
+// booking.SignInTTL (15 minutes) once pkg/booking's signin.go lands.
+const signInMinutes = 15
+
+// SignInEmail writes the sign-in e-mail to b, in b's default_language:
+// Doorstep's own words, b's name and the link, nothing else.
+func SignInEmail(b *booking.Business, link string) (lang, subject, body string) {
+	lang = "en"
+	if b.DefaultLanguage == "es" {
+		lang = "es"
+	}
+	if lang == "es" {
+		return lang, "Inicie sesión en la bandeja de Doorstep de " + b.Name,
+			fmt.Sprintf("Hola:\n\n"+
+				"Alguien pidió iniciar sesión en la bandeja de Doorstep de %s con este correo. "+
+				"Para iniciar sesión, abra este enlace en los próximos %d minutos y pulse \"Iniciar sesión\":\n\n"+
+				"%s\n\n"+
+				"El enlace sirve una sola vez. Si usted no lo pidió, ignore este correo: nadie puede entrar sin él.\n\n"+
+				"Doorstep\n", b.Name, signInMinutes, link)
+	}
+	return lang, "Sign in to " + b.Name + "'s Doorstep inbox",
+		fmt.Sprintf("Hello,\n\n"+
+			"Someone asked to sign in to %s's Doorstep inbox with this e-mail address. "+
+			"To sign in, open this link within %d minutes and press \"Sign in\":\n\n"+
+			"%s\n\n"+
+			"The link works once. If you did not ask for it, ignore this e-mail: nobody can sign in without it.\n\n"+
+			"Doorstep\n", b.Name, signInMinutes, link)
+}
+
+// EmailMailer is a Mailer over notify's e-mail senders: pkg/sesmail's
+// Sender when deployed, the local server's outbox under make run.
+type EmailMailer struct {
+	Sender notify.EmailSender
+	Now    func() time.Time // nil: time.Now
+}
+
+var _ Mailer = EmailMailer{}
+
+// SendSignIn sends b's sign-in e-mail with link to the address to. The
+// message's ID names the business and the time, never the link (the
+// outbox logs IDs).
+func (m EmailMailer) SendSignIn(ctx context.Context, to string, b *booking.Business, link string) error {
+	now := time.Now
+	if m.Now != nil {
+		now = m.Now
+	}
+	lang, subject, body := SignInEmail(b, link)
+	return m.Sender.SendEmail(ctx, notify.Message{
+		ID:       "sign-in/" + b.Slug + "/" + strconv.FormatInt(now().UnixMilli(), 10) + "/" + string(notify.AudienceBusiness) + "/" + string(notify.ChannelEmail),
+		Change:   "sign-in/" + b.Slug,
+		Kind:     KindSignIn,
+		Audience: notify.AudienceBusiness,
+		Channel:  notify.ChannelEmail,
+		To:       to,
+		Language: lang,
+		Subject:  subject,
+		Body:     body,
+	})
+}

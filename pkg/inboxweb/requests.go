@@ -1,0 +1,278 @@
+package inboxweb
+
+import (
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// maxPages bounds the pages of requests read for one section of the inbox.
+const maxPages = 5
+
+// inbox lists the business's requests: the ones that need an answer first
+// (new, then those whose deposit is paid, each by the soonest window, when
+// an unanswered request expires), then the accepted jobs still to come, by
+// day in the business's time zone, then the rest, newest first, a page at
+// a time (?before= is the next page's cursor).
+func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
+	ctx, b := r.Context(), s.Business
+	lang := language(w, r, b)
+	now := h.Now()
+	v := inboxView{Paused: !b.AcceptingRequests}
+	cursor := r.URL.Query().Get("before")
+	if cursor == "" { // the first page: what needs doing
+		open, err := h.all(r, b, booking.StatusNew)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		slices.SortStableFunc(open, func(x, y booking.InboxRequest) int {
+			if px, py := paid(x), paid(y); px != py {
+				if px {
+					return 1
+				}
+				return -1
+			}
+			return x.ArrivalWindow.Start.Compare(y.ArrivalWindow.Start)
+		})
+		for _, req := range open {
+			v.Answer = append(v.Answer, buildItem(req, b, lang, now))
+		}
+		accepted, err := h.all(r, b, booking.StatusAccepted)
+		if err != nil {
+			h.fail(w, r, err)
+			return
+		}
+		slices.SortStableFunc(accepted, func(x, y booking.InboxRequest) int {
+			return x.ArrivalWindow.Start.Compare(y.ArrivalWindow.Start)
+		})
+		for _, req := range accepted {
+			item := buildItem(req, b, lang, now)
+			if req.ArrivalWindow.End.Before(now) { // past: to mark done or no-show
+				v.Rest = append(v.Rest, item)
+				continue
+			}
+			d := day(lang, req.ArrivalWindow.Start, b.Location())
+			if n := len(v.Days); n == 0 || v.Days[n-1].Day != d {
+				v.Days = append(v.Days, dayView{Day: d})
+			}
+			v.Days[len(v.Days)-1].Items = append(v.Days[len(v.Days)-1].Items, item)
+		}
+	}
+	rest, err := h.Bookings.BusinessRequests(ctx, b, booking.InboxQuery{Statuses: settled, Cursor: cursor})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	for _, req := range rest.Requests {
+		v.Rest = append(v.Rest, buildItem(req, b, lang, now))
+	}
+	if rest.Next != nil {
+		v.More = "/inbox?before=" + urlQuery(*rest.Next)
+	}
+	v.Empty = len(v.Answer) == 0 && len(v.Days) == 0 && len(v.Rest) == 0
+	render(w, r, http.StatusOK, "inbox", lang, &s, tr(lang, "inbox_title"), v)
+}
+
+// settled are the states of the inbox's last section besides past jobs:
+// the requests nothing more is expected of.
+var settled = []booking.Status{booking.StatusDeclined, booking.StatusCompleted, booking.StatusCancelled, booking.StatusNoShow, booking.StatusExpired}
+
+// all reads b's requests in state st, up to maxPages pages.
+func (h *handler) all(r *http.Request, b *booking.Business, st booking.Status) ([]booking.InboxRequest, error) {
+	var out []booking.InboxRequest
+	q := booking.InboxQuery{Statuses: []booking.Status{st}, Limit: booking.MaxPageSize}
+	for range maxPages {
+		page, err := h.Bookings.BusinessRequests(r.Context(), b, q)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, page.Requests...)
+		if page.Next == nil {
+			break
+		}
+		q.Cursor = *page.Next
+	}
+	return out, nil
+}
+
+// paid reports whether req's deposit is paid.
+func paid(req booking.InboxRequest) bool {
+	return req.Deposit != nil && req.Deposit.State == booking.DepositPaid
+}
+
+// load reads the request of the path as b's: NOT_FOUND for another
+// business's, as for an unknown code.
+func (h *handler) load(r *http.Request, s Session) (booking.InboxRequest, error) {
+	return h.Bookings.BusinessRequest(r.Context(), s.Business, r.PathValue("code"))
+}
+
+// request shows one request: everything the person sent, its history and
+// the moves it allows now. ?done= says what just happened, shown only when
+// the request's last event agrees.
+func (h *handler) request(w http.ResponseWriter, r *http.Request, s Session) {
+	req, err := h.load(r, s)
+	if err != nil {
+		h.failFor(w, r, s, err)
+		return
+	}
+	lang := language(w, r, s.Business)
+	notice := ""
+	if done := booking.Action(r.URL.Query().Get("done")); done != "" && len(req.History) > 0 {
+		if last := req.History[len(req.History)-1]; last.Action == done && last.By == booking.ActorBusiness {
+			notice = tr(lang, "done_"+string(done))
+		}
+	}
+	h.renderRequest(w, r, http.StatusOK, s, req, lang, notice, false)
+}
+
+func (h *handler) renderRequest(w http.ResponseWriter, r *http.Request, status int, s Session, req booking.InboxRequest, lang, notice string, warn bool) {
+	v := buildRequest(req, s.Business, lang, h.Now())
+	v.Notice, v.Warn, v.CSRF = notice, warn, s.CSRF
+	render(w, r, status, "request", lang, &s, tr(lang, "request_title"), v)
+}
+
+// failFor answers an error of a signed-in page: the 404 page keeps the
+// session's header.
+func (h *handler) failFor(w http.ResponseWriter, r *http.Request, s Session, err error) {
+	if booking.ErrorCode(err) == booking.NotFound {
+		h.notFound(w, r, &s)
+		return
+	}
+	h.fail(w, r, err)
+}
+
+// businessAction reads the {action} of the path: one a business makes
+// (booking.ActionsBy), else ok is false.
+func businessAction(r *http.Request) (booking.Action, bool) {
+	a := booking.Action(r.PathValue("action"))
+	return a, slices.Contains(booking.ActionsBy(booking.ActorBusiness), a)
+}
+
+// confirm shows the step before a move: what it does, and to the deposit,
+// with the button that makes it; for a move to another window, the open
+// windows to pick from.
+func (h *handler) confirm(w http.ResponseWriter, r *http.Request, s Session) {
+	action, ok := businessAction(r)
+	if !ok {
+		h.notFound(w, r, &s)
+		return
+	}
+	req, err := h.load(r, s)
+	if err != nil {
+		h.failFor(w, r, s, err)
+		return
+	}
+	lang := language(w, r, s.Business)
+	if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil {
+		h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "not_now"), true)
+		return
+	}
+	if action == booking.ActionMove {
+		h.renderMove(w, r, http.StatusOK, s, req, lang, "")
+		return
+	}
+	h.renderConfirm(w, r, http.StatusOK, s, req, action, lang, false)
+}
+
+func (h *handler) renderConfirm(w http.ResponseWriter, r *http.Request, status int, s Session, req booking.InboxRequest, action booking.Action, lang string, changed bool) {
+	v := confirmView{
+		Heading: tr(lang, "confirm_"+string(action)), Action: string(action), Code: req.Code, Path: requestPath(req.Code), CSRF: s.CSRF, Changed: changed,
+		Summary: summary(req, s.Business, lang),
+		Explain: tr(lang, "explain_"+string(action)), Button: tr(lang, "button_"+string(action)),
+		Danger: action != booking.ActionAccept && action != booking.ActionComplete,
+	}
+	v.Outcome, v.Consequence = consequence(req, action, lang, h.Now())
+	render(w, r, status, "confirm", lang, &s, tr(lang, "confirm_"+string(action)), v)
+}
+
+func (h *handler) renderMove(w http.ResponseWriter, r *http.Request, status int, s Session, req booking.InboxRequest, lang, problem string) {
+	b := s.Business
+	// The open windows: while online requests are paused the public list
+	// is empty, but the business may still offer a window of its own.
+	open := *b
+	open.AcceptingRequests = true
+	a, err := h.Bookings.ArrivalWindows(r.Context(), &open, booking.WindowQuery{Days: booking.MaxDays})
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	v := moveView{Code: req.Code, Path: requestPath(req.Code), CSRF: s.CSRF, Problem: problem, Summary: summary(req, b, lang)}
+	for _, win := range a.Windows {
+		if win.Start.Equal(req.ArrivalWindow.Start) {
+			continue
+		}
+		d := day(lang, win.Start, b.Location())
+		if n := len(v.Days); n == 0 || v.Days[n-1].Day != d {
+			v.Days = append(v.Days, windowDay{Day: d})
+		}
+		v.Days[len(v.Days)-1].Windows = append(v.Days[len(v.Days)-1].Windows, windowChoice{
+			Start: win.Start.UTC().Format(time.RFC3339),
+			Label: clock(lang, win.Start, b.Location()) + " – " + clock(lang, win.End, b.Location()),
+		})
+	}
+	render(w, r, status, "move", lang, &s, tr(lang, "confirm_move"), v)
+}
+
+// move makes the move the form confirms. A move the lifecycle no longer
+// allows (it lost a race) shows the request as it now stands and says
+// what happened; nothing changes. A confirmed decline or cancel whose
+// consequence for the deposit changed meanwhile is shown again to confirm.
+func (h *handler) move(w http.ResponseWriter, r *http.Request, s Session) {
+	action, ok := businessAction(r)
+	if !ok {
+		h.notFound(w, r, &s)
+		return
+	}
+	ctx, b := r.Context(), s.Business
+	req, err := h.load(r, s)
+	if err != nil {
+		h.failFor(w, r, s, err)
+		return
+	}
+	lang := language(w, r, b)
+	if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil {
+		h.lostRace(w, r, s, req, lang)
+		return
+	}
+	if outcome, _ := consequence(req, action, lang, h.Now()); r.PostForm.Has("deposit") && r.PostFormValue("deposit") != outcome {
+		h.renderConfirm(w, r, http.StatusConflict, s, req, action, lang, true)
+		return
+	}
+	windowStart := ""
+	if action == booking.ActionMove {
+		if windowStart = r.PostFormValue("window_start"); windowStart == "" {
+			h.renderMove(w, r, http.StatusBadRequest, s, req, lang, tr(lang, "pick_window"))
+			return
+		}
+	}
+	_, err = h.Bookings.BusinessMove(ctx, b, req.Code, action, windowStart)
+	switch code := booking.ErrorCode(err); {
+	case err == nil:
+		http.Redirect(w, r, requestPath(req.Code)+"?done="+string(action), http.StatusSeeOther)
+	case code == booking.InvalidTransition:
+		now, err := h.load(r, s) // as it stands after the move that won
+		if err != nil {
+			h.failFor(w, r, s, err)
+			return
+		}
+		h.lostRace(w, r, s, now, lang)
+	case action == booking.ActionMove && code == booking.WindowTaken:
+		h.renderMove(w, r, http.StatusConflict, s, req, lang, tr(lang, "window_taken"))
+	case action == booking.ActionMove && (code == booking.InvalidWindow || code == booking.TooLate):
+		h.renderMove(w, r, http.StatusBadRequest, s, req, lang, tr(lang, "pick_window"))
+	default:
+		h.failFor(w, r, s, err)
+	}
+}
+
+// lostRace shows req as it stands, saying that the move was not made
+// because of what happened to it meanwhile (409).
+func (h *handler) lostRace(w http.ResponseWriter, r *http.Request, s Session, req booking.InboxRequest, lang string) {
+	h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "race", tr(lang, "was_"+string(req.Status))), true)
+}
+
+// requestPath is the page of the request with the given code.
+func requestPath(code string) string { return "/inbox/requests/" + code }

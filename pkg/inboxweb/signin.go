@@ -1,0 +1,164 @@
+package inboxweb
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// home is the inbox when signed in, and the sign-in form when not. Signed
+// in with ?next=, it goes on to that page of the inbox.
+func (h *handler) home(w http.ResponseWriter, r *http.Request) {
+	s, ok, err := h.session(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	next := safeNext(r.URL.Query().Get("next"))
+	switch {
+	case !ok:
+		lang := language(w, r, nil)
+		h.renderSignIn(w, r, http.StatusOK, lang, signInView{Next: next})
+	case next != "/inbox":
+		http.Redirect(w, r, next, http.StatusSeeOther)
+	default:
+		h.inbox(w, r, s)
+	}
+}
+
+func (h *handler) renderSignIn(w http.ResponseWriter, r *http.Request, status int, lang string, v signInView) {
+	if v.Next == "/inbox" {
+		v.Next = ""
+	}
+	render(w, r, status, "signin", lang, nil, tr(lang, "signin_title"), v)
+}
+
+// startSignIn e-mails a sign-in link when the address is a business's
+// inbox_email. The answer is the same page whatever the address, known or
+// not, rate-limited or failed, and takes at least SignInDelay (a whole
+// multiple of it), so that neither its bytes nor its time tell which
+// addresses belong to a business.
+func (h *handler) startSignIn(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	lang := language(w, r, nil)
+	next := safeNext(r.PostFormValue("next"))
+	email := r.PostFormValue("email")
+	if _, ok := booking.NormalizeEmail(email); !ok {
+		h.renderSignIn(w, r, http.StatusBadRequest, lang, signInView{Next: next, Email: email, Invalid: true})
+		return
+	}
+	h.sendSignIn(r.Context(), r.Pattern, email, next)
+	h.pad(r.Context(), start)
+	render(w, r, http.StatusOK, "sent", lang, nil, tr(lang, "sent_title"), nil)
+}
+
+// sendSignIn asks for a sign-in token for email and, when there is one,
+// e-mails its link to the business's inbox_email. Failures are logged
+// (never the address, the token or the link) and otherwise unseen.
+func (h *handler) sendSignIn(ctx context.Context, route, email, next string) {
+	token, b, ok, err := h.Bookings.StartSignIn(ctx, email)
+	if err != nil {
+		h.Log.Error("inboxweb: start sign-in", "route", route, "error_code", booking.ErrorCode(err))
+		return
+	}
+	if !ok {
+		return
+	}
+	link := h.SiteURL + "/inbox/sign-in/" + url.PathEscape(token)
+	if next != "/inbox" {
+		link += "?next=" + url.QueryEscape(next)
+	}
+	if err := h.Mailer.SendSignIn(ctx, b.InboxEmail, b, link); err != nil {
+		h.Log.Error("inboxweb: send the sign-in e-mail", "route", route, "business", b.Slug, "error", err)
+	}
+}
+
+// pad waits until the time since start is a whole, non-zero multiple of
+// SignInDelay.
+func (h *handler) pad(ctx context.Context, start time.Time) {
+	elapsed := time.Since(start)
+	until := (elapsed/h.SignInDelay + 1) * h.SignInDelay
+	t := time.NewTimer(until - elapsed)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+	}
+}
+
+// tokenPage shows the button that signs in with the link's token. It does
+// not spend the token: mail scanners open links, and only a person presses
+// the button.
+func (h *handler) tokenPage(w http.ResponseWriter, r *http.Request) {
+	lang := language(w, r, nil)
+	v := tokenView{Action: "/inbox/sign-in/" + url.PathEscape(r.PathValue("token")), Next: safeNext(r.URL.Query().Get("next"))}
+	if v.Next == "/inbox" {
+		v.Next = ""
+	}
+	render(w, r, http.StatusOK, "token", lang, nil, tr(lang, "token_title"), v)
+}
+
+// finishSignIn spends the token and opens a session: the cookie, then 303
+// to the inbox or the page the person came for. A spent, expired or
+// unknown token gets the sign-in form, to ask for a new link (410).
+func (h *handler) finishSignIn(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	next := safeNext(r.PostFormValue("next"))
+	s, err := h.Bookings.FinishSignIn(ctx, r.PathValue("token"))
+	if booking.ErrorCode(err) == booking.Unauthorized {
+		lang := language(w, r, nil)
+		h.renderSignIn(w, r, http.StatusGone, lang, signInView{Next: next, Spent: true})
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	if old, err := r.Cookie(CookieName); err == nil && old.Value != "" && old.Value != s.Token {
+		// The session this browser had is replaced: end it too.
+		if err := h.Bookings.EndSession(ctx, old.Value); err != nil && booking.ErrorCode(err) != booking.Unauthorized {
+			h.Log.Warn("inboxweb: end the replaced session", "route", r.Pattern, "error_code", booking.ErrorCode(err))
+		}
+	}
+	maxAge := int(s.Expires.Sub(h.Now()) / time.Second)
+	http.SetCookie(w, &http.Cookie{
+		Name: CookieName, Value: s.Token, Path: "/inbox", MaxAge: max(maxAge, 1), Expires: s.Expires.UTC(),
+		HttpOnly: true, Secure: h.secure(), SameSite: http.SameSiteLaxMode,
+	})
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// secure reports whether the site is served over https: the session
+// cookie is then sent over https only.
+func (h *handler) secure() bool {
+	u, err := url.Parse(h.SiteURL)
+	return err == nil && u.Scheme == "https"
+}
+
+// signOut ends the session, server-side, and clears the cookie.
+func (h *handler) signOut(w http.ResponseWriter, r *http.Request, s Session) {
+	if err := h.Bookings.EndSession(r.Context(), s.Token); err != nil && booking.ErrorCode(err) != booking.Unauthorized {
+		h.fail(w, r, err)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: "", Path: "/inbox", MaxAge: -1, HttpOnly: true, Secure: h.secure(), SameSite: http.SameSiteLaxMode})
+	http.Redirect(w, r, "/inbox", http.StatusSeeOther)
+}
+
+// nextPath is every page of the inbox a person may be sent back to after
+// signing in: the inbox, settings, a request and its move pages. Nothing
+// else, and never another site.
+var nextPath = regexp.MustCompile(`^/inbox(/settings|/requests/[A-Za-z0-9-]{1,40}(/[a-z_]{1,20})?)?$`)
+
+// safeNext returns p when it is a page of the inbox to go back to after
+// signing in, else /inbox: the way back never leads off the inbox.
+func safeNext(p string) string {
+	if nextPath.MatchString(p) {
+		return p
+	}
+	return "/inbox"
+}

@@ -1,0 +1,358 @@
+package inboxweb
+
+import (
+	"fmt"
+	"html/template"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// The views hold only what a page shows, built from the request as the
+// business sees it (booking.InboxRequest) field by field. What the person
+// wrote is shown as text, never as markup or a link (but the phone, as a
+// tel: link of its digits).
+
+// signInView is the sign-in form: a first visit, a wrong address, or a
+// link that cannot be used any more.
+type signInView struct {
+	Next    string // the inbox page to go back to once signed in, if not the inbox
+	Email   string // as typed, when it was no e-mail address
+	Invalid bool
+	Spent   bool // the link was spent, expired or unknown
+}
+
+// tokenView is the page of a sign-in link: the button that spends it.
+type tokenView struct {
+	Action string
+	Next   string
+}
+
+// messageView is a page with one message: not found, refused, an error.
+type messageView struct {
+	Heading string
+	Text    string
+}
+
+// inboxView is the list of the business's requests, in three sections.
+type inboxView struct {
+	Paused bool
+	Answer []itemView // new: the ones without a deposit, then the paid ones
+	Days   []dayView  // accepted, still to come
+	Rest   []itemView // past jobs, then everything settled, newest first
+	More   string     // the next page of the rest
+	Empty  bool
+}
+
+type dayView struct {
+	Day   string
+	Items []itemView
+}
+
+// itemView is one request in the list.
+type itemView struct {
+	Path      string
+	Code      string
+	State     string
+	StateText string
+	Window    string
+	Service   string
+	Emergency bool
+	Urgency   string
+	Place     string // city and ZIP
+	Ago       string
+	Assistant string
+	Deposit   string
+}
+
+// requestView is the page of one request.
+type requestView struct {
+	Code       string
+	State      string
+	StateText  string
+	Notice     string
+	Warn       bool
+	Service    string
+	Window     string
+	Moved      bool
+	Emergency  bool
+	Urgency    string
+	Received   string
+	Name       string
+	Phone      string
+	PhoneLink  template.URL
+	Email      string
+	Address    []string
+	Quote      string // the description, the person's own words
+	SMS        string
+	Language   string
+	Assistant  string
+	Deposit    string
+	History    []eventView
+	Accept     bool // accept is allowed now: a one-tap form
+	Actions    []actionLink
+	CSRF       string
+	AcceptPath string
+}
+
+type eventView struct {
+	At   string
+	Text string
+}
+
+type actionLink struct {
+	Path   string
+	Label  string
+	Action string
+	Danger bool
+}
+
+// confirmView is the step before a move.
+type confirmView struct {
+	Heading     string
+	Action      string
+	Code        string
+	Path        string
+	CSRF        string
+	Summary     string
+	Explain     string
+	Consequence string
+	Outcome     string // the deposit's state after the move, confirmed with the form
+	Changed     bool   // the consequence changed since it was shown
+	Button      string
+	Danger      bool
+}
+
+// moveView is the list of open windows to offer instead.
+type moveView struct {
+	Code    string
+	Path    string
+	CSRF    string
+	Summary string
+	Problem string
+	Days    []windowDay
+}
+
+type windowDay struct {
+	Day     string
+	Windows []windowChoice
+}
+
+type windowChoice struct {
+	Start string // RFC 3339, as the move takes it
+	Label string
+}
+
+// settingsView is the settings page: online requests on or off.
+type settingsView struct {
+	On      bool
+	Confirm string // "on" or "off": the step that confirms the change
+	Notice  string
+	CSRF    string
+}
+
+// service is the request's service in lang.
+func service(req booking.InboxRequest, lang string) string {
+	if lang == "es" && req.Service.ES != "" {
+		return req.Service.ES
+	}
+	return req.Service.EN
+}
+
+// stateText is the request's state in lang, an unanswered expiry apart.
+func stateText(st booking.Status, lang string) string {
+	return tr(lang, "state_"+string(st))
+}
+
+func buildItem(req booking.InboxRequest, b *booking.Business, lang string, now time.Time) itemView {
+	loc := b.Location()
+	v := itemView{
+		Path: requestPath(req.Code), Code: req.Code, State: string(req.Status), StateText: stateText(req.Status, lang),
+		Window:    span(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
+		Service:   service(req, lang),
+		Emergency: req.Urgency == "emergency",
+		Urgency:   tr(lang, "urgency_"+req.Urgency),
+		Place:     strings.TrimSpace(req.Address.City + " " + req.Address.ZIP),
+		Ago:       ago(lang, now.Sub(req.Created)),
+		Deposit:   depositText(req.Deposit, lang),
+	}
+	if req.AssistantName != nil {
+		v.Assistant = tr(lang, "via_assistant", *req.AssistantName)
+	}
+	return v
+}
+
+func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, now time.Time) requestView {
+	loc := b.Location()
+	c, a := req.Contact, req.Address
+	v := requestView{
+		Code: req.Code, State: string(req.Status), StateText: stateText(req.Status, lang),
+		Service:   service(req, lang),
+		Window:    span(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
+		Moved:     req.ChangedByBusiness,
+		Emergency: req.Urgency == "emergency",
+		Urgency:   tr(lang, "urgency_"+req.Urgency),
+		Received:  moment(lang, req.Created, loc) + " (" + ago(lang, now.Sub(req.Created)) + ")",
+		Name:      c.Name,
+		Email:     c.Email,
+		Quote:     req.Description,
+		SMS:       tr(lang, "sms_no"),
+		Language:  tr(lang, "lang_"+req.Language),
+		Deposit:   depositText(req.Deposit, lang),
+	}
+	v.Phone, v.PhoneLink = phone(c.Phone)
+	if c.SMSConsent {
+		v.SMS = tr(lang, "sms_yes")
+	}
+	street := a.Street
+	if a.Unit != "" {
+		street += ", " + a.Unit
+	}
+	v.Address = []string{street, strings.TrimSpace(strings.TrimSpace(a.City+", "+b.State) + " " + a.ZIP)}
+	if a.City == "" {
+		v.Address[1] = a.ZIP
+	}
+	if req.AssistantName != nil {
+		v.Assistant = *req.AssistantName
+	}
+	for _, e := range req.History {
+		text := eventText(e, lang)
+		if e.Action == booking.ActionMove {
+			text += " · " + span(lang, e.Window.Start, e.Window.End, loc)
+		}
+		v.History = append(v.History, eventView{At: moment(lang, e.At, loc), Text: text})
+	}
+	for _, action := range booking.ActionsBy(booking.ActorBusiness) {
+		if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil {
+			continue
+		}
+		if action == booking.ActionAccept {
+			v.Accept, v.AcceptPath = true, requestPath(req.Code)+"/accept"
+			continue
+		}
+		v.Actions = append(v.Actions, actionLink{
+			Path: requestPath(req.Code) + "/" + string(action), Label: tr(lang, "action_"+string(action)), Action: string(action),
+			Danger: action != booking.ActionMove && action != booking.ActionComplete,
+		})
+	}
+	return v
+}
+
+// summary names a request on a confirm page: service, window, city.
+func summary(req booking.InboxRequest, b *booking.Business, lang string) string {
+	s := service(req, lang) + " · " + span(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, b.Location())
+	if req.Address.City != "" {
+		s += " · " + req.Address.City
+	}
+	return s
+}
+
+// eventText is one event of the history: what, by whom, and the window
+// when a move changed it.
+func eventText(e booking.Event, lang string) string {
+	return tr(lang, "ev_"+string(e.Action)) + " · " + tr(lang, "by_"+string(e.By))
+}
+
+// depositText is the deposit's state in a few words; "" when none was
+// asked for.
+func depositText(d *booking.DepositStatus, lang string) string {
+	if d == nil {
+		return ""
+	}
+	return tr(lang, "deposit_"+d.State, booking.FormatMoney(d.AmountCents, d.Currency))
+}
+
+// consequence is what action does to req's deposit now, by the booking
+// rules (booking.DepositOutcome): the state it leads to, and the sentence
+// that says so ("" when the request has no deposit or the move leaves it
+// as it is, unpaid).
+func consequence(req booking.InboxRequest, action booking.Action, lang string, now time.Time) (outcome, sentence string) {
+	t, err := booking.Allowed(req.Status, action, booking.ActorBusiness)
+	d := req.Deposit
+	if err != nil || d == nil {
+		return "", ""
+	}
+	r := booking.Request{
+		Code: req.Code, Status: req.Status, Window: req.ArrivalWindow, ChangedByBusiness: req.ChangedByBusiness,
+		Deposit: &booking.DepositRecord{AmountCents: d.AmountCents, Currency: d.Currency, Simulated: d.Simulated, State: d.State, Since: d.Since},
+	}
+	outcome = booking.DepositOutcome(r, t, booking.ActorBusiness, now)
+	amount := booking.FormatMoney(d.AmountCents, d.Currency)
+	switch {
+	case outcome == d.State && outcome == booking.DepositPaid:
+		return outcome, tr(lang, "then_still_paid", amount)
+	case outcome == d.State:
+		return outcome, ""
+	default:
+		return outcome, tr(lang, "then_"+outcome, amount)
+	}
+}
+
+var (
+	weekdaysES = [7]string{"domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"}
+	monthsES   = [12]string{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
+		"septiembre", "octubre", "noviembre", "diciembre"}
+)
+
+// day writes t's date in loc: "Tuesday, November 24, 2026" or "martes 24
+// de noviembre de 2026".
+func day(lang string, t time.Time, loc *time.Location) string {
+	t = t.In(loc)
+	if lang == "es" {
+		return fmt.Sprintf("%s %d de %s de %d", weekdaysES[t.Weekday()], t.Day(), monthsES[t.Month()-1], t.Year())
+	}
+	return t.Format("Monday, January 2, 2006")
+}
+
+// clock writes t's time of day in loc: "2:30 PM" or "14:30".
+func clock(lang string, t time.Time, loc *time.Location) string {
+	if lang == "es" {
+		return t.In(loc).Format("15:04")
+	}
+	return t.In(loc).Format("3:04 PM")
+}
+
+// moment writes an instant in loc with its zone.
+func moment(lang string, t time.Time, loc *time.Location) string {
+	zone := t.In(loc).Format("MST")
+	if lang == "es" {
+		return day(lang, t, loc) + ", " + clock(lang, t, loc) + " (" + zone + ")"
+	}
+	return day(lang, t, loc) + ", " + clock(lang, t, loc) + " " + zone
+}
+
+// span writes an arrival window in loc: its day, then its times.
+func span(lang string, start, end time.Time, loc *time.Location) string {
+	zone := start.In(loc).Format("MST")
+	if lang == "es" {
+		return fmt.Sprintf("%s, de %s a %s (%s)", day(lang, start, loc), clock(lang, start, loc), clock(lang, end, loc), zone)
+	}
+	return fmt.Sprintf("%s, %s – %s %s", day(lang, start, loc), clock(lang, start, loc), clock(lang, end, loc), zone)
+}
+
+// ago says how long ago something happened, roughly.
+func ago(lang string, d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return tr(lang, "ago_now")
+	case d < time.Hour:
+		return tr(lang, "ago_min", int(d/time.Minute))
+	case d < 48*time.Hour:
+		return tr(lang, "ago_h", int(d/time.Hour))
+	default:
+		return tr(lang, "ago_days", int(d/(24*time.Hour)))
+	}
+}
+
+// phone writes a person's phone (ten digits) for people, (512) 555-0142,
+// and as a tel: link of its digits only.
+func phone(p string) (string, template.URL) {
+	if len(p) != 10 || strings.Trim(p, "0123456789") != "" {
+		return p, ""
+	}
+	return booking.FormatPhone(p), template.URL("tel:+1" + p) // +digits only: safe in an href
+}
+
+func urlQuery(s string) string { return url.QueryEscape(s) }
