@@ -61,6 +61,16 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"GET", "/pay/{code}/checkout", "startCheckout"},
 		{"GET", "/pay/{code}/return", "returnFromCheckout"},
 		{"POST", "/webhooks/stripe", "receiveStripeEvent"},
+		{"GET", "/inbox", "getWebInbox"},
+		{"POST", "/inbox/sign-in", "startWebInboxSignIn"},
+		{"GET", "/inbox/sign-in/{token}", "getWebInboxSignInPage"},
+		{"POST", "/inbox/sign-in/{token}", "finishWebInboxSignIn"},
+		{"POST", "/inbox/sign-out", "signOutOfWebInbox"},
+		{"GET", "/inbox/requests/{code}", "getWebInboxRequest"},
+		{"GET", "/inbox/requests/{code}/{action}", "getWebInboxMovePage"},
+		{"POST", "/inbox/requests/{code}/{action}", "moveFromWebInbox"},
+		{"GET", "/inbox/settings", "getWebInboxSettings"},
+		{"POST", "/inbox/settings", "setWebInboxAcceptingRequests"},
 	} {
 		got := "no such path"
 		if item := doc.Paths.Value(op.path); item != nil {
@@ -76,17 +86,20 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
 		}
 	}
-	if got := len(doc.Paths.Map()); got != 16 {
-		t.Errorf("got %d paths, want the 16 above", got)
+	if got := len(doc.Paths.Map()); got != 23 {
+		t.Errorf("got %d paths, want the 23 above", got)
 	}
 	// openapitest picks the answer to a request no operation matches by the
-	// tag of the path's operations: pages and payments outside /api/v1,
-	// never inside.
+	// tag of the path's operations: pages, business-web and payments
+	// outside /api/v1, never inside; business-web exactly under /inbox.
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
-			outside := slices.Contains(op.Tags, "pages") || slices.Contains(op.Tags, "payments")
+			outside := slices.Contains(op.Tags, "pages") || slices.Contains(op.Tags, "payments") || slices.Contains(op.Tags, "business-web")
 			if len(op.Tags) != 1 || outside == strings.HasPrefix(path, "/api/v1/") {
-				t.Errorf("%s %s: got tags %v, want one: pages or payments exactly outside /api/v1", method, path, op.Tags)
+				t.Errorf("%s %s: got tags %v, want one: pages, business-web or payments exactly outside /api/v1", method, path, op.Tags)
+			}
+			if web := slices.Contains(op.Tags, "business-web"); web != (path == "/inbox" || strings.HasPrefix(path, "/inbox/")) {
+				t.Errorf("%s %s: got tags %v, want business-web exactly under /inbox", method, path, op.Tags)
 			}
 		}
 	}
@@ -96,7 +109,7 @@ func TestOpenAPIDocument(t *testing.T) {
 // the payment routes are outside /api/v1, and answer no JSON errors.
 func isJSONAPI(path string) bool { return strings.HasPrefix(path, "/api/v1/") }
 
-// The person's pages answer HTML, never JSON: every answer but a redirect
+// The person's pages and the web inbox answer HTML, never JSON: every answer but a redirect
 // is a text/html page or, for a cross-site form or a page that failed,
 // plain text; and every redirect says where to in Location.
 func TestOpenAPIPages(t *testing.T) {
@@ -114,7 +127,7 @@ func TestOpenAPIPages(t *testing.T) {
 					}
 					continue
 				}
-				if !slices.Contains(op.Tags, "pages") {
+				if !slices.Contains(op.Tags, "pages") && !slices.Contains(op.Tags, "business-web") {
 					continue
 				}
 				if len(r.Content) == 0 {

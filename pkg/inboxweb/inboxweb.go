@@ -363,6 +363,13 @@ func render(w http.ResponseWriter, r *http.Request, status int, name, lang strin
 	if r.Method == http.MethodGet {
 		q := r.URL.Query()
 		q.Del("done") // what just happened is not news in the other language
+		if q.Has("next") {
+			if next := safeNext(q.Get("next")); next != "/inbox" {
+				q.Set("next", next)
+			} else {
+				q.Del("next")
+			}
+		}
 		q.Set("lang", other(lang))
 		p.Switch = r.URL.Path + "?" + q.Encode()
 	}

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -46,7 +47,7 @@ func (h *handler) startSignIn(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	lang := language(w, r, nil)
 	next := safeNext(r.PostFormValue("next"))
-	email := r.PostFormValue("email")
+	email := strings.TrimSpace(r.PostFormValue("email"))
 	if _, ok := booking.NormalizeEmail(email); !ok {
 		h.renderSignIn(w, r, http.StatusBadRequest, lang, signInView{Next: next, Email: email, Invalid: true})
 		return

@@ -1,5 +1,5 @@
-// Package openapitest checks exchanges with the JSON API, the person's pages
-// and the payment routes against their OpenAPI document,
+// Package openapitest checks exchanges with the JSON API, the person's pages,
+// the business's web inbox and the payment routes against their OpenAPI document,
 // pkg/httpapi/openapi.yaml, with kin-openapi's openapi3filter (see Check).
 package openapitest
 
@@ -33,15 +33,17 @@ type checker struct {
 	router routers.Router
 	opts   *openapi3filter.Options
 	// pagePrefixes are the first segments of the pages' paths ("/r/",
-	// "/pay/"): any other path under them is the pages' 404 page.
+	// "/pay/", and the web inbox's "/inbox/"): any other path under them
+	// is the pages' 404 page.
 	pagePrefixes []string
 }
 
 // The tags of the routes outside the JSON API, whose answers to requests
 // that match no operation differ from the API's.
 const (
-	tagPages    = "pages"
-	tagPayments = "payments"
+	tagPages       = "pages"
+	tagBusinessWeb = "business-web"
+	tagPayments    = "payments"
 )
 
 var load = sync.OnceValues(func() (*checker, error) {
@@ -64,7 +66,7 @@ var load = sync.OnceValues(func() (*checker, error) {
 	}
 	var prefixes []string
 	for path, item := range doc.Paths.Map() {
-		if pathTag(item) != tagPages {
+		if tag := pathTag(item); tag != tagPages && tag != tagBusinessWeb {
 			continue
 		}
 		first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
@@ -165,11 +167,11 @@ func Serve(t testing.TB, h http.Handler, req *http.Request) *httptest.ResponseRe
 // A request that matches no operation gets the document's answers that
 // belong to no operation, by the tag of the path's operations:
 //   - a known path of the JSON API with another method is 405
-//     (components/responses/MethodNotAllowed); of the pages (tag pages), the
-//     404 page (PageNotFound); of the payment routes (tag payments), 405
-//     (PaymentMethodNotAllowed);
+//     (components/responses/MethodNotAllowed); of the pages (tags pages and
+//     business-web), the 404 page (PageNotFound); of the payment routes
+//     (tag payments), 405 (PaymentMethodNotAllowed);
 //   - any other path is 404: the 404 page (PageNotFound) under the pages'
-//     first segments (/r/, /pay/), else the JSON API's NotFound.
+//     first segments (/r/, /pay/, /inbox/), else the JSON API's NotFound.
 //
 // OPTIONS (the CORS preflight) is not in the document and is not checked.
 // Callers leave out the MCP tool server's exchanges (/mcp), which the
@@ -243,7 +245,7 @@ func (c *checker) checkNoRoute(t testing.TB, where string, r *http.Request, rout
 			tag = pathTag(item)
 		}
 		switch tag {
-		case tagPages:
+		case tagPages, tagBusinessWeb:
 			want, name = http.StatusNotFound, "PageNotFound"
 		case tagPayments:
 			want, name = http.StatusMethodNotAllowed, "PaymentMethodNotAllowed"

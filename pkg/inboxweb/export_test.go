@@ -1,0 +1,7 @@
+package inboxweb
+
+// Texts returns the texts of lang, for the tests.
+func Texts(lang string) map[string]string { return texts[lang] }
+
+// SafeNext is safeNext, for the tests.
+var SafeNext = safeNext

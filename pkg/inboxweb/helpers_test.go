@@ -1,0 +1,313 @@
+package inboxweb_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
+	"github.com/doorstep/doorstep/pkg/inboxweb"
+)
+
+const siteURL = "https://book.example.com"
+
+// demoFile is the local server's demo businesses.
+var demoFile = filepath.Join("..", "..", "infra", "local", "businesses.json")
+
+// start is the fixtures' clock at the beginning: Monday 2026-11-23, 8:00 AM
+// in Denver and Phoenix.
+var start = time.Date(2026, 11, 23, 15, 0, 0, 0, time.UTC)
+
+// The person's details, as the business sees them.
+const (
+	personName  = "Quentin Zebulon"
+	personPhone = "720555014" // and a last digit per request
+	personEmail = "quentin.zebulon@example.com"
+	street      = "4417 Wisteria Lane"
+	unit        = "Apt 9Q"
+	city        = "Lakewood"
+	description = "The breaker trips <b>twice</b> a day."
+)
+
+// sentMail is a sign-in e-mail the fixture's mailer got.
+type sentMail struct {
+	to, slug, link string
+}
+
+type mailer struct {
+	mu   sync.Mutex
+	sent []sentMail
+}
+
+func (m *mailer) SendSignIn(_ context.Context, to string, b *booking.Business, link string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sent = append(m.sent, sentMail{to, b.Slug, link})
+	return nil
+}
+
+func (m *mailer) last(t *testing.T) sentMail {
+	t.Helper()
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.sent) == 0 {
+		t.Fatal("no sign-in e-mail was sent")
+	}
+	return m.sent[len(m.sent)-1]
+}
+
+func (m *mailer) count() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.sent)
+}
+
+// syncBuffer is a log the handler writes while a test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type fixture struct {
+	phones   int
+	clock    *bookingtest.Clock
+	store    *dynamo.Store
+	bookings *booking.Bookings
+	fake     *fakeBookings
+	mail     *mailer
+	log      *syncBuffer
+	h        http.Handler
+}
+
+func newFixture(t *testing.T, config func(*inboxweb.Config)) *fixture {
+	t.Helper()
+	client, table := dynamotest.Minidyn(t)
+	f := &fixture{clock: bookingtest.NewClock(start), store: dynamo.New(client, table), mail: &mailer{}, log: &syncBuffer{}}
+	var slugs []string
+	for _, b := range dynamotest.PutBusinesses(t, f.store, demoFile, nil) {
+		slugs = append(slugs, b.Slug)
+	}
+	f.bookings = booking.NewBookings(f.store, siteURL, nil, f.clock.Now)
+	f.fake = newFakeBookings(f.bookings, f.store, f.clock.Now, slugs)
+	c := inboxweb.Config{
+		Bookings: f.fake, Mailer: f.mail, SiteURL: siteURL, SignInDelay: 20 * time.Millisecond,
+		Now: f.clock.Now, Log: slog.New(slog.NewJSONHandler(f.log, &slog.HandlerOptions{Level: slog.LevelDebug})),
+	}
+	if config != nil {
+		config(&c)
+	}
+	f.h = inboxweb.New(c)
+	return f
+}
+
+// create sends a request to slug for the first open window daysAhead days
+// from today in the business's time zone; urgency "" is the default. A
+// deposit is paid (simulated), so that the business sees the request.
+func (f *fixture) create(t *testing.T, slug, urgency, assistant string, daysAhead int) string {
+	t.Helper()
+	return f.createAt(t, slug, urgency, assistant, daysAhead, 0)
+}
+
+// createAt is create for the nth open window of the day.
+func (f *fixture) createAt(t *testing.T, slug, urgency, assistant string, daysAhead, nth int) string {
+	t.Helper()
+	ctx := context.Background()
+	b := f.business(t, slug)
+	from := f.clock.Now().In(b.Location()).AddDate(0, 0, daysAhead)
+	w := f.windows(t, b, from.Format("2006-01-02"), 1)
+	if len(w) <= nth {
+		t.Fatalf("no open window %d of %s on %s", nth, slug, from.Format("2006-01-02"))
+	}
+	zip := b.ServiceArea.ZIPCodes[0]
+	lang := "en"
+	in := booking.CreateInput{
+		WindowStart: w[nth].Start.Format(time.RFC3339),
+		Address:     booking.Address{Street: street, Unit: unit, City: city, ZIP: zip},
+		Contact:     booking.Contact{Name: personName, Phone: fmt.Sprint(personPhone, f.phones%10), Email: personEmail, SMSConsent: true},
+		Description: description, Language: &lang, DepositAccepted: true, AssistantName: assistant,
+	}
+	if urgency != "" {
+		in.Urgency = &urgency
+	}
+	f.phones++
+	c, _, err := f.bookings.CreateRequest(ctx, b, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PaymentURL != nil {
+		if _, err := f.bookings.PaySimulated(ctx, c.Code); err != nil {
+			t.Fatalf("pay: %v", err)
+		}
+	}
+	return c.Code
+}
+
+func (f *fixture) business(t *testing.T, slug string) *booking.Business {
+	t.Helper()
+	b, err := f.bookings.Business(context.Background(), slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func (f *fixture) windows(t *testing.T, b *booking.Business, from string, days int) []booking.Window {
+	t.Helper()
+	first, err := booking.ParseDate("from", from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := f.bookings.ArrivalWindows(context.Background(), b, booking.WindowQuery{From: first, Days: days})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a.Windows
+}
+
+// request reads a stored request, whoever's it is.
+func (f *fixture) request(t *testing.T, code string) booking.Request {
+	t.Helper()
+	r, err := f.bookings.OperatorRequest(context.Background(), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// businessMove makes a move as the business slug, outside the web inbox.
+func (f *fixture) businessMove(t *testing.T, slug, code string, action booking.Action, windowStart string) {
+	t.Helper()
+	if _, err := f.bookings.BusinessMove(context.Background(), f.business(t, slug), code, action, windowStart); err != nil {
+		t.Fatalf("%s: %v", action, err)
+	}
+}
+
+// response is an answer of the inbox.
+type response struct {
+	status   int
+	header   http.Header
+	body     string
+	location string
+}
+
+// cookie returns the Set-Cookie of name, nil when none.
+func (r response) cookie(name string) *http.Cookie {
+	for _, c := range (&http.Response{Header: r.header}).Cookies() {
+		if c.Name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// agent is a browser: its session cookie (if any) and its origin.
+type agent struct {
+	session string
+	header  []string // more headers, in pairs
+}
+
+// do sends a request as a, form posted when not nil, and checks the
+// exchange against the OpenAPI document (openapitest).
+func (f *fixture) do(t *testing.T, a agent, method, path string, form url.Values) response {
+	t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req := httptest.NewRequest(method, path, body)
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if a.session != "" {
+		req.AddCookie(&http.Cookie{Name: inboxweb.CookieName, Value: a.session})
+	}
+	for i := 0; i+1 < len(a.header); i += 2 {
+		req.Header.Set(a.header[i], a.header[i+1])
+	}
+	rec := openapitest.Serve(t, f.h, req)
+	return response{status: rec.Code, header: rec.Header(), body: rec.Body.String(), location: rec.Header().Get("Location")}
+}
+
+// signIn signs in as slug through the pages (the form, the e-mailed link,
+// its button) and returns the browser with its session, and the CSRF token
+// of its forms.
+func (f *fixture) signIn(t *testing.T, slug string) (agent, string) {
+	t.Helper()
+	b := f.business(t, slug)
+	res := f.do(t, agent{}, "POST", "/inbox/sign-in", url.Values{"email": {strings.ToUpper(b.InboxEmail)}})
+	if res.status != http.StatusOK {
+		t.Fatalf("sign-in form: got %d", res.status)
+	}
+	m := f.mail.last(t)
+	if m.slug != slug || m.to != b.InboxEmail {
+		t.Fatalf("got a link for %s to %s, want %s to %s", m.slug, m.to, slug, b.InboxEmail)
+	}
+	path := strings.TrimPrefix(m.link, siteURL)
+	res = f.do(t, agent{}, "POST", path, url.Values{})
+	c := res.cookie(inboxweb.CookieName)
+	if res.status != http.StatusSeeOther || c == nil {
+		t.Fatalf("sign in: got %d, cookie %v", res.status, c)
+	}
+	a := agent{session: c.Value}
+	return a, f.csrf(t, a)
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// csrf reads the CSRF token of a's forms off the inbox page.
+func (f *fixture) csrf(t *testing.T, a agent) string {
+	t.Helper()
+	res := f.do(t, a, "GET", "/inbox", nil)
+	m := csrfField.FindStringSubmatch(res.body)
+	if m == nil {
+		t.Fatalf("no CSRF token on the inbox page (%d):\n%s", res.status, res.body)
+	}
+	return m[1]
+}
+
+// wantIn fails unless body holds every piece.
+func wantIn(t *testing.T, body string, pieces ...string) {
+	t.Helper()
+	for _, p := range pieces {
+		if !strings.Contains(body, p) {
+			t.Errorf("the page lacks %q:\n%s", p, body)
+		}
+	}
+}
+
+// wantNotIn fails if body holds any piece.
+func wantNotIn(t *testing.T, body string, pieces ...string) {
+	t.Helper()
+	for _, p := range pieces {
+		if strings.Contains(body, p) {
+			t.Errorf("the page shows %q, want it left out", p)
+		}
+	}
+}
