@@ -150,7 +150,7 @@ func (f *fixture) createAt(t *testing.T, slug, urgency, assistant string, daysAh
 	in := booking.CreateInput{
 		WindowStart: w[nth].Start.Format(time.RFC3339),
 		Address:     booking.Address{Street: street, Unit: unit, City: city, ZIP: zip},
-		Contact:     booking.Contact{Name: personName, Phone: fmt.Sprint(personPhone, f.phones%10), Email: personEmail, SMSConsent: true},
+		Contact:     booking.Contact{Name: personName, Phone: fmt.Sprint(personPhone, f.phones%10), Email: fmt.Sprint(f.phones%10, personEmail), SMSConsent: true},
 		Description: description, Language: &lang, DepositAccepted: true, AssistantName: assistant,
 	}
 	if urgency != "" {

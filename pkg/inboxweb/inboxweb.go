@@ -360,7 +360,7 @@ func render(w http.ResponseWriter, r *http.Request, status int, name, lang strin
 		p.Nav = &navView{Business: s.Business.Name, CSRF: s.CSRF}
 		p.Title += " · " + s.Business.Name
 	}
-	if r.Method == http.MethodGet {
+	if r.Method == http.MethodGet && name != "message" {
 		q := r.URL.Query()
 		q.Del("done") // what just happened is not news in the other language
 		if q.Has("next") {
