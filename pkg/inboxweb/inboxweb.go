@@ -188,9 +188,12 @@ func New(c Config) http.Handler {
 	return edge.AccessLog(h.Log, securityHeaders(http.NewCrossOriginProtection().Handler(mux)))
 }
 
+// maxFormBytes bounds a form's body.
+const maxFormBytes = 16 << 10
+
 // securityHeaders: no caching, no referrer (a sign-in token or a request's
 // code is in the address), the inline style sheet only, forms to this site
-// only, no framing.
+// only, no framing; and a form's body is bounded.
 func securityHeaders(next http.Handler) http.Handler {
 	csp := "default-src 'none'; style-src " + styleHash + "; img-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -200,6 +203,9 @@ func securityHeaders(next http.Handler) http.Handler {
 		hd.Set("X-Content-Type-Options", "nosniff")
 		hd.Set("X-Robots-Tag", "noindex")
 		hd.Set("Content-Security-Policy", csp)
+		if r.Body != nil {
+			r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes) // the forms are a few fields
+		}
 		next.ServeHTTP(w, r)
 	})
 }

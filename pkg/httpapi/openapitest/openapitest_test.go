@@ -108,6 +108,19 @@ func TestCheck(t *testing.T) {
 		{"a cross-site form", "POST", "/pay/7K3M-Q9TD-2HXA", "", formHeader, 403,
 			http.Header{"Content-Type": {"text/plain; charset=utf-8"}, "Cache-Control": {"no-store"}}, "cross-origin request detected", ""},
 
+		// The business's web inbox: HTML, outside /api/v1.
+		{"the web inbox", "GET", "/inbox", "", nil, 200, htmlHeader, page, ""},
+		{"the web inbox as JSON", "GET", "/inbox", "", nil, 200, jsonHeader, created, "does not match the document"},
+		{"another path under /inbox/: the 404 page", "GET", "/inbox/nothing", "", nil, 404, htmlHeader, page, ""},
+		{"another path under /inbox/ answered JSON", "GET", "/inbox/nothing", "", nil, 404, jsonHeader, errorBody("NOT_FOUND"), "does not match the document"},
+		{"another method on the web inbox: the 404 page", "PUT", "/inbox", "", nil, 404, htmlHeader, page, ""},
+		{"a move", "POST", "/inbox/requests/7K3M-Q9TD-2HXA/accept", "csrf=abc", formHeader, 303, redirectHeader("/inbox/requests/7K3M-Q9TD-2HXA?done=accept"), "", ""},
+		{"a move without its CSRF token, refused", "POST", "/inbox/requests/7K3M-Q9TD-2HXA/accept", "", formHeader, 403, htmlHeader, page, ""},
+		{"a move without its CSRF token, made", "POST", "/inbox/requests/7K3M-Q9TD-2HXA/accept", "", formHeader, 303, redirectHeader("/inbox/requests/7K3M-Q9TD-2HXA"), "", "the document refuses this request"},
+		{"signed in", "POST", "/inbox/sign-in/abc", "", formHeader, 303, http.Header{"Location": {"/inbox"}, "Cache-Control": {"no-store"},
+			"Set-Cookie": {"doorstep_inbox=s3cr3t; Path=/inbox; Max-Age=2592000; HttpOnly; Secure; SameSite=Lax"}}, "", ""},
+		{"signed in without the cookie", "POST", "/inbox/sign-in/abc", "", formHeader, 303, redirectHeader("/inbox"), "", `"Set-Cookie" missing`},
+
 		// The payment routes.
 		{"to Stripe", "GET", "/pay/7K3M-Q9TD-2HXA/checkout", "", nil, 303, redirectHeader("https://checkout.stripe.com/c/pay/cs_test_1"), "", ""},
 		{"back from Stripe", "GET", "/pay/7K3M-Q9TD-2HXA/return?session_id=cs_test_1", "", nil, 303, redirectHeader("/r/7K3M-Q9TD-2HXA?done=paid"), "", ""},
