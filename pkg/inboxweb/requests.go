@@ -62,6 +62,12 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 		}
 	}
 	rest, err := h.Bookings.BusinessRequests(ctx, b, booking.InboxQuery{Statuses: settled, Cursor: cursor})
+	if cursor != "" && booking.ErrorCode(err) == booking.InvalidRequest {
+		// A cursor this list did not give (or another business's): the
+		// first page.
+		http.Redirect(w, r, "/inbox", http.StatusSeeOther)
+		return
+	}
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -271,7 +277,7 @@ func (h *handler) move(w http.ResponseWriter, r *http.Request, s Session) {
 // lostRace shows req as it stands, saying that the move was not made
 // because of what happened to it meanwhile (409).
 func (h *handler) lostRace(w http.ResponseWriter, r *http.Request, s Session, req booking.InboxRequest, lang string) {
-	h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "race", tr(lang, "was_"+string(req.Status))), true)
+	h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "race_"+string(req.Status)), true)
 }
 
 // requestPath is the page of the request with the given code.

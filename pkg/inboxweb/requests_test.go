@@ -89,13 +89,14 @@ func TestRequestPage(t *testing.T) {
 	}
 	checkHeaders(t, res)
 	wantIn(t, res.body, personName, `href="tel:&#43;1`+personPhone+`0"`, "(720) 555-0140", personEmail,
-		street+", "+unit+"<br>", city+", AZ 85004<br>",
+		street+", "+unit+"<br>", city+" 85004<br>",
 		`<blockquote id="description">The breaker trips &lt;b&gt;twice&lt;/b&gt; a day.</blockquote>`,
 		"Agreed to get texts about this request", "Claude", "Emergency", "5 min ago", "Sent · by the person",
 		`action="/inbox/requests/`+code+`/accept"`, `href="/inbox/requests/`+code+`/decline"`, `href="/inbox/requests/`+code+`/move"`,
 		`href="/inbox/requests/`+code+`/cancel"`, `href="/inbox/requests/`+code+`/spam"`, "Not a genuine request",
 		`name="csrf" value="`, `data-state="new"`)
 	wantNotIn(t, res.body, "<b>twice", `/complete"`, `/no_show"`)
+	order(t, res.body, `id="accept"`, `id="move"`, `id="decline"`, `id="cancel"`, `id="spam"`)
 
 	t.Run("lenient code", func(t *testing.T) {
 		res := f.do(t, a, "GET", "/inbox/requests/"+strings.ToLower(strings.ReplaceAll(code, "-", "")), nil)
@@ -380,6 +381,12 @@ func TestLostRace(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a cursor the list did not give", func(t *testing.T) {
+		res := f.do(t, a, "GET", "/inbox?before=bm90LWEtY3Vyc29y", nil)
+		if res.status != http.StatusSeeOther || res.location != "/inbox" {
+			t.Errorf("got %d to %q, want 303 to the first page", res.status, res.location)
+		}
+	})
 	t.Run("the confirm page of a move no longer possible", func(t *testing.T) {
 		code := f.create(t, slug, "", "", 5)
 		f.businessMove(t, slug, code, booking.ActionDecline, "")
@@ -529,7 +536,7 @@ func TestLogs(t *testing.T) {
 func TestTexts(t *testing.T) {
 	var keys []string
 	for _, st := range booking.Statuses {
-		keys = append(keys, "state_"+string(st), "was_"+string(st))
+		keys = append(keys, "state_"+string(st), "race_"+string(st))
 	}
 	for _, st := range booking.DepositStates {
 		keys = append(keys, "deposit_"+st, "then_"+st)

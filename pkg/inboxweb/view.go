@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -210,10 +211,7 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 	if a.Unit != "" {
 		street += ", " + a.Unit
 	}
-	v.Address = []string{street, strings.TrimSpace(strings.TrimSpace(a.City+", "+b.State) + " " + a.ZIP)}
-	if a.City == "" {
-		v.Address[1] = a.ZIP
-	}
+	v.Address = []string{street, strings.TrimSpace(a.City + " " + a.ZIP)} // as sent: no state, no map
 	if req.AssistantName != nil {
 		v.Assistant = *req.AssistantName
 	}
@@ -224,7 +222,7 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 		}
 		v.History = append(v.History, eventView{At: moment(lang, e.At, loc), Text: text})
 	}
-	for _, action := range booking.ActionsBy(booking.ActorBusiness) {
+	for _, action := range actionOrder {
 		if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil {
 			continue
 		}
@@ -239,6 +237,25 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 	}
 	return v
 }
+
+// actionOrder is the order of the moves on a request's page: the ones
+// that keep the job first, the ones that end it last.
+var actionOrder = func() []booking.Action {
+	first := []booking.Action{booking.ActionAccept, booking.ActionMove, booking.ActionComplete, booking.ActionNoShow,
+		booking.ActionDecline, booking.ActionCancel, booking.ActionSpam}
+	var order []booking.Action
+	for _, a := range first {
+		if slices.Contains(booking.ActionsBy(booking.ActorBusiness), a) {
+			order = append(order, a)
+		}
+	}
+	for _, a := range booking.ActionsBy(booking.ActorBusiness) { // any the lifecycle adds
+		if !slices.Contains(order, a) {
+			order = append(order, a)
+		}
+	}
+	return order
+}()
 
 // summary names a request on a confirm page: service, window, city.
 func summary(req booking.InboxRequest, b *booking.Business, lang string) string {
