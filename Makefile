@@ -18,6 +18,7 @@ SAM_FUNCTIONS := \
     GetOpenApiFunction=get-openapi \
     McpFunction=mcp \
     BusinessInboxFunction=business-inbox \
+    BusinessWebFunction=business-web \
     ExpireHoldsFunction=expire-holds \
     NotifyFunction=notify \
     PagesFunction=pages \

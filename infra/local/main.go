@@ -25,6 +25,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/embedded"
 	"github.com/doorstep/doorstep/pkg/httpapi"
+	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/mcptools"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/outbox"
@@ -183,6 +184,11 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	mux.Handle(outbox.Path, box) // local only: never deployed
 	mux.Handle(mcptools.Path, mcptools.New(bookings, log))
 	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(bookings, log))
+	// The business's inbox in a browser; its sign-in links land in the
+	// outbox too.
+	web := inboxweb.New(inboxweb.Config{Bookings: bookings, Mailer: inboxweb.EmailMailer{Sender: box}, SiteURL: siteURL, Log: log})
+	mux.Handle("/inbox", web)
+	mux.Handle("/inbox/", web)
 	// The person's pages (status_url, payment_url).
 	personPages := pages.New(pages.Config{Bookings: bookings, SimulateAll: true, Log: log})
 	mux.Handle("/r/", personPages)

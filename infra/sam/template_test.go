@@ -36,6 +36,10 @@ var wantFunctions = map[string]struct {
 		[]string{"GET /api/v1/inbox/requests", "GET /api/v1/inbox/requests/{code}", "POST /api/v1/inbox/requests/{code}/{action}", "POST /api/v1/inbox/spam"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
+	"business-web": {
+		[]string{"ANY /inbox", "ANY /inbox/{proxy+}"},
+		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+	},
 	"notify": {
 		[]string{"STREAM DoorstepTable.StreamArn"},
 		append([]string{"dynamodb:DeleteItem"}, withStream("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem")...),

@@ -14,13 +14,13 @@ import (
 	"github.com/doorstep/doorstep/pkg/inboxweb"
 )
 
-// fakeBookings is a TEMPORARY stand-in for *booking.Bookings, until
-// pkg/booking's signin.go lands from the web-signin branch: the requests
-// are the real service's (booking.Bookings over minidyn, so the lifecycle,
-// the races and the 404 of another business's request are the real ones),
-// and only the five sign-in methods of /tmp/web-api.md are kept in memory
-// here. Once they land, the tests use *booking.Bookings itself and this
-// file goes.
+// fakeBookings is *booking.Bookings with its sign-in kept in memory: the
+// requests are the real service's (booking.Bookings over minidyn, so the
+// lifecycle, the races and the 404 of another business's request are the
+// real ones), and the five sign-in methods are a stand-in the tests can
+// look into (the last token minted) and make fail (startErr). The real
+// sign-in is booking's and dynamo's to test; the local server's browser
+// test walks it end to end.
 type fakeBookings struct {
 	*booking.Bookings
 	store *dynamo.Store
@@ -50,9 +50,9 @@ type fakeSession struct {
 
 var _ inboxweb.Bookings = (*fakeBookings)(nil)
 
-// The real service already has what the inbox reads and moves with, with
-// the signatures inboxweb asks for.
-var _ inboxweb.Requests = (*booking.Bookings)(nil)
+// The real service is what the function and the local server hand the
+// inbox.
+var _ inboxweb.Bookings = (*booking.Bookings)(nil)
 
 func newFakeBookings(b *booking.Bookings, store *dynamo.Store, now func() time.Time, slugs []string) *fakeBookings {
 	return &fakeBookings{Bookings: b, store: store, now: now, slugs: slugs,

@@ -13,9 +13,8 @@ import (
 // KindSignIn is the kind of the sign-in e-mail among notify's messages.
 const KindSignIn notify.Kind = "sign_in"
 
-// signInMinutes is how long a sign-in link works, as the e-mail says:
-// booking.SignInTTL (15 minutes) once pkg/booking's signin.go lands.
-const signInMinutes = 15
+// signInMinutes is how long a sign-in link works, as the e-mail says.
+var signInMinutes = int(booking.SignInTTL / time.Minute)
 
 // SignInEmail writes the sign-in e-mail to b, in b's default_language:
 // Doorstep's own words, b's name and the link, nothing else.

@@ -1,0 +1,51 @@
+// Command business-web is the Lambda function behind {SITE_URL}/inbox: the
+// business's own inbox in a browser (pkg/inboxweb), signed in from a link
+// e-mailed to its inbox_email (Amazon SES).
+//
+// Environment: TABLE_NAME, SITE_URL, SENDER_EMAIL, and optionally
+// DYNAMODB_ENDPOINT and AWS_ENDPOINT_URL_SESV2.
+package main
+
+import (
+	"context"
+	"log"
+	"os"
+	"time"
+
+	"github.com/aws/aws-lambda-go/lambda"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/inboxweb"
+	"github.com/doorstep/doorstep/pkg/lambdaenv"
+	"github.com/doorstep/doorstep/pkg/lambdaenv/notifyenv"
+)
+
+func main() {
+	h, err := newHandler(context.Background(), os.Getenv)
+	if err != nil {
+		log.Fatalf("business-web: %v", err)
+	}
+	lambda.Start(h)
+}
+
+func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
+	c, err := lambdaenv.NotifyConfigFrom(getenv) // TABLE_NAME, SITE_URL, SENDER_EMAIL
+	if err != nil {
+		return nil, err
+	}
+	store, err := lambdaenv.Store(ctx, c.Config)
+	if err != nil {
+		return nil, err
+	}
+	email, err := notifyenv.Email(getenv, c)
+	if err != nil {
+		return nil, err
+	}
+	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
+	return lambdaenv.HTTP(inboxweb.New(inboxweb.Config{
+		Bookings: bookings,
+		Mailer:   inboxweb.EmailMailer{Sender: email},
+		SiteURL:  c.SiteURL,
+		Log:      lambdaenv.Logger(),
+	})), nil
+}
