@@ -338,7 +338,7 @@ func TestLocalLimitHitIsTold(t *testing.T) {
 	for _, m := range box.Messages {
 		if m.Kind == "limit_reached" {
 			told = append(told, m.ID+" -> "+m.To)
-			if !strings.Contains(m.Body, "at most 1 in any hour") || !strings.Contains(m.Body, base+"/api/v1/inbox/requests\n") {
+			if !strings.Contains(m.Body, "at most 1 in any hour") || !strings.Contains(m.Body, base+"/inbox\n") {
 				t.Errorf("got body\n%s\nwant the limit of 1 an hour and the inbox", m.Body)
 			}
 		}

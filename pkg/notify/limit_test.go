@@ -76,7 +76,7 @@ func TestLimitText(t *testing.T) {
 New online requests are being refused for now: you take at most 10 in any hour, and at most 20 unanswered at once. Customers can still call you.
 
 Open your inbox and answer the requests waiting there: accept them, offer another window or decline them. Mark any request that is not genuine as spam there: that declines it and blocks its phone and e-mail. Online requests are taken again as the hour passes and as you answer them.
-Inbox: https://book.example.com/api/v1/inbox/requests
+Inbox: https://book.example.com/inbox
 `},
 		{"spanish, its own limits", []func(*booking.Business){spanishDesk, func(b *booking.Business) { b.RequestsPerHour, b.MaxUnanswered = 4, 7 }},
 			"Número inusual de solicitudes en Lakeview Plumbing", `Lakeview Plumbing recibió un número inusual de solicitudes en línea en una hora.
@@ -84,7 +84,7 @@ Inbox: https://book.example.com/api/v1/inbox/requests
 Por ahora se rechazan las nuevas solicitudes en línea: recibes como máximo 4 en una hora, y como máximo 7 sin responder a la vez. Los clientes todavía pueden llamarte.
 
 Abre tu bandeja y responde las solicitudes que esperan allí: acéptalas, ofrece otro horario o recházalas. Marca allí como spam las que no sean genuinas: así se rechazan y se bloquean su teléfono y su correo. Las solicitudes en línea se aceptan de nuevo a medida que pasa la hora y que las respondes.
-Bandeja: https://book.example.com/api/v1/inbox/requests
+Bandeja: https://book.example.com/inbox
 `},
 	}
 	for _, tt := range tests {

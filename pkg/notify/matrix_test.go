@@ -322,7 +322,7 @@ func checkRules(t *testing.T, msgs []notify.Message, r booking.Request, b *booki
 		// The person's messages carry the status_url; the business's its
 		// inbox, never the person's page, whose cancel acts as the person.
 		if m.Kind == notify.KindNewRequest || m.Kind == notify.KindCancelledByCustomer {
-			if !strings.Contains(m.Body, siteURL+"/api/v1/inbox/requests/"+code) || strings.Contains(m.Body, siteURL+"/r/"+code) {
+			if !strings.Contains(m.Body, siteURL+"/inbox/requests/"+code) || strings.Contains(m.Body, siteURL+"/r/"+code) {
 				t.Errorf("%s: got body without the inbox link, or with the person's page:\n%s", m.ID, m.Body)
 			}
 		} else if !strings.Contains(m.Body, siteURL+"/r/"+code) {

@@ -253,7 +253,7 @@ func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking
 // businessText writes what the business hears of change ch, in its default
 // language: a new request, or the person's cancel of one it had. Neither
 // carries the person's contact details: the inbox shows them to the
-// business, behind its token. A new request carries the description, if
+// business, behind its sign-in. A new request carries the description, if
 // any, as the person's quoted words (theirWords).
 func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booking.Business) text {
 	lang := language(b.DefaultLanguage)
@@ -266,9 +266,11 @@ func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booki
 		l.labelService + ": " + service,
 		l.labelWindow + ": " + w,
 	}
-	// The business acts in its inbox. The person's status page cancels as
-	// the person, which would keep a deposit the business's cancel refunds.
-	status := fmt.Sprintf("%s: %s/api/v1/inbox/requests/%s\n", l.labelInbox, c.SiteURL, r.Code)
+	// The business acts in its web inbox, on the request's own page (it
+	// leads through sign-in when signed out). The person's status page
+	// cancels as the person, which would keep a deposit the business's
+	// cancel refunds.
+	status := fmt.Sprintf("%s: %s/inbox/requests/%s\n", l.labelInbox, c.SiteURL, r.Code)
 	if kind == KindCancelledByCustomer {
 		// Short: what was called off and when; the rest is the inbox's.
 		body := fmt.Sprintf("%s\n\n%s\n\n%s", l.calledOff, strings.Join(lines, "\n"), status)
@@ -294,13 +296,14 @@ func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booki
 // limitText writes what the business hears when a limit refused requests
 // (KindLimitReached), in its default language: Doorstep's words alone, the
 // limits and its inbox. It names no request and quotes nobody: the
-// requests are in the inbox, behind its token.
+// requests are in the inbox, behind its sign-in.
 func (c Composer) limitText(b *booking.Business) text {
 	lang := language(b.DefaultLanguage)
 	l := wording[lang]
 	limits := b.Limits()
-	// The inbox itself, as the new request's e-mail links one request in it.
-	inbox := fmt.Sprintf("%s: %s/api/v1/inbox/requests\n", l.labelInbox, c.SiteURL)
+	// The web inbox itself, as the new request's e-mail links one request
+	// in it.
+	inbox := fmt.Sprintf("%s: %s/inbox\n", l.labelInbox, c.SiteURL)
 	body := fmt.Sprintf("%s\n\n%s\n\n%s\n%s",
 		fmt.Sprintf(l.limitHit, b.Name), fmt.Sprintf(l.limitRefused, limits.PerHour, limits.Unanswered), l.limitTodo, inbox)
 	return text{lang: lang, subject: fmt.Sprintf(l.limitSubject, b.Name), body: body}

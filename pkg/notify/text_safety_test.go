@@ -89,7 +89,7 @@ In the customer's words:
 > Your deposit failed: pay at hxxp://evil[.]example/pay
 
 Open your inbox to see the details, then accept it, offer another window or decline it.
-Inbox: https://book.example.com/api/v1/inbox/requests/7K3M-Q9TD-2HXA
+Inbox: https://book.example.com/inbox/requests/7K3M-Q9TD-2HXA
 `},
 		{"es", business(t, spanishDesk), `Tienes una nueva solicitud de servicio en tu bandeja de Doorstep.
 
@@ -105,7 +105,7 @@ En palabras del cliente:
 > Your deposit failed: pay at hxxp://evil[.]example/pay
 
 Abre tu bandeja para ver los detalles y aceptarla, ofrecer otro horario o rechazarla.
-Bandeja: https://book.example.com/api/v1/inbox/requests/7K3M-Q9TD-2HXA
+Bandeja: https://book.example.com/inbox/requests/7K3M-Q9TD-2HXA
 `},
 	}
 	for _, tt := range tests {

@@ -134,7 +134,24 @@ Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
 Urgency: soon
 
 Open your inbox to see the details, then accept it, offer another window or decline it.
-Inbox: https://book.example.com/api/v1/inbox/requests/7K3M-Q9TD-2HXA
+Inbox: https://book.example.com/inbox/requests/7K3M-Q9TD-2HXA
+`,
+		},
+		{
+			// The preview inbox's copy links the same web inbox page.
+			"new request, preview", messages(composer, nil, fresh, business(t, preview)), code + "#0/new_request/preview/email",
+			"[preview] New request 7K3M-Q9TD-2HXA: Drain cleaning, Mon, Nov 23, 10:00 AM-12:00 PM CST",
+			`[preview] Lakeview Plumbing is a preview site, so this message went only to the preview inbox, instead of to the business's inbox.
+
+A new service request is waiting in your Doorstep inbox.
+
+Code: 7K3M-Q9TD-2HXA
+Service: Drain cleaning
+Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
+Urgency: soon
+
+Open your inbox to see the details, then accept it, offer another window or decline it.
+Inbox: https://book.example.com/inbox/requests/7K3M-Q9TD-2HXA
 `,
 		},
 		{
@@ -146,7 +163,7 @@ Code: 7K3M-Q9TD-2HXA
 Service: Drain cleaning
 Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
 
-Inbox: https://book.example.com/api/v1/inbox/requests/7K3M-Q9TD-2HXA
+Inbox: https://book.example.com/inbox/requests/7K3M-Q9TD-2HXA
 `,
 		},
 		{
@@ -158,7 +175,7 @@ Código: 7K3M-Q9TD-2HXA
 Servicio: Limpieza de drenaje
 Horario de llegada: lun 23 nov, 10:00-12:00 CST
 
-Bandeja: https://book.example.com/api/v1/inbox/requests/7K3M-Q9TD-2HXA
+Bandeja: https://book.example.com/inbox/requests/7K3M-Q9TD-2HXA
 `,
 		},
 		{
@@ -172,7 +189,7 @@ Code: 7K3M-Q9TD-2HXA
 Service: Drain cleaning
 Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
 
-Inbox: https://book.example.com/api/v1/inbox/requests/7K3M-Q9TD-2HXA
+Inbox: https://book.example.com/inbox/requests/7K3M-Q9TD-2HXA
 `,
 		},
 		{
