@@ -31,7 +31,7 @@ var DepositStates = []string{
 // (accept, move, or any move after the deposit's fate is settled).
 //
 //	due:  pay → paid; expire → expired; cancel (before paying) → cancelled
-//	paid: decline → refunded
+//	paid: decline, spam (not a genuine request) → refunded
 //	      expire (the business never answered) → refunded
 //	      cancel by the business (or an operator) → refunded
 //	      cancel by the person → refunded when the window starts at least
@@ -63,8 +63,9 @@ func DepositOutcome(r Request, t Transition, actor Actor, now time.Time) string 
 		}
 	case DepositPaid:
 		switch t.Action {
-		case ActionDecline, ActionExpire:
-			// Unanswered till its window started: as good as declined.
+		case ActionDecline, ActionSpam, ActionExpire:
+			// Marked not genuine, or unanswered till its window started:
+			// as good as declined, whose rule is a refund.
 			return DepositRefunded
 		case ActionCancel:
 			if actor != ActorCustomer || r.ChangedByBusiness || r.cancelsEarly(now) {

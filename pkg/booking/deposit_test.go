@@ -62,6 +62,7 @@ func TestDepositOutcome(t *testing.T) {
 		{"accept keeps it paid", StatusNew, ActionAccept, ActorBusiness, DepositPaid, false, early, DepositPaid},
 		{"move keeps it paid", StatusNew, ActionMove, ActorBusiness, DepositPaid, false, early, DepositPaid},
 		{"decline", StatusNew, ActionDecline, ActorBusiness, DepositPaid, false, hourLate, DepositRefunded},
+		{"spam", StatusNew, ActionSpam, ActorBusiness, DepositPaid, false, hourLate, DepositRefunded},
 		{"expire unanswered: as a decline", StatusNew, ActionExpire, ActorSystem, DepositPaid, false, hourLate, DepositRefunded},
 		{"expire unanswered after the business moved the window", StatusNew, ActionExpire, ActorSystem, DepositPaid, true, hourLate, DepositRefunded},
 		{"business cancels, late", StatusAccepted, ActionCancel, ActorBusiness, DepositPaid, false, hourLate, DepositRefunded},

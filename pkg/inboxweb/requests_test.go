@@ -157,10 +157,9 @@ func TestMoves(t *testing.T) {
 		{"accept", nil, booking.ActionAccept, nil, "", booking.StatusAccepted, booking.DepositPaid, "Accepted. The person is told."},
 		{"decline", nil, booking.ActionDecline, []string{"Decline this request?", "$25.00 deposit is refunded in full.", "cannot take this job"},
 			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Declined. The person is told."},
-		// booking.DepositOutcome leaves a paid deposit as it is on spam:
-		// the page says what the rules do.
-		{"not genuine", nil, booking.ActionSpam, []string{"Not a genuine request?", "without telling anyone", "The $25.00 deposit stays paid."},
-			booking.DepositPaid, booking.StatusDeclined, booking.DepositPaid, "Marked not genuine."},
+		// Marked not genuine is a decline: a paid deposit is refunded.
+		{"not genuine", nil, booking.ActionSpam, []string{"Not a genuine request?", "without telling anyone", "$25.00 deposit is refunded in full."},
+			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Marked not genuine."},
 		{"cancel", []booking.Action{booking.ActionAccept}, booking.ActionCancel, []string{"Cancel this job?", "refunded in full"},
 			booking.DepositRefunded, booking.StatusCancelled, booking.DepositRefunded, "Cancelled. The person is told."},
 		{"complete", []booking.Action{booking.ActionAccept}, booking.ActionComplete, []string{"Mark this job done?", "The $25.00 deposit is deducted from the bill."},
