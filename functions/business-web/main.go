@@ -17,7 +17,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
-	"github.com/doorstep/doorstep/pkg/lambdaenv/notifyenv"
+	"github.com/doorstep/doorstep/pkg/sesmail"
 )
 
 func main() {
@@ -37,14 +37,14 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	email, err := notifyenv.Email(getenv, c)
+	ses, err := sesmail.NewClient(getenv)
 	if err != nil {
 		return nil, err
 	}
 	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
 	return lambdaenv.HTTP(inboxweb.New(inboxweb.Config{
 		Bookings: bookings,
-		Mailer:   inboxweb.EmailMailer{Sender: email},
+		Mailer:   inboxweb.EmailMailer{Sender: sesmail.New(ses, c.SenderEmail)},
 		SiteURL:  c.SiteURL,
 		Log:      lambdaenv.Logger(),
 	})), nil
