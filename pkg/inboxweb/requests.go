@@ -54,7 +54,7 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 				v.Rest = append(v.Rest, item)
 				continue
 			}
-			d := day(lang, req.ArrivalWindow.Start, b.Location())
+			d := booking.FormatDay(lang, req.ArrivalWindow.Start, b.Location())
 			if n := len(v.Days); n == 0 || v.Days[n-1].Day != d {
 				v.Days = append(v.Days, dayView{Day: d})
 			}
@@ -210,13 +210,13 @@ func (h *handler) renderMove(w http.ResponseWriter, r *http.Request, status int,
 		if win.Start.Equal(req.ArrivalWindow.Start) {
 			continue
 		}
-		d := day(lang, win.Start, b.Location())
+		d := booking.FormatDay(lang, win.Start, b.Location())
 		if n := len(v.Days); n == 0 || v.Days[n-1].Day != d {
 			v.Days = append(v.Days, windowDay{Day: d})
 		}
 		v.Days[len(v.Days)-1].Windows = append(v.Days[len(v.Days)-1].Windows, windowChoice{
 			Start: win.Start.UTC().Format(time.RFC3339),
-			Label: clock(lang, win.Start, b.Location()) + " – " + clock(lang, win.End, b.Location()),
+			Label: booking.FormatClock(lang, win.Start, b.Location()) + " – " + booking.FormatClock(lang, win.End, b.Location()),
 		})
 	}
 	render(w, r, status, "move", lang, &s, tr(lang, "confirm_move"), v)

@@ -1,7 +1,6 @@
 package inboxweb
 
 import (
-	"fmt"
 	"html/template"
 	"net/url"
 	"slices"
@@ -171,7 +170,7 @@ func buildItem(req booking.InboxRequest, b *booking.Business, lang string, now t
 	loc := b.Location()
 	v := itemView{
 		Path: requestPath(req.Code), Code: req.Code, State: string(req.Status), StateText: stateText(req.Status, lang),
-		Window:    span(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
+		Window:    booking.FormatWindow(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
 		Service:   service(req, lang),
 		Emergency: req.Urgency == "emergency",
 		Urgency:   tr(lang, "urgency_"+req.Urgency),
@@ -191,11 +190,11 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 	v := requestView{
 		Code: req.Code, State: string(req.Status), StateText: stateText(req.Status, lang),
 		Service:   service(req, lang),
-		Window:    span(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
+		Window:    booking.FormatWindow(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
 		Moved:     req.ChangedByBusiness,
 		Emergency: req.Urgency == "emergency",
 		Urgency:   tr(lang, "urgency_"+req.Urgency),
-		Received:  moment(lang, req.Created, loc) + " (" + ago(lang, now.Sub(req.Created)) + ")",
+		Received:  booking.FormatMoment(lang, req.Created, loc) + " (" + ago(lang, now.Sub(req.Created)) + ")",
 		Name:      c.Name,
 		Email:     c.Email,
 		Quote:     req.Description,
@@ -218,9 +217,9 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 	for _, e := range req.History {
 		text := eventText(e, lang)
 		if e.Action == booking.ActionMove {
-			text += " · " + span(lang, e.Window.Start, e.Window.End, loc)
+			text += " · " + booking.FormatWindow(lang, e.Window.Start, e.Window.End, loc)
 		}
-		v.History = append(v.History, eventView{At: moment(lang, e.At, loc), Text: text})
+		v.History = append(v.History, eventView{At: booking.FormatMoment(lang, e.At, loc), Text: text})
 	}
 	for _, action := range actionOrder {
 		if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil {
@@ -259,7 +258,7 @@ var actionOrder = func() []booking.Action {
 
 // summary names a request on a confirm page: service, window, city.
 func summary(req booking.InboxRequest, b *booking.Business, lang string) string {
-	s := service(req, lang) + " · " + span(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, b.Location())
+	s := service(req, lang) + " · " + booking.FormatWindow(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, b.Location())
 	if req.Address.City != "" {
 		s += " · " + req.Address.City
 	}
@@ -305,48 +304,6 @@ func consequence(req booking.InboxRequest, action booking.Action, lang string, n
 	default:
 		return outcome, tr(lang, "then_"+outcome, amount)
 	}
-}
-
-var (
-	weekdaysES = [7]string{"domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"}
-	monthsES   = [12]string{"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
-		"septiembre", "octubre", "noviembre", "diciembre"}
-)
-
-// day writes t's date in loc: "Tuesday, November 24, 2026" or "martes 24
-// de noviembre de 2026".
-func day(lang string, t time.Time, loc *time.Location) string {
-	t = t.In(loc)
-	if lang == "es" {
-		return fmt.Sprintf("%s %d de %s de %d", weekdaysES[t.Weekday()], t.Day(), monthsES[t.Month()-1], t.Year())
-	}
-	return t.Format("Monday, January 2, 2006")
-}
-
-// clock writes t's time of day in loc: "2:30 PM" or "14:30".
-func clock(lang string, t time.Time, loc *time.Location) string {
-	if lang == "es" {
-		return t.In(loc).Format("15:04")
-	}
-	return t.In(loc).Format("3:04 PM")
-}
-
-// moment writes an instant in loc with its zone.
-func moment(lang string, t time.Time, loc *time.Location) string {
-	zone := t.In(loc).Format("MST")
-	if lang == "es" {
-		return day(lang, t, loc) + ", " + clock(lang, t, loc) + " (" + zone + ")"
-	}
-	return day(lang, t, loc) + ", " + clock(lang, t, loc) + " " + zone
-}
-
-// span writes an arrival window in loc: its day, then its times.
-func span(lang string, start, end time.Time, loc *time.Location) string {
-	zone := start.In(loc).Format("MST")
-	if lang == "es" {
-		return fmt.Sprintf("%s, de %s a %s (%s)", day(lang, start, loc), clock(lang, start, loc), clock(lang, end, loc), zone)
-	}
-	return fmt.Sprintf("%s, %s – %s %s", day(lang, start, loc), clock(lang, start, loc), clock(lang, end, loc), zone)
 }
 
 // ago says how long ago something happened, roughly.

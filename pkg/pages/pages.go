@@ -185,7 +185,7 @@ func (h *handler) renderCancel(w http.ResponseWriter, status int, req booking.Re
 		return
 	}
 	v := cancelView{
-		Code: req.Code, Business: b.Name, Window: span(lang, req.Window.Start, req.Window.End, b.Location()),
+		Code: req.Code, Business: b.Name, Window: booking.FormatWindow(lang, req.Window.Start, req.Window.End, b.Location()),
 		Consequence: sentence, Outcome: outcome, Changed: changed, StatusPath: "/r/" + req.Code,
 	}
 	render(w, status, "cancel", lang, tr(lang, "cancel_title")+" · "+b.Name, v)
@@ -255,7 +255,7 @@ func (h *handler) payPage(w http.ResponseWriter, r *http.Request) {
 	d := buildDeposit(req.Effective(now), b, lang, h.SimulateAll)
 	v := payView{
 		Code: req.Code, Business: b.Name, Amount: d.Amount, Deposit: d,
-		PayBy:      tr(lang, "pay_by", moment(lang, req.HoldExpires, b.Location())),
+		PayBy:      tr(lang, "pay_by", booking.FormatMoment(lang, req.HoldExpires, b.Location())),
 		Button:     tr(lang, "pay_button", d.Amount),
 		StatusPath: "/r/" + req.Code,
 	}

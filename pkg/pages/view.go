@@ -92,7 +92,7 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulate
 		Title:      tr(lang, "state_"+string(r.Status)),
 		Business:   b.Name,
 		Service:    r.ServiceName.EN,
-		Window:     span(lang, r.Window.Start, r.Window.End, loc),
+		Window:     booking.FormatWindow(lang, r.Window.Start, r.Window.End, loc),
 		Moved:      r.ChangedByBusiness,
 		City:       r.Address.City,
 		StatusPath: "/r/" + r.Code,
@@ -107,7 +107,7 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulate
 	v.Phone, v.PhoneLink = phone(b.Phone)
 	switch r.Status {
 	case booking.StatusPendingPayment:
-		v.Hint = tr(lang, "hint_pending_payment", b.Name, moment(lang, r.HoldExpires, loc))
+		v.Hint = tr(lang, "hint_pending_payment", b.Name, booking.FormatMoment(lang, r.HoldExpires, loc))
 	case booking.StatusCancelled, booking.StatusExpired:
 		v.Hint = tr(lang, "hint_"+string(r.Status))
 	default:
@@ -139,11 +139,11 @@ func buildDeposit(r booking.Request, b *booking.Business, lang string, simulateA
 	v := &depositView{Amount: amount, State: state}
 	switch state {
 	case booking.DepositDue:
-		v.Sentence = tr(lang, "deposit_due", amount, moment(lang, r.HoldExpires, loc))
+		v.Sentence = tr(lang, "deposit_due", amount, booking.FormatMoment(lang, r.HoldExpires, loc))
 	case booking.DepositExpired, booking.DepositCancelled:
 		v.Sentence = tr(lang, "deposit_"+state)
 	default:
-		v.Sentence = tr(lang, "deposit_"+state, amount, day(lang, since, loc))
+		v.Sentence = tr(lang, "deposit_"+state, amount, booking.FormatDay(lang, since, loc))
 	}
 	switch {
 	case d.Simulated:
@@ -187,7 +187,7 @@ func cancelOutcome(r booking.Request, b *booking.Business, now time.Time) (outco
 		return outcome, tr(lang, "cancel_moved", booking.FormatMoney(d.AmountCents, d.Currency)), true
 	case outcome == booking.DepositRefunded:
 		return outcome, tr(lang, "cancel_early", d.FreeCancellationHours, booking.FormatMoney(d.AmountCents, d.Currency),
-			moment(lang, r.FreeCancellationUntil(), loc)), true
+			booking.FormatMoment(lang, r.FreeCancellationUntil(), loc)), true
 	default:
 		return outcome, tr(lang, "cancel_late", d.FreeCancellationHours, booking.FormatMoney(d.AmountCents, d.Currency)), true
 	}
