@@ -88,7 +88,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if o.siteURL == "" {
 		o.siteURL = "http://" + ln.Addr().String()
 	}
-	handler, closeStore, err := newHandler(ctx, businesses, o.siteURL)
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	handler, closeStore, err := newHandler(ctx, businesses, o.siteURL, log)
 	if err != nil {
 		ln.Close()
 		return err
@@ -150,8 +151,8 @@ func loadBusinesses(path string) ([]*booking.Business, error) {
 
 // newHandler makes the table on an embedded DynamoDB engine (minidyn, in
 // this process, no network), loads the businesses into it and returns the
-// service's handler. close releases the engine.
-func newHandler(ctx context.Context, businesses []*booking.Business, siteURL string) (http.Handler, func(), error) {
+// service's handler, which logs to log. close releases the engine.
+func newHandler(ctx context.Context, businesses []*booking.Business, siteURL string, log *slog.Logger) (http.Handler, func(), error) {
 	client, err := embedded.NewTable(ctx, tableName)
 	if err != nil {
 		return nil, nil, fmt.Errorf("embedded DynamoDB: %w", err)
@@ -164,7 +165,6 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	}
 	closeEngine := func() {}
 
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
 	// Notifications: minidyn has no stream, so the store tells the notifier
 	// of each request write that commits, and of the first limit hit of a
 	// business in an hour; the outbox stands in for SES and SMS (GET
