@@ -1,0 +1,404 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/inboxweb"
+	"github.com/doorstep/doorstep/pkg/notify"
+	"github.com/doorstep/doorstep/pkg/pages/axetest"
+)
+
+// chromium returns the path of a Chromium or Chrome binary. Without one the
+// test is skipped, or fails when CI=true, as pkg/pages' browser test does.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if path, err := exec.LookPath(name); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium found; CI=true: the browser test must run (apt-get install chromium)")
+	}
+	t.Skip("no chromium found: the browser test is skipped (apt-get install chromium to run it)")
+	return ""
+}
+
+// logBuffer is the server's log, written by its handlers' goroutines.
+type logBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+var signInLink = regexp.MustCompile(`https?://\S+/inbox/sign-in/[A-Za-z0-9_-]+`)
+
+// TestBrowserInbox drives Chromium, at a phone's size, through the
+// business's web inbox on the local server's own wiring (newHandler: the
+// JSON API, /inbox, /dev/outbox, the person's pages), once in English and
+// once in Spanish (a business whose default_language is es): a visitor
+// sends a request through the JSON API (and pays its deposit on the
+// person's pages, for the business that asks one); the business opens
+// /inbox, asks for a sign-in link, finds it in the outbox, opens it and
+// signs in; opens the new request, offers another window, then accepts;
+// and the person's status page shows the new window, changed by the
+// business. Every page is checked with axe-core (WCAG 2.0-2.2 A and AA)
+// and for touch targets of at least 24×24 px, and screenshotted to
+// artifacts/screenshots/inbox-{lang}-{n}-{page}.png. The server's log must
+// hold neither the sign-in token, the session nor the CSRF token.
+func TestBrowserInbox(t *testing.T) {
+	bin := chromium(t)
+	shots, err := filepath.Abs(filepath.Join("..", "..", "artifacts", "screenshots"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var handler http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	businesses, err := loadBusinesses("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs logBuffer
+	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeStore()
+
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.WindowSize(390, 844))...)
+	defer cancelAlloc()
+	browser, cancelBrowser := chromedp.NewContext(allocCtx)
+	defer cancelBrowser()
+	if err := chromedp.Do(browser); err != nil { // starts the browser
+		t.Fatalf("start %s: %v", bin, err)
+	}
+
+	// secrets are the values the log must never hold.
+	var secrets []string
+	tests := []struct {
+		lang, slug, zip, city string
+		deposit               bool
+		signIn, sent, token   string // the sign-in pages' headings
+		inbox, answer         string // the inbox's heading and first section
+		moveHeading, accepted string
+		moved                 string // the person's status page, after the move (pkg/pages text.go)
+	}{
+		{"en", "mile-high-electric", "80202", "Denver", true,
+			"Sign in to your inbox", "Check your e-mail", "Sign in", "Requests", "Needs an answer",
+			"Offer another window", "Accepted. The person is told.",
+			"The business moved your arrival window to this time."},
+		{"es", "limpieza-la-estrella", "90026", "Los Angeles", false,
+			"Inicie sesión en su bandeja", "Revise su correo", "Iniciar sesión", "Solicitudes", "",
+			"Ofrecer otro horario", "",
+			"El negocio cambió su horario de llegada a esta hora."},
+	}
+	for i, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			var b *booking.Business
+			for _, x := range businesses {
+				if x.Slug == tt.slug {
+					b = x
+				}
+			}
+			if b == nil || b.InboxEmail == "" || b.DefaultLanguage != tt.lang {
+				t.Fatalf("businesses.json: want %s with an inbox_email and default_language %s, got %+v", tt.slug, tt.lang, b)
+			}
+
+			// 1. A visitor sends a request through the JSON API.
+			var avail booking.Availability
+			getJSON(t, srv.URL+"/api/v1/businesses/"+tt.slug+"/availability?days=14", &avail)
+			if len(avail.Windows) < 2 {
+				t.Fatalf("availability: got %d windows, want 2 or more", len(avail.Windows))
+			}
+			body := `{"window_start":"` + avail.Windows[0].Start.Format(time.RFC3339) + `",` +
+				`"address":{"street":"1 Test St","city":"` + tt.city + `","zip":"` + tt.zip + `"},` +
+				`"contact":{"name":"Test Person","phone":"303555015` + string(rune('0'+i)) + `"},` +
+				`"description":"The kitchen light flickers.","language":"` + tt.lang + `"` +
+				map[bool]string{true: `,"deposit_accepted":true`}[tt.deposit] + `}`
+			res, err := http.Post(srv.URL+"/api/v1/businesses/"+tt.slug+"/requests", "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var created booking.Created
+			json.NewDecoder(res.Body).Decode(&created)
+			res.Body.Close()
+			if res.StatusCode != http.StatusCreated {
+				t.Fatalf("create: got %d %+v, want 201", res.StatusCode, created)
+			}
+
+			// Each language in a browser context of its own: no cookie
+			// (session, language) carries over.
+			tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+			defer cancelTab()
+			n := 0
+			shot := func(name string) {
+				t.Helper()
+				n++
+				png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
+				if err != nil {
+					t.Fatalf("screenshot %s: %v", name, err)
+				}
+				file := filepath.Join(shots, "inbox-"+tt.lang+"-"+itoa(n)+"-"+name+".png")
+				if err := os.WriteFile(file, png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				t.Run("axe "+itoa(n)+"-"+name, func(t *testing.T) { axetest.Check(tab, t) })
+				axetest.CheckTargets(tab, t)
+				if lang, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("html"), "lang")); err != nil || lang.Value != tt.lang {
+					t.Errorf("%s: got <html lang=%q> (%v), want %q", name, lang.Value, err, tt.lang)
+				}
+			}
+			text := func(sel string) string {
+				t.Helper()
+				s, err := chromedp.Run(tab, chromedp.Text(chromedp.CSS(sel)))
+				if err != nil {
+					t.Fatalf("text of %s: %v", sel, err)
+				}
+				return strings.TrimSpace(s)
+			}
+			click := func(sel string) {
+				t.Helper()
+				if _, err := chromedp.Run(tab, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Click(chromedp.CSS(sel)))); err != nil {
+					t.Fatalf("click %s: %v", sel, err)
+				}
+			}
+			navigate := func(url string) {
+				t.Helper()
+				if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
+					t.Fatalf("open %s: %v", url, err)
+				}
+			}
+			// A phone's viewport, touch and all (headless Chromium's window
+			// is never narrower than 500 px), in the owner's language: the
+			// signed-out pages follow the browser's Accept-Language, the
+			// signed-in ones the business's default_language.
+			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
+				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
+					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": tt.lang}})
+				return chromedp.Void{}, err
+			}
+			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
+				t.Fatal(err)
+			}
+
+			// The person's status page, and the deposit paid where one is
+			// asked (simulated on the local server).
+			navigate(created.StatusURL)
+			if w, err := chromedp.Run(tab, chromedp.Evaluate[int]("innerWidth")); err != nil || w != 390 {
+				t.Fatalf("got a viewport %d px wide (%v), want a phone's 390", w, err)
+			}
+			shot("person-status")
+			if tt.deposit {
+				click("a#pay")
+				shot("person-pay")
+				click("button#pay")
+				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#deposit"), "data-deposit")); got.Value != string(booking.DepositPaid) {
+					t.Fatalf("after paying: got deposit %q, want paid", got.Value)
+				}
+			}
+
+			// 2. The business signs in with a link from the outbox.
+			navigate(srv.URL + "/inbox")
+			if got := text("h1"); got != tt.signIn {
+				t.Errorf("sign-in form: got %q, want %q", got, tt.signIn)
+			}
+			shot("sign-in")
+			if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS("#email"), b.InboxEmail)); err != nil {
+				t.Fatal(err)
+			}
+			click("button#send")
+			if got := text("h1"); got != tt.sent {
+				t.Errorf("after asking for a link: got %q, want %q", got, tt.sent)
+			}
+			shot("sent")
+			var outbox struct{ Messages []notify.Message }
+			getJSON(t, srv.URL+"/dev/outbox", &outbox)
+			link := ""
+			for _, m := range outbox.Messages { // newest first
+				if m.Kind == inboxweb.KindSignIn && m.To == b.InboxEmail {
+					link = signInLink.FindString(m.Body)
+					break
+				}
+			}
+			if !strings.HasPrefix(link, srv.URL+"/inbox/sign-in/") {
+				t.Fatalf("outbox: no sign-in link to %s in %+v", b.InboxEmail, outbox.Messages)
+			}
+			secrets = append(secrets, strings.TrimPrefix(link, srv.URL+"/inbox/sign-in/"))
+			navigate(link)
+			if got := text("h1"); got != tt.token {
+				t.Errorf("sign-in link: got %q, want %q", got, tt.token)
+			}
+			shot("token")
+			click("button#sign-in")
+			if got := text("main h1"); got != tt.inbox {
+				t.Errorf("after signing in: got %q, want %q", got, tt.inbox)
+			}
+			session := func(ctx context.Context, target *chromedp.Target) (string, error) {
+				res, err := cdp.Call(ctx, target, network.GetCookies, network.GetCookiesParams{URLs: []string{srv.URL + "/inbox"}})
+				for _, c := range res.Cookies {
+					if c.Name == inboxweb.CookieName {
+						return c.Value, err
+					}
+				}
+				return "", err
+			}
+			if s, err := chromedp.Run(tab, session); err != nil || s == "" {
+				t.Fatalf("no session cookie after signing in (%v)", err)
+			} else {
+				secrets = append(secrets, s)
+			}
+			if csrf, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("header input[name=csrf]"), "value")); err != nil || csrf.Value == "" {
+				t.Errorf("no CSRF token in the header (%v)", err)
+			} else {
+				secrets = append(secrets, csrf.Value)
+			}
+			item := `a.card[data-code="` + created.Code + `"]`
+			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS(item), "data-state")); got.Value != string(booking.StatusNew) {
+				t.Errorf("inbox: got the request %q, want it new", got.Value)
+			}
+			if tt.answer != "" {
+				if got := text("h2#answer"); got != tt.answer {
+					t.Errorf("inbox: got section %q, want %q", got, tt.answer)
+				}
+			}
+			shot("inbox")
+
+			// 3. The new request: offer another window, then accept.
+			click(item)
+			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#state"), "data-state")); got.Value != string(booking.StatusNew) {
+				t.Errorf("request page: got %q, want new", got.Value)
+			}
+			if got := text("#description"); got != "The kitchen light flickers." {
+				t.Errorf("request page: got description %q", got)
+			}
+			shot("request")
+			// The decline's confirmation, left without declining.
+			click("a#decline")
+			shot("confirm-decline")
+			click("main a.secondary")
+			click("a#move")
+			if got := text("h1"); got != tt.moveHeading {
+				t.Errorf("move page: got %q, want %q", got, tt.moveHeading)
+			}
+			shot("move")
+			// Pick the last window of the first day offered.
+			const pick = "fieldset.choices:first-of-type label:last-of-type input"
+			start, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS(pick), "value"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			dayText := text("fieldset.choices:first-of-type legend")
+			label := text("fieldset.choices:first-of-type label:last-of-type")
+			if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(pick))); err != nil {
+				t.Fatal(err)
+			}
+			click("button#confirm")
+			if got := text(".notice"); got == "" {
+				t.Errorf("after moving: no notice")
+			}
+			shot("moved")
+			click("button#accept")
+			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#state"), "data-state")); got.Value != string(booking.StatusAccepted) {
+				t.Errorf("after accepting: got %q, want accepted", got.Value)
+			}
+			if tt.accepted != "" {
+				if got := text(".notice"); got != tt.accepted {
+					t.Errorf("after accepting: got notice %q, want %q", got, tt.accepted)
+				}
+			}
+			shot("accepted")
+			click("header a[href='/inbox/settings']")
+			shot("settings")
+
+			// 4. The person's status page: the new window, changed by the
+			// business.
+			navigate(created.StatusURL)
+			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#state"), "data-state")); got.Value != string(booking.StatusAccepted) {
+				t.Errorf("status page: got %q, want accepted", got.Value)
+			}
+			if got := text("strong.moved"); got != tt.moved {
+				t.Errorf("status page: got %q, want %q", got, tt.moved)
+			}
+			window := text("dl dd")
+			clockStart, _, _ := strings.Cut(label, " – ")
+			if !strings.Contains(window, dayText) || !strings.Contains(window, clockStart) {
+				t.Errorf("status page: got window %q, want %s at %s", window, dayText, clockStart)
+			}
+			var status booking.RequestStatus
+			getJSON(t, created.APIURL, &status)
+			if got := status.ArrivalWindow.Start.UTC().Format(time.RFC3339); got != start.Value || !status.ArrivalWindow.ChangedByBusiness {
+				t.Errorf("getServiceRequest: got window %s changed_by_business %v, want %s true", got, status.ArrivalWindow.ChangedByBusiness, start.Value)
+			}
+			shot("person-moved")
+			click("a#cancel")
+			shot("person-cancel")
+		})
+	}
+
+	log := logs.String()
+	if !strings.Contains(log, "inboxweb") && !strings.Contains(log, "/inbox") {
+		t.Errorf("the server logged nothing of the inbox: is the log captured?\n%s", log)
+	}
+	for _, s := range secrets {
+		if strings.Contains(log, s) {
+			t.Errorf("the server's log holds a secret (a sign-in token, session or CSRF token %.6s…)", s)
+		}
+	}
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s", url, res.Status)
+	}
+	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+}
+
+// itoa writes n (0 to 99) in two digits, so that the screenshots sort in
+// the order they were taken.
+func itoa(n int) string { return string(rune('0'+n/10)) + string(rune('0'+n%10)) }
