@@ -114,21 +114,25 @@ func TestBrowserInbox(t *testing.T) {
 	// secrets are the values the log must never hold.
 	var secrets []string
 	tests := []struct {
-		lang, slug, zip, city string
+		lang, slug, service   string
+		zip, city             string
 		deposit               bool
 		signIn, sent, token   string // the sign-in pages' headings
 		inbox, answer         string // the inbox's heading and first section
 		moveHeading, accepted string
 		moved                 string // the person's status page, after the move (pkg/pages text.go)
+		notFound, spent       string // an unknown code's page; a spent link's
 	}{
-		{"en", "mile-high-electric", "80202", "Denver", true,
+		{"en", "mile-high-electric", "outlet-switch-repair", "80202", "Denver", true,
 			"Sign in to your inbox", "Check your e-mail", "Sign in", "Requests", "Needs an answer",
 			"Offer another window", "Accepted. The person is told.",
-			"The business moved your arrival window to this time."},
-		{"es", "limpieza-la-estrella", "90026", "Los Angeles", false,
+			"The business moved your arrival window to this time.",
+			"Page not found", "This sign-in link cannot be used any more: it was used already, or it expired. Ask for a new one."},
+		{"es", "limpieza-la-estrella", "standard-cleaning", "90026", "Los Angeles", false,
 			"Inicie sesión en su bandeja", "Revise su correo", "Iniciar sesión", "Solicitudes", "",
 			"Ofrecer otro horario", "",
-			"El negocio cambió su horario de llegada a esta hora."},
+			"El negocio cambió su horario de llegada a esta hora.",
+			"Página no encontrada", "Este enlace ya no sirve: ya se usó o venció. Pida uno nuevo."},
 	}
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -151,7 +155,7 @@ func TestBrowserInbox(t *testing.T) {
 			body := `{"window_start":"` + avail.Windows[0].Start.Format(time.RFC3339) + `",` +
 				`"address":{"street":"1 Test St","city":"` + tt.city + `","zip":"` + tt.zip + `"},` +
 				`"contact":{"name":"Test Person","phone":"303555015` + string(rune('0'+i)) + `"},` +
-				`"description":"The kitchen light flickers.","language":"` + tt.lang + `"` +
+				`"service_id":"` + tt.service + `","description":"Please ring twice.","language":"` + tt.lang + `"` +
 				map[bool]string{true: `,"deposit_accepted":true`}[tt.deposit] + `}`
 			res, err := http.Post(srv.URL+"/api/v1/businesses/"+tt.slug+"/requests", "application/json", strings.NewReader(body))
 			if err != nil {
@@ -306,7 +310,7 @@ func TestBrowserInbox(t *testing.T) {
 			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#state"), "data-state")); got.Value != string(booking.StatusNew) {
 				t.Errorf("request page: got %q, want new", got.Value)
 			}
-			if got := text("#description"); got != "The kitchen light flickers." {
+			if got := text("#description"); got != "Please ring twice." {
 				t.Errorf("request page: got description %q", got)
 			}
 			shot("request")
@@ -347,6 +351,11 @@ func TestBrowserInbox(t *testing.T) {
 			shot("accepted")
 			click("header a[href='/inbox/settings']")
 			shot("settings")
+			navigate(srv.URL + "/inbox/requests/XXXX-XXXX-XXXX")
+			if got := text("main h1"); got != tt.notFound {
+				t.Errorf("unknown code: got %q, want %q", got, tt.notFound)
+			}
+			shot("not-found")
 
 			// 4. The person's status page: the new window, changed by the
 			// business.
@@ -370,6 +379,19 @@ func TestBrowserInbox(t *testing.T) {
 			shot("person-moved")
 			click("a#cancel")
 			shot("person-cancel")
+
+			// Signed out, the used link offers a new one.
+			navigate(srv.URL + "/inbox")
+			click("button#sign-out")
+			if got := text("h1"); got != tt.signIn {
+				t.Errorf("after signing out: got %q, want the sign-in form %q", got, tt.signIn)
+			}
+			navigate(link)
+			click("button#sign-in")
+			if got := text(".notice"); got != tt.spent {
+				t.Errorf("a used link: got %q, want %q", got, tt.spent)
+			}
+			shot("spent")
 		})
 	}
 
