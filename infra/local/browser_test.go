@@ -170,6 +170,12 @@ func TestBrowserInbox(t *testing.T) {
 
 			// Each language in a browser context of its own: no cookie
 			// (session, language) carries over.
+			// This run's screenshots replace the last run's, whose pages
+			// may have been numbered otherwise.
+			old, _ := filepath.Glob(filepath.Join(shots, "inbox-"+tt.lang+"-*.png"))
+			for _, f := range old {
+				os.Remove(f)
+			}
 			tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
 			defer cancelTab()
 			n := 0
