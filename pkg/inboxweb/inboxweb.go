@@ -8,12 +8,9 @@
 package inboxweb
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"crypto/subtle"
 	"embed"
-	"encoding/base64"
 	"html/template"
 	"log/slog"
 	"net/http"
@@ -23,6 +20,7 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/edge"
+	"github.com/doorstep/doorstep/pkg/htmlpage"
 )
 
 // Requests is what the inbox needs of the booking service to read and move
@@ -103,20 +101,8 @@ var templateFiles embed.FS
 //go:embed style.css
 var style string
 
-// styleHash is the Content-Security-Policy source of the one inline style
-// sheet: nothing else may style, script or load.
-var styleHash = func() string {
-	sum := sha256.Sum256([]byte(style))
-	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-}()
-
-var templates = func() map[string]*template.Template {
-	m := map[string]*template.Template{}
-	for _, name := range []string{"signin", "sent", "token", "inbox", "request", "confirm", "move", "settings", "message"} {
-		m[name] = template.Must(template.New("layout.html").ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
-	}
-	return m
-}()
+// site is the inbox's templates, style sheet and headers.
+var site = htmlpage.New(templateFiles, style, "signin", "sent", "token", "inbox", "request", "confirm", "move", "settings", "message")
 
 // page is what the layout renders: the language, the title, the labels in
 // that language, the signed-in header (if any), the language switch, and
@@ -185,30 +171,11 @@ func New(c Config) http.Handler {
 	mux.HandleFunc("/inbox", notFound)
 	mux.HandleFunc("/inbox/", notFound)
 	// A form posted from another site is refused (Sec-Fetch-Site, Origin).
-	return edge.AccessLog(h.Log, securityHeaders(http.NewCrossOriginProtection().Handler(mux)))
+	return edge.AccessLog(h.Log, site.Headers(maxFormBytes, http.NewCrossOriginProtection().Handler(mux)))
 }
 
 // maxFormBytes bounds a form's body.
 const maxFormBytes = 16 << 10
-
-// securityHeaders: no caching, no referrer (a sign-in token or a request's
-// code is in the address), the inline style sheet only, forms to this site
-// only, no framing; and a form's body is bounded.
-func securityHeaders(next http.Handler) http.Handler {
-	csp := "default-src 'none'; style-src " + styleHash + "; img-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hd := w.Header()
-		hd.Set("Cache-Control", "no-store")
-		hd.Set("Referrer-Policy", "no-referrer")
-		hd.Set("X-Content-Type-Options", "nosniff")
-		hd.Set("X-Robots-Tag", "noindex")
-		hd.Set("Content-Security-Policy", csp)
-		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes) // the forms are a few fields
-		}
-		next.ServeHTTP(w, r)
-	})
-}
 
 // session returns the live session of the request's cookie; ok is false
 // without one (no cookie, or a session ended or expired).
@@ -361,7 +328,7 @@ func (h *handler) message(w http.ResponseWriter, r *http.Request, status int, la
 // The page is rendered whole before anything is written, so a template
 // error is a plain 500, never half a page.
 func render(w http.ResponseWriter, r *http.Request, status int, name, lang string, s *Session, title string, view any) {
-	p := page{Lang: lang, Title: title, CSS: template.CSS(style), L: texts[lang], Body: view}
+	p := page{Lang: lang, Title: title, CSS: site.CSS(), L: texts[lang], Body: view}
 	if s != nil {
 		p.Nav = &navView{Business: s.Business.Name, CSRF: s.CSRF}
 		p.Title += " · " + s.Business.Name
@@ -379,12 +346,5 @@ func render(w http.ResponseWriter, r *http.Request, status int, name, lang strin
 		q.Set("lang", other(lang))
 		p.Switch = r.URL.Path + "?" + q.Encode()
 	}
-	var buf bytes.Buffer
-	if err := templates[name].Execute(&buf, p); err != nil {
-		http.Error(w, "server error", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	site.Render(w, status, name, p)
 }

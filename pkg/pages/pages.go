@@ -4,11 +4,8 @@
 package pages
 
 import (
-	"bytes"
 	"context"
-	"crypto/sha256"
 	"embed"
-	"encoding/base64"
 	"html/template"
 	"log/slog"
 	"net/http"
@@ -17,6 +14,7 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/edge"
+	"github.com/doorstep/doorstep/pkg/htmlpage"
 )
 
 // Config is what the pages need.
@@ -36,20 +34,8 @@ var templateFiles embed.FS
 //go:embed style.css
 var style string
 
-// styleHash is the Content-Security-Policy source of the one inline style
-// sheet: nothing else may style, script or load.
-var styleHash = func() string {
-	sum := sha256.Sum256([]byte(style))
-	return "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
-}()
-
-var templates = func() map[string]*template.Template {
-	m := map[string]*template.Template{}
-	for _, name := range []string{"status", "pay", "cancel", "message"} {
-		m[name] = template.Must(template.New("layout.html").ParseFS(templateFiles, "templates/layout.html", "templates/"+name+".html"))
-	}
-	return m
-}()
+// site is the pages' templates, style sheet and headers.
+var site = htmlpage.New(templateFiles, style, "status", "pay", "cancel", "message")
 
 // page is what the layout renders: the language, the title, the labels in
 // that language, and the page's own view.
@@ -96,24 +82,11 @@ func New(c Config) http.Handler {
 	mux.HandleFunc("POST /pay/{code}", h.pay)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r) })
 	// A form posted from another site is refused (Sec-Fetch-Site, Origin).
-	return edge.AccessLog(h.Log, securityHeaders(http.NewCrossOriginProtection().Handler(mux)))
+	return edge.AccessLog(h.Log, site.Headers(maxFormBytes, http.NewCrossOriginProtection().Handler(mux)))
 }
 
-// securityHeaders: no caching (the state changes, and the page is the
-// person's), no referrer (the code is in the address), the inline style
-// sheet only, forms to this site only, no framing.
-func securityHeaders(next http.Handler) http.Handler {
-	csp := "default-src 'none'; style-src " + styleHash + "; img-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hd := w.Header()
-		hd.Set("Cache-Control", "no-store")
-		hd.Set("Referrer-Policy", "no-referrer")
-		hd.Set("X-Content-Type-Options", "nosniff")
-		hd.Set("X-Robots-Tag", "noindex")
-		hd.Set("Content-Security-Policy", csp)
-		next.ServeHTTP(w, r)
-	})
-}
+// maxFormBytes bounds a form's body: the pages' forms are a field or two.
+const maxFormBytes = 16 << 10
 
 // load reads the request named in the path and its business.
 func (h *handler) load(ctx context.Context, r *http.Request) (booking.Request, *booking.Business, error) {
@@ -332,13 +305,5 @@ func renderMessage(w http.ResponseWriter, status int, lang, heading, text, back 
 // whole before anything is written, so a template error is a plain 500,
 // never half a page.
 func render(w http.ResponseWriter, status int, name, lang, title string, view any) {
-	var buf bytes.Buffer
-	err := templates[name].Execute(&buf, page{Lang: lang, Title: title, CSS: template.CSS(style), L: texts[lang], Body: view})
-	if err != nil {
-		http.Error(w, "server error", http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.WriteHeader(status)
-	w.Write(buf.Bytes())
+	site.Render(w, status, name, page{Lang: lang, Title: title, CSS: site.CSS(), L: texts[lang], Body: view})
 }

@@ -1,10 +1,10 @@
 package pages
 
-import "fmt"
+import "github.com/doorstep/doorstep/pkg/htmlpage"
 
 // texts holds every word the pages show, per language (the request's: en
 // or es). A key missing from a language is a test failure, never a blank.
-var texts = map[string]map[string]string{
+var texts = htmlpage.Texts{
 	"en": {
 		// Labels.
 		"business":       "Business",
@@ -175,13 +175,4 @@ var texts = map[string]map[string]string{
 }
 
 // tr returns the text key in lang, formatted with args.
-func tr(lang, key string, args ...any) string {
-	s, ok := texts[lang][key]
-	if !ok {
-		s = texts["en"][key]
-	}
-	if len(args) == 0 {
-		return s
-	}
-	return fmt.Sprintf(s, args...)
-}
+func tr(lang, key string, args ...any) string { return texts.T(lang, key, args...) }
