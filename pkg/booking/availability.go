@@ -58,27 +58,31 @@ func daysError(days string) error {
 
 // Windows returns the open arrival windows of days consecutive local days from
 // from (a date as ParseDate returns it): windows cut from each day's hours in
-// the business's time zone, not started at now, no later than the booking
-// horizon, and not held (held reports whether a window start is held; nil
+// the business's time zone that it offers a customer at now (offer: no later
+// than the booking horizon, not on a day off, starting after now plus the
+// notice), and not held (held reports whether a window start is held; nil
 // means none is).
 //
 // Daylight-saving time: a local start that does not exist is skipped; an
 // ambiguous one is the earlier instant; End is Start plus the window length.
 func (b *Business) Windows(now, from time.Time, days int, held func(start time.Time) bool) []Window {
-	last := b.lastBookableDate(now)
+	o := b.offerAt(now, b.Notice())
 	length := time.Duration(b.ArrivalWindowMinutes) * time.Minute
 	var out []Window
 	for i := 0; i < days; i++ {
 		day := from.AddDate(0, 0, i)
-		if day.After(last) {
+		if day.After(o.last) {
 			break
+		}
+		if o.dayRefusal(day) != "" {
+			continue
 		}
 		date := day.Format(dateLayout)
 		y, m, d := day.Date()
 		for _, iv := range b.Hours.day(day.Weekday()) {
 			for min := iv.openMin; min+b.ArrivalWindowMinutes <= iv.closeMin; min += b.ArrivalWindowMinutes {
 				start, ok := localInstant(y, m, d, min, b.loc)
-				if !ok || !start.After(now) || (held != nil && held(start)) {
+				if !ok || o.startRefusal(start) != "" || (held != nil && held(start)) {
 					continue
 				}
 				if out == nil {
@@ -94,15 +98,31 @@ func (b *Business) Windows(now, from time.Time, days int, held func(start time.T
 	return out
 }
 
-// WindowAt returns the window that starts at instant start, if the business's
-// hours cut one there and its day is within the booking horizon at now. It
-// ignores holds and whether the window has started.
+// WindowAt returns the window that starts at instant start, if b offers it
+// to a customer at now, as Windows lists it: its hours cut one there, it
+// starts after now plus the notice, and its day is within the booking
+// horizon and not a day off. It ignores holds.
 func (b *Business) WindowAt(start, now time.Time) (Window, bool) {
+	w, code := b.windowAt(start, now, b.Notice())
+	return w, code == ""
+}
+
+// windowAt returns the window of b's hours that starts at instant start if
+// b offers it at now with notice (offerAt), or why not: TOO_LATE when start
+// is not after now plus notice, whether or not a window starts there (the
+// precedence of decisions.md puts TOO_LATE before INVALID_WINDOW);
+// INVALID_WINDOW when no window of the hours starts there, or its day is
+// past the horizon or a day off.
+func (b *Business) windowAt(start, now time.Time, notice time.Duration) (Window, Code) {
+	o := b.offerAt(now, notice)
+	if code := o.startRefusal(start); code != "" {
+		return Window{}, code
+	}
 	local := start.In(b.loc)
 	y, m, d := local.Date()
 	day := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
-	if day.After(b.lastBookableDate(now)) {
-		return Window{}, false
+	if code := o.dayRefusal(day); code != "" {
+		return Window{}, code
 	}
 	min := local.Hour()*60 + local.Minute()
 	for _, iv := range b.Hours.day(day.Weekday()) {
@@ -111,10 +131,10 @@ func (b *Business) WindowAt(start, now time.Time) (Window, bool) {
 		}
 		if at, ok := localInstant(y, m, d, min, b.loc); ok && at.Equal(start) {
 			length := time.Duration(b.ArrivalWindowMinutes) * time.Minute
-			return Window{Date: day.Format(dateLayout), Start: at, End: at.Add(length)}, true
+			return Window{Date: day.Format(dateLayout), Start: at, End: at.Add(length)}, ""
 		}
 	}
-	return Window{}, false
+	return Window{}, InvalidWindow
 }
 
 // today is the business's local day at now, as a date value.

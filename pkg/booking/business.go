@@ -32,7 +32,8 @@ type Business struct {
 
 	Private `json:"-"` // never in getBusiness; see EncodeBusinessRecord
 
-	loc *time.Location // set by Validate
+	loc     *time.Location // set by Validate
+	daysOff []dayRange     // DaysOff, set by Validate
 }
 
 // License is a trade license. The spec leaves its shape open; Doorstep shows

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -202,7 +203,10 @@ func (d draft) newRequest(b *Business, now time.Time) Request {
 
 // checkBusinessRules applies the checks that depend on the business's
 // settings and the clock, in the precedence order of decisions.md:
-// BOOKING_PAUSED, OUT_OF_AREA, DEPOSIT_TERMS, TOO_LATE, INVALID_WINDOW.
+// BOOKING_PAUSED, OUT_OF_AREA, DEPOSIT_TERMS, TOO_LATE (the window has
+// started or starts within the business's notice), INVALID_WINDOW (not the
+// start of an open window: not cut from the hours, past the horizon, or on a
+// day off).
 func (d *draft) checkBusinessRules(b *Business, now time.Time) error {
 	switch {
 	case !b.AcceptingRequests:
@@ -211,16 +215,46 @@ func (d *draft) checkBusinessRules(b *Business, now time.Time) error {
 		return Errorf(OutOfArea, "%s does not serve ZIP %s (service area: %s)", b.Name, d.Address.ZIP, b.ServiceArea.Label)
 	case b.BookingDeposit != nil && !d.depositAccepted:
 		return Errorf(DepositTerms, "%s takes a deposit of %s; deposit_accepted must be true, and only once the person agreed to its terms", b.Name, FormatMoney(b.BookingDeposit.AmountCents, b.BookingDeposit.Currency))
-	case !d.Window.Start.After(now):
-		return Errorf(TooLate, "the arrival window starting %s has already started; pick a later one", d.Window.Start.Format(time.RFC3339))
 	}
-	w, ok := b.WindowAt(d.Window.Start, now)
-	if !ok {
-		return Errorf(InvalidWindow, "%s is not the start of an arrival window of %s within %d days; use a start from listArrivalWindows",
-			d.Window.Start.Format(time.RFC3339), b.Name, b.BooksUpToDaysAhead)
+	w, code := b.windowAt(d.Window.Start, now, b.Notice())
+	if code != "" {
+		return windowRefusal(b, code, d.Window.Start, now, b.Notice())
 	}
 	d.Window = w
 	return nil
+}
+
+// windowRefusal is the error for windowAt's refusal code of a window
+// starting at start, asked for at now with notice.
+func windowRefusal(b *Business, code Code, start, now time.Time, notice time.Duration) error {
+	start = start.UTC()
+	if code == TooLate {
+		if !start.After(now) {
+			return Errorf(TooLate, "the arrival window starting %s has already started; pick a later one", start.Format(time.RFC3339))
+		}
+		return Errorf(TooLate, "the arrival window starting %s starts too soon: %s asks for %s' notice; pick a later one",
+			start.Format(time.RFC3339), b.Name, noticeText(notice))
+	}
+	return Errorf(InvalidWindow, "%s is not the start of an open arrival window of %s within %d days; use a start from listArrivalWindows",
+		start.Format(time.RFC3339), b.Name, b.BooksUpToDaysAhead)
+}
+
+// noticeText writes a notice for people: "90 minutes", "2 hours", "1 day".
+func noticeText(d time.Duration) string {
+	n := int(d / time.Minute)
+	plural := func(n int, unit string) string {
+		if n == 1 {
+			return "1 " + unit
+		}
+		return strconv.Itoa(n) + " " + unit + "s"
+	}
+	switch {
+	case n%1440 == 0:
+		return plural(n/1440, "day")
+	case n%60 == 0:
+		return plural(n/60, "hour")
+	}
+	return plural(n, "minute")
 }
 
 // NormalizePhone accepts common spellings of a US phone number, such as

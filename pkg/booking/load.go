@@ -133,6 +133,9 @@ func (b *Business) validate() error {
 	if err := b.Private.validate(); err != nil {
 		return err
 	}
+	if b.daysOff, err = parseDaysOff(b.DaysOff); err != nil {
+		return err
+	}
 	if err := b.Hours.validate(); err != nil {
 		return err
 	}

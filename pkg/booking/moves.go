@@ -130,20 +130,18 @@ func (s *Bookings) moveByCode(ctx context.Context, code string, c change) (Reque
 }
 
 // openWindow returns the window a move may take: start must be the start
-// of a window of b that has not started and is within the horizon. Whether
-// another request holds it is for the store's condition to say.
+// of a window of b that has not started, within the horizon and not on a
+// day off. The business's notice does not bind its own moves (nor the
+// operator's): a window within the notice is the business's own choice.
+// Whether another request holds it is for the store's condition to say.
 func (b *Business) openWindow(start string, now time.Time) (Window, error) {
 	t, ok := ParseWindowStart(start)
 	if !ok {
 		return Window{}, Errorf(InvalidWindow, "window_start must be an ISO 8601 date-time, such as 2026-11-24T15:00:00Z, got %s", excerpt(start))
 	}
-	if !t.After(now) {
-		return Window{}, Errorf(TooLate, "the arrival window starting %s has already started; pick a later one", t.UTC().Format(time.RFC3339))
-	}
-	w, ok := b.WindowAt(t, now)
-	if !ok {
-		return Window{}, Errorf(InvalidWindow, "%s is not the start of an arrival window of %s within %d days",
-			t.UTC().Format(time.RFC3339), b.Name, b.BooksUpToDaysAhead)
+	w, code := b.windowAt(t, now, 0)
+	if code != "" {
+		return Window{}, windowRefusal(b, code, t, now, 0)
 	}
 	return w, nil
 }

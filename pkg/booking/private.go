@@ -24,6 +24,14 @@ type Private struct {
 	// business (Limits); 0 is the default.
 	RequestsPerHour int `json:"requests_per_hour,omitempty"`
 	MaxUnanswered   int `json:"max_unanswered,omitempty"`
+	// DaysOff are the days on which the business offers no window
+	// (parsed by Validate); requests already made for them stay as they
+	// are.
+	DaysOff []DayOff `json:"days_off,omitempty"`
+	// MinNoticeMinutes is how long before a window's start a customer
+	// must ask for it: a window that starts sooner is not offered, and a
+	// create for it is TOO_LATE. 0 (the default): until it starts.
+	MinNoticeMinutes int `json:"min_notice_minutes,omitempty"`
 }
 
 // The default limits of what a business takes from strangers: enough for a
@@ -82,6 +90,9 @@ func (p Private) validate() error {
 	}
 	if p.MaxUnanswered < 0 || p.MaxUnanswered > maxLimit {
 		return fieldErr("max_unanswered", "want 1 to %d (0 or absent: %d), got %d", maxLimit, DefaultMaxUnanswered, p.MaxUnanswered)
+	}
+	if p.MinNoticeMinutes < 0 || p.MinNoticeMinutes > MaxNoticeMinutes {
+		return fieldErr("min_notice_minutes", "want 0 to %d (a week), got %d", MaxNoticeMinutes, p.MinNoticeMinutes)
 	}
 	if p.InboxEmail != "" {
 		if _, ok := NormalizeEmail(p.InboxEmail); !ok {

@@ -197,9 +197,11 @@ func (h *handler) renderConfirm(w http.ResponseWriter, r *http.Request, status i
 func (h *handler) renderMove(w http.ResponseWriter, r *http.Request, status int, s Session, req booking.InboxRequest, lang, problem string) {
 	b := s.Business
 	// The open windows: while online requests are paused the public list
-	// is empty, but the business may still offer a window of its own.
+	// is empty, but the business may still offer a window of its own; and
+	// its notice binds customers, not its own moves (days off still do).
 	open := *b
 	open.AcceptingRequests = true
+	open.MinNoticeMinutes = 0
 	a, err := h.Bookings.ArrivalWindows(r.Context(), &open, booking.WindowQuery{Days: booking.MaxDays})
 	if err != nil {
 		h.fail(w, r, err)

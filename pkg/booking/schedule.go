@@ -1,0 +1,122 @@
+package booking
+
+import (
+	"fmt"
+	"time"
+	"unicode/utf8"
+)
+
+// DayOff is a day, or a range of days, on which the business offers no
+// window: dates in its time zone, as YYYY-MM-DD. To is the last day off
+// ("" or absent: From alone). Note is for the business's own reference,
+// never shown to the public.
+type DayOff struct {
+	From string `json:"from"`
+	To   string `json:"to,omitempty"`
+	Note string `json:"note,omitempty"`
+}
+
+// Limits of the schedule's private fields.
+const (
+	MaxDaysOff       = 366
+	MaxDayOffNote    = 200
+	MaxNoticeMinutes = 7 * 24 * 60
+)
+
+// dayRange is a day off as Validate parses it: the first and last day, as
+// days since 1970-01-01.
+type dayRange struct{ from, to int64 }
+
+// dayNumber is the number of days from 1970-01-01 to date, a date value
+// (midnight UTC) as ParseDate returns it.
+func dayNumber(date time.Time) int64 { return date.Unix() / 86400 }
+
+// parseDaysOff validates days_off and returns its ranges.
+func parseDaysOff(list []DayOff) ([]dayRange, error) {
+	if len(list) > MaxDaysOff {
+		return nil, fieldErr("days_off", "want at most %d entries, got %d", MaxDaysOff, len(list))
+	}
+	if len(list) == 0 {
+		return nil, nil
+	}
+	out := make([]dayRange, len(list))
+	for i, d := range list {
+		field := fmt.Sprintf("days_off[%d]", i)
+		from, err := time.Parse(dateLayout, d.From)
+		if err != nil {
+			return nil, fieldErr(field+".from", "want a date as YYYY-MM-DD, got %q", d.From)
+		}
+		to := from
+		if d.To != "" {
+			if to, err = time.Parse(dateLayout, d.To); err != nil {
+				return nil, fieldErr(field+".to", "want a date as YYYY-MM-DD (or none: one day), got %q", d.To)
+			}
+			if to.Before(from) {
+				return nil, fieldErr(field+".to", "is before from (%s)", d.From)
+			}
+		}
+		if utf8.RuneCountInString(d.Note) > MaxDayOffNote {
+			return nil, fieldErr(field+".note", "may have up to %d characters", MaxDayOffNote)
+		}
+		if r, bad := firstUnsafe(d.Note, nil); bad {
+			return nil, fieldErr(field+".note", "must be one line of text, without %s", runeName(r))
+		}
+		out[i] = dayRange{dayNumber(from), dayNumber(to)}
+	}
+	return out, nil
+}
+
+// dayOff reports whether date (a date value in the business's time zone)
+// is one of its days off.
+func (b *Business) dayOff(date time.Time) bool {
+	if len(b.daysOff) == 0 {
+		return false
+	}
+	n := dayNumber(date)
+	for _, r := range b.daysOff {
+		if r.from <= n && n <= r.to {
+			return true
+		}
+	}
+	return false
+}
+
+// Notice is how long before a window starts a customer must ask for it
+// (min_notice_minutes; 0: until it starts).
+func (b *Business) Notice() time.Duration {
+	return time.Duration(b.MinNoticeMinutes) * time.Minute
+}
+
+// offer is what a business offers at a moment: a window of its hours is
+// offered when its day is within the booking horizon and not a day off,
+// and it starts after earliest (the moment plus the notice that applies).
+// Windows and windowAt (WindowAt, a create, a move) both ask it, so that
+// the list and the checks can never disagree.
+type offer struct {
+	b        *Business
+	earliest time.Time
+	last     time.Time // the last bookable date
+}
+
+// offerAt is what b offers at now with notice: b.Notice() to a customer,
+// none to the business itself (see the README's Choices).
+func (b *Business) offerAt(now time.Time, notice time.Duration) offer {
+	return offer{b: b, earliest: now.Add(notice), last: b.lastBookableDate(now)}
+}
+
+// startRefusal is TOO_LATE for a start at or before o.earliest: the
+// window has started, or starts within the notice.
+func (o offer) startRefusal(start time.Time) Code {
+	if !start.After(o.earliest) {
+		return TooLate
+	}
+	return ""
+}
+
+// dayRefusal is INVALID_WINDOW for a day past the horizon or a day off.
+func (o offer) dayRefusal(day time.Time) Code {
+	if day.After(o.last) || o.b.dayOff(day) {
+		return InvalidWindow
+	}
+	return ""
+}
