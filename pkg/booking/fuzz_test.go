@@ -574,6 +574,28 @@ func wallClockInstant(date time.Time, min int, offsets []int, loc *time.Location
 	return best.UTC(), found
 }
 
+// daysOffFromBytes reads days off from data: per entry (at most 8) two
+// bytes, the first day as days after today less 3, and how many more days
+// the entry covers (modulo 4; 0 is a single day, written without to). It
+// returns them and the set of dates they cover, worked out here.
+func daysOffFromBytes(data []byte, today time.Time) ([]DayOff, map[string]bool) {
+	var list []DayOff
+	set := map[string]bool{}
+	for i := 0; i+1 < len(data) && len(list) < 8; i += 2 {
+		from := today.AddDate(0, 0, int(data[i])-3)
+		more := int(data[i+1] % 4)
+		d := DayOff{From: from.Format(dateLayout)}
+		if more > 0 {
+			d.To = from.AddDate(0, 0, more).Format(dateLayout)
+		}
+		list = append(list, d)
+		for k := 0; k <= more; k++ {
+			set[from.AddDate(0, 0, k).Format(dateLayout)] = true
+		}
+	}
+	return list, set
+}
+
 func FuzzWindows(f *testing.F) {
 	const (
 		nov20 = 1795132800 // 2026-11-20T00:00:00Z
@@ -596,50 +618,71 @@ func FuzzWindows(f *testing.F) {
 		from    int16
 		days    uint8
 		horizon uint16
+		daysOff []byte // see daysOffFromBytes
+		notice  uint16 // minutes, modulo MaxNoticeMinutes+1
 	}{
-		{split, 105, 0, nov20, 3, 0, 14},
-		{allDay, 45, 0, mar13, 0, 2, 30},
-		{allDay, 45, 0, nov06, 0, 2, 30},
-		{allDay, 30, 0, mar13, 0, 2, 30},   // 45 minutes: 01:30 PST runs to 03:15 PDT, past 03:00
-		{allDay, 75, 0, mar13, 0, 2, 30},   // 90 minutes: 01:30 PST runs to 04:00 PDT, past 03:00
-		{early, 75, 0, mar13, 0, 2, 30},    // the same, closing at 03:30: 01:30 PST ends 04:00 PDT
-		{fromOne, 75, 0, mar13, 0, 2, 30},  // 90 minutes from 01:00: 02:30 is skipped
-		{fromOne, 105, 1, mar13, 0, 2, 30}, // 120 minutes from 01:00: 01:00 EST runs to 04:00 EDT, past 03:00
-		{allDay, 15, 3, apr03, 0, 3, 30},
-		{fromOne, 15, 3, oct02, 0, 3, 30},
-		{allDay, 0, 2, apr03, 0, 3, 30},
-		{odd, 0, 2, oct02 - 86400*5, 0, 13, 30},
-		{allDay, 705, 4, nov20, 0, 13, 365},
-		{night, 45, 5, nov20, -2, 13, 0},
-		{allDay, 30, 8, 1837512000, 0, 3, 30},  // Troll, 2028-03-26: 01:00 UTC+0 to 03:00 UTC+2
-		{allDay, 105, 8, 1837512000, 0, 3, 30}, // the same, 120-minute windows from 00:00: 00:00 runs to 03:00
-		{allDay, 15, 10, mar13, 0, 3, 30},      // Havana, 2027-03-14: midnight is skipped
-		{allDay, 15, 11, 1806667200, 0, 3, 30}, // Santiago, 2027-04-03: 23:00 to 24:00 twice
-		{allDay, 15, 11, 1819972800, 0, 3, 30}, // Santiago, 2027-09-05: midnight is skipped
-		{allDay, 45, 12, 1832068800, 0, 6, 60}, // Casablanca, 2028-01-23: 03:00 back to 02:00
-		{[]byte{}, 0, 0, nov20, 0, 6, 14},
+		{split, 105, 0, nov20, 3, 0, 14, nil, 0},
+		{allDay, 45, 0, mar13, 0, 2, 30, nil, 0},
+		{allDay, 45, 0, nov06, 0, 2, 30, nil, 0},
+		{allDay, 30, 0, mar13, 0, 2, 30, nil, 0},   // 45 minutes: 01:30 PST runs to 03:15 PDT, past 03:00
+		{allDay, 75, 0, mar13, 0, 2, 30, nil, 0},   // 90 minutes: 01:30 PST runs to 04:00 PDT, past 03:00
+		{early, 75, 0, mar13, 0, 2, 30, nil, 0},    // the same, closing at 03:30: 01:30 PST ends 04:00 PDT
+		{fromOne, 75, 0, mar13, 0, 2, 30, nil, 0},  // 90 minutes from 01:00: 02:30 is skipped
+		{fromOne, 105, 1, mar13, 0, 2, 30, nil, 0}, // 120 minutes from 01:00: 01:00 EST runs to 04:00 EDT, past 03:00
+		{allDay, 15, 3, apr03, 0, 3, 30, nil, 0},
+		{fromOne, 15, 3, oct02, 0, 3, 30, nil, 0},
+		{allDay, 0, 2, apr03, 0, 3, 30, nil, 0},
+		{odd, 0, 2, oct02 - 86400*5, 0, 13, 30, nil, 0},
+		{allDay, 705, 4, nov20, 0, 13, 365, nil, 0},
+		{night, 45, 5, nov20, -2, 13, 0, nil, 0},
+		{allDay, 30, 8, 1837512000, 0, 3, 30, nil, 0},  // Troll, 2028-03-26: 01:00 UTC+0 to 03:00 UTC+2
+		{allDay, 105, 8, 1837512000, 0, 3, 30, nil, 0}, // the same, 120-minute windows from 00:00: 00:00 runs to 03:00
+		{allDay, 15, 10, mar13, 0, 3, 30, nil, 0},      // Havana, 2027-03-14: midnight is skipped
+		{allDay, 15, 11, 1806667200, 0, 3, 30, nil, 0}, // Santiago, 2027-04-03: 23:00 to 24:00 twice
+		{allDay, 15, 11, 1819972800, 0, 3, 30, nil, 0}, // Santiago, 2027-09-05: midnight is skipped
+		{allDay, 45, 12, 1832068800, 0, 6, 60, nil, 0}, // Casablanca, 2028-01-23: 03:00 back to 02:00
+		{[]byte{}, 0, 0, nov20, 0, 6, 14, nil, 0},
+		// Days off and notice: the spring-forward and fall-back days off in
+		// Los Angeles, a range, today and the horizon's last day off,
+		// notice across midnight and a week's notice.
+		{allDay, 45, 0, mar13, 0, 3, 30, []byte{1, 0}, 0},
+		{allDay, 45, 0, nov06, 0, 3, 30, []byte{1, 0}, 90},
+		{split, 45, 0, nov20, 0, 13, 14, []byte{2, 2, 9, 0}, 0},
+		{split, 45, 0, nov20, 0, 13, 14, []byte{0, 0, 14, 0}, 0},
+		{split, 45, 0, nov20, 0, 2, 14, nil, 16 * 60},
+		{allDay, 15, 11, 1819972800, 0, 3, 30, []byte{0, 1}, 23 * 60},
+		{allDay, 0, 4, nov20, 0, 13, 30, []byte{3, 0, 5, 2, 7, 0}, uint16(MaxNoticeMinutes)},
 	} {
-		f.Add(s.hours, s.length, s.zone, s.now, s.from, s.days, s.horizon)
+		f.Add(s.hours, s.length, s.zone, s.now, s.from, s.days, s.horizon, s.daysOff, s.notice)
 	}
 	tmpl := testBusinesses(f)["all-day-plumbing"]
 
-	f.Fuzz(func(t *testing.T, hoursData []byte, length uint16, zone uint8, nowUnix int64, fromDelta int16, days uint8, horizon uint16) {
+	f.Fuzz(func(t *testing.T, hoursData []byte, length uint16, zone uint8, nowUnix int64, fromDelta int16, days uint8, horizon uint16,
+		daysOffData []byte, noticeMinutes uint16) {
 		hours, week := hoursFromBytes(hoursData)
 		b := *tmpl
 		b.Hours = hours
 		b.Timezone = fuzzZones[int(zone)%len(fuzzZones)]
 		b.ArrivalWindowMinutes = 15 + int(length)%706
 		b.BooksUpToDaysAhead = int(horizon) % 366
+		b.MinNoticeMinutes = int(noticeMinutes) % (MaxNoticeMinutes + 1)
+		loc0, err := location(b.Timezone)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Any second from 2000 to 2049, in zones whose rules tzdata knows.
+		const first, span = 946684800, 50 * 365 * 86400
+		now := time.Unix(first+int64(uint64(nowUnix)%span), 0).UTC()
+		y, m, d := now.In(loc0).Date()
+		today := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		var offDays map[string]bool
+		b.DaysOff, offDays = daysOffFromBytes(daysOffData, today)
 		if err := b.Validate(); err != nil {
 			return // only businesses the loader would take
 		}
 		loc, L := b.loc, b.ArrivalWindowMinutes
 		windowLen := time.Duration(L) * time.Minute
-		// Any second from 2000 to 2049, in zones whose rules tzdata knows.
-		const first, span = 946684800, 50 * 365 * 86400
-		now := time.Unix(first+int64(uint64(nowUnix)%span), 0).UTC()
-		y, m, d := now.In(loc).Date()
-		today := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+		earliest := now.Add(time.Duration(b.MinNoticeMinutes) * time.Minute)
 		from := today.AddDate(0, 0, int(fromDelta)%(b.BooksUpToDaysAhead+5)-2)
 		n := 1 + int(days)%MaxDays
 		last := today.AddDate(0, 0, b.BooksUpToDaysAhead)
@@ -654,11 +697,14 @@ func FuzzWindows(f *testing.F) {
 			if day.After(last) {
 				break
 			}
+			if offDays[day.Format(dateLayout)] {
+				continue
+			}
 			offsets := zoneOffsets(day, loc)
 			for _, iv := range week[day.Weekday()] {
 				for min := iv[0]; min+L <= iv[1]; min += L {
 					start, ok := wallClockInstant(day, min, offsets, loc)
-					if ok && start.After(now) {
+					if ok && start.After(earliest) {
 						want = append(want, Window{Date: day.Format(dateLayout), Start: start, End: start.Add(windowLen)})
 					}
 				}
@@ -681,6 +727,12 @@ func FuzzWindows(f *testing.F) {
 			}
 			if !w.Start.After(now) {
 				t.Errorf("window %+v: starts at or before now %s", w, now)
+			}
+			if !w.Start.After(earliest) {
+				t.Errorf("window %+v: starts within the notice (%d minutes from %s)", w, b.MinNoticeMinutes, now)
+			}
+			if offDays[w.Date] {
+				t.Errorf("window %+v: on a day off %v", w, b.DaysOff)
 			}
 			if w.End.Sub(w.Start) != windowLen {
 				t.Errorf("window %+v: lasts %s, want %s", w, w.End.Sub(w.Start), windowLen)
