@@ -29,6 +29,7 @@ var benchDescriptions = map[string]struct {
 	maxNs, allocs float64 // 0: no target
 }{
 	"BenchmarkWindows":                      {"availability, 14 days: Business.Windows (08-12 + 13-17, 60-min windows, 7 days a week, 4 held)", 50_000, 100},
+	"BenchmarkWindowsSchedule":              {"availability, 14 days: Business.Windows as above, with 30 days-off entries (2 days within) and 10h30 notice", 50_000, 100},
 	"BenchmarkArrivalWindows":               {"availability, 14 days: Bookings.ArrivalWindows (slug, params, held set, windows; in-memory store)", 50_000, 100},
 	"BenchmarkDecodeCreateBody":             {"create: the JSON edge's decoding of a valid body (httpapi)", 0, 0},
 	"BenchmarkDecodeBusiness":               {"a business record read: JSON, validation, time zone (each store read)", 0, 0},

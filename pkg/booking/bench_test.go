@@ -69,6 +69,50 @@ func BenchmarkWindows(b *testing.B) {
 	}
 }
 
+// benchDaysOff are a business's days off as a busy year has them: the
+// holidays of the year gone by and the year ahead (30 entries, some ranges),
+// two of them (Thanksgiving and the day after) within the 14 days.
+var benchDaysOff = func() []DayOff {
+	var out []DayOff
+	for _, year := range []string{"2026", "2027"} {
+		out = append(out, []DayOff{
+			{From: year + "-01-01", Note: "New Year"}, {From: year + "-01-19"}, {From: year + "-02-16"},
+			{From: year + "-05-25"}, {From: year + "-06-19"}, {From: year + "-07-03", To: year + "-07-05", Note: "Fourth of July"},
+			{From: year + "-08-10", To: year + "-08-21", Note: "Summer"}, {From: year + "-09-07"}, {From: year + "-10-12"},
+			{From: year + "-11-11"}, {From: year + "-11-26", To: year + "-11-27", Note: "Thanksgiving"},
+			{From: year + "-12-24", To: year + "-12-26", Note: "Holidays"}, {From: year + "-12-31"},
+			{From: year + "-03-30"}, {From: year + "-04-06"},
+		}...)
+	}
+	return out
+}()
+
+// BenchmarkWindowsSchedule is BenchmarkWindows with days off (30 entries,
+// 2 days within the 14) and 10 hours 30 minutes' notice (three windows of
+// the first day, one of them held): the availability target
+// (crews are for later).
+func BenchmarkWindowsSchedule(b *testing.B) {
+	biz := benchSplitDay(b)
+	biz.DaysOff, biz.MinNoticeMinutes = benchDaysOff, 10*60+30
+	if err := biz.Validate(); err != nil {
+		b.Fatal(err)
+	}
+	from := biz.today(benchNow)
+	heldSet := make(map[int64]bool, len(benchHeld))
+	for _, t := range benchHeld {
+		heldSet[t.Unix()] = true
+	}
+	held := func(t time.Time) bool { return heldSet[t.Unix()] }
+	const want = 14*8 - 4 - 2*8 - 2 // less held, the two days off, and 09:00 and 10:00 of the first day (08:00 is held)
+	if n := len(biz.Windows(benchNow, from, MaxDays, held)); n != want {
+		b.Fatalf("got %d windows, want %d", n, want)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		benchWindowsSink = biz.Windows(benchNow, from, MaxDays, held)
+	}
+}
+
 // benchStore answers the service's reads from memory, so that BenchmarkArrivalWindows
 // measures the domain's work alone.
 type benchStore struct {
