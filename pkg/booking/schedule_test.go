@@ -220,6 +220,19 @@ func TestCreateDaysOffAndNotice(t *testing.T) {
 	}
 }
 
+// TestCreateNoticeBeforeDayOff: a window both within the notice and on a
+// day off is TOO_LATE (TOO_LATE comes first).
+func TestCreateNoticeBeforeDayOff(t *testing.T) {
+	b := withSchedule(t, "split-day-plumbing", 24*60, DayOff{From: "2026-11-20"})
+	body := withField(t, []byte(validBody), "window_start", "2026-11-20T23:00:00Z", false) // Friday 15:00, off
+	if _, err := validate(t, b, body, "", utc("2026-11-20T15:00:00Z")); codeOf(err) != TooLate {
+		t.Fatalf("got %v, want TOO_LATE", err)
+	}
+	if _, err := validate(t, b, body, "", utc("2026-11-19T15:00:00Z")); codeOf(err) != InvalidWindow {
+		t.Fatalf("a day earlier, out of the notice: got %v, want INVALID_WINDOW", err)
+	}
+}
+
 // TestMoveDaysOffAndNotice: the business's move (openWindow) may not take
 // a window on a day off (INVALID_WINDOW) or one that has started
 // (TOO_LATE), but may take one within its notice: the notice binds
