@@ -18,6 +18,9 @@ type Private struct {
 	// InboxTokenSHA256 is the hex SHA-256 of the business's inbox token.
 	// The token itself is never stored: infra/ctl prints it once.
 	InboxTokenSHA256 string `json:"inbox_token_sha256,omitempty"`
+	// FeedTokenSHA256 is the hex SHA-256 of the business's calendar feed
+	// token (NewFeedToken), printed once by infra/ctl mint-feed-token.
+	FeedTokenSHA256 string `json:"feed_token_sha256,omitempty"`
 	// InboxEmail is where the business hears of new requests.
 	InboxEmail string `json:"inbox_email,omitempty"`
 	// RequestsPerHour and MaxUnanswered bound what strangers can send the
@@ -84,6 +87,9 @@ var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 func (p Private) validate() error {
 	if p.InboxTokenSHA256 != "" && !sha256Hex.MatchString(p.InboxTokenSHA256) {
 		return fieldErr("inbox_token_sha256", "want 64 lowercase hex digits (the SHA-256 of the token)")
+	}
+	if p.FeedTokenSHA256 != "" && !sha256Hex.MatchString(p.FeedTokenSHA256) {
+		return fieldErr("feed_token_sha256", "want 64 lowercase hex digits (the SHA-256 of the token)")
 	}
 	if p.RequestsPerHour < 0 || p.RequestsPerHour > maxLimit {
 		return fieldErr("requests_per_hour", "want 1 to %d (0 or absent: %d), got %d", maxLimit, DefaultRequestsPerHour, p.RequestsPerHour)

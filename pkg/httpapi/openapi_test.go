@@ -71,6 +71,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/requests/{code}/{action}", "moveFromWebInbox"},
 		{"GET", "/inbox/settings", "getWebInboxSettings"},
 		{"POST", "/inbox/settings", "setWebInboxAcceptingRequests"},
+		{"GET", "/r/{code}.ics", "getVisitCalendarEvent"},
+		{"GET", "/calendar/{token}.ics", "getCalendarFeed"},
 	} {
 		got := "no such path"
 		if item := doc.Paths.Value(op.path); item != nil {
@@ -86,17 +88,17 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
 		}
 	}
-	if got := len(doc.Paths.Map()); got != 23 {
-		t.Errorf("got %d paths, want the 23 above", got)
+	if got := len(doc.Paths.Map()); got != 25 {
+		t.Errorf("got %d paths, want the 25 above", got)
 	}
 	// openapitest picks the answer to a request no operation matches by the
 	// tag of the path's operations: pages, business-web and payments
 	// outside /api/v1, never inside; business-web exactly under /inbox.
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
-			outside := slices.Contains(op.Tags, "pages") || slices.Contains(op.Tags, "payments") || slices.Contains(op.Tags, "business-web")
+			outside := slices.Contains(op.Tags, "pages") || slices.Contains(op.Tags, "payments") || slices.Contains(op.Tags, "business-web") || slices.Contains(op.Tags, "calendar")
 			if len(op.Tags) != 1 || outside == strings.HasPrefix(path, "/api/v1/") {
-				t.Errorf("%s %s: got tags %v, want one: pages, business-web or payments exactly outside /api/v1", method, path, op.Tags)
+				t.Errorf("%s %s: got tags %v, want one: pages, business-web, payments or calendar exactly outside /api/v1", method, path, op.Tags)
 			}
 			if web := slices.Contains(op.Tags, "business-web"); web != (path == "/inbox" || strings.HasPrefix(path, "/inbox/")) {
 				t.Errorf("%s %s: got tags %v, want business-web exactly under /inbox", method, path, op.Tags)
@@ -134,8 +136,9 @@ func TestOpenAPIPages(t *testing.T) {
 					t.Errorf("%s %s: the %s response has no body", method, path, status)
 				}
 				for mediaType := range r.Content {
-					if mediaType != "text/html" && mediaType != "text/plain" {
-						t.Errorf("%s %s: the %s response is %s, want text/html (or text/plain)", method, path, status, mediaType)
+					ics := mediaType == "text/calendar" && strings.HasSuffix(path, ".ics")
+					if mediaType != "text/html" && mediaType != "text/plain" && !ics {
+						t.Errorf("%s %s: the %s response is %s, want text/html (or text/plain; text/calendar for .ics)", method, path, status, mediaType)
 					}
 				}
 			}

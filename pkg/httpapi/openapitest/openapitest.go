@@ -36,6 +36,10 @@ type checker struct {
 	// "/pay/", and the web inbox's "/inbox/"): any other path under them
 	// is the pages' 404 page.
 	pagePrefixes []string
+	// calendarPrefixes are the first segments of the calendars' paths
+	// ("/calendar/"): any other path or method under them is the
+	// calendar's plain 404 (CalendarNotFound).
+	calendarPrefixes []string
 }
 
 // The tags of the routes outside the JSON API, whose answers to requests
@@ -44,6 +48,7 @@ const (
 	tagPages       = "pages"
 	tagBusinessWeb = "business-web"
 	tagPayments    = "payments"
+	tagCalendar    = "calendar"
 )
 
 var load = sync.OnceValues(func() (*checker, error) {
@@ -64,20 +69,31 @@ var load = sync.OnceValues(func() (*checker, error) {
 	if openapi3filter.RegisteredBodyDecoder("text/html") == nil {
 		openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
 	}
-	var prefixes []string
+	// A calendar is text/calendar, read as the text it is (the tests
+	// parse it with an iCalendar parser).
+	if openapi3filter.RegisteredBodyDecoder("text/calendar") == nil {
+		openapi3filter.RegisterBodyDecoder("text/calendar", openapi3filter.PlainBodyDecoder)
+	}
+	var prefixes, calendarPrefixes []string
 	for path, item := range doc.Paths.Map() {
-		if tag := pathTag(item); tag != tagPages && tag != tagBusinessWeb {
-			continue
-		}
 		first, _, _ := strings.Cut(strings.TrimPrefix(path, "/"), "/")
-		if p := "/" + first + "/"; !slices.Contains(prefixes, p) {
-			prefixes = append(prefixes, p)
+		p := "/" + first + "/"
+		switch pathTag(item) {
+		case tagPages, tagBusinessWeb:
+			if !slices.Contains(prefixes, p) {
+				prefixes = append(prefixes, p)
+			}
+		case tagCalendar:
+			if !slices.Contains(calendarPrefixes, p) {
+				calendarPrefixes = append(calendarPrefixes, p)
+			}
 		}
 	}
 	return &checker{
-		doc:          doc,
-		router:       router,
-		pagePrefixes: prefixes,
+		doc:              doc,
+		router:           router,
+		pagePrefixes:     prefixes,
+		calendarPrefixes: calendarPrefixes,
 		opts: &openapi3filter.Options{
 			IncludeResponseStatus: true,
 			SkipSettingDefaults:   true, // validate the request as sent
@@ -169,9 +185,11 @@ func Serve(t testing.TB, h http.Handler, req *http.Request) *httptest.ResponseRe
 //   - a known path of the JSON API with another method is 405
 //     (components/responses/MethodNotAllowed); of the pages (tags pages and
 //     business-web), the 404 page (PageNotFound); of the payment routes
-//     (tag payments), 405 (PaymentMethodNotAllowed);
+//     (tag payments), 405 (PaymentMethodNotAllowed); of the calendars (tag
+//     calendar), the plain 404 (CalendarNotFound);
 //   - any other path is 404: the 404 page (PageNotFound) under the pages'
-//     first segments (/r/, /pay/, /inbox/), else the JSON API's NotFound.
+//     first segments (/r/, /pay/, /inbox/), CalendarNotFound under the
+//     calendars' (/calendar/), else the JSON API's NotFound.
 //
 // OPTIONS (the CORS preflight) is not in the document and is not checked.
 // Callers leave out the MCP tool server's exchanges (/mcp), which the
@@ -249,6 +267,8 @@ func (c *checker) checkNoRoute(t testing.TB, where string, r *http.Request, rout
 			want, name = http.StatusNotFound, "PageNotFound"
 		case tagPayments:
 			want, name = http.StatusMethodNotAllowed, "PaymentMethodNotAllowed"
+		case tagCalendar:
+			want, name = http.StatusNotFound, "CalendarNotFound"
 		default:
 			want, name = http.StatusMethodNotAllowed, "MethodNotAllowed"
 		}
@@ -257,6 +277,11 @@ func (c *checker) checkNoRoute(t testing.TB, where string, r *http.Request, rout
 		for _, p := range c.pagePrefixes {
 			if strings.HasPrefix(r.URL.Path, p) {
 				name = "PageNotFound"
+			}
+		}
+		for _, p := range c.calendarPrefixes {
+			if strings.HasPrefix(r.URL.Path, p) {
+				name = "CalendarNotFound"
 			}
 		}
 	default:
