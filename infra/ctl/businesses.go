@@ -12,6 +12,7 @@ import (
 const (
 	loadSynopsis        = "load FILE"
 	mintTokenSynopsis   = "mint-token SLUG"
+	mintFeedSynopsis    = "mint-feed-token SLUG"
 	createTableSynopsis = "create-table"
 )
 
@@ -43,6 +44,11 @@ func (c *ctl) load(ctx context.Context, args []string) error {
 		var note string
 		err := store.UpdateBusiness(ctx, b.Slug, func(stored *booking.Business) (*booking.Business, error) {
 			note = keepInboxToken(stored, b)
+			if stored != nil && b.FeedTokenSHA256 == "" {
+				// Likewise the calendar feed's (mint-feed-token): the
+				// business's subscribed calendars keep working.
+				b.FeedTokenSHA256 = stored.FeedTokenSHA256
+			}
 			return b, nil
 		})
 		if err != nil {
@@ -108,6 +114,45 @@ func (c *ctl) mintToken(ctx context.Context, args []string) error {
 	fmt.Fprintf(c.stderr, "New inbox token of %s, printed once: it is not stored (only its SHA-256 is) and cannot be shown again.\n", b.Slug)
 	if replaced {
 		fmt.Fprintln(c.stderr, "The business's previous inbox token has stopped working.")
+	}
+	fmt.Fprintln(c.stdout, token)
+	return nil
+}
+
+// mintFeedToken makes a new calendar feed token for the business, as
+// mintToken does an inbox token: printed once, alone on standard output,
+// with the feed's address on standard error; only its SHA-256 is stored,
+// and the previous token (the calendars subscribed with it) stops working.
+func (c *ctl) mintFeedToken(ctx context.Context, args []string) error {
+	pos, err := parseCommand(newFlagSet("mint-feed-token"), mintFeedSynopsis, args, "SLUG")
+	if err != nil {
+		return err
+	}
+	store, err := c.open(ctx)
+	if err != nil {
+		return err
+	}
+	b, err := lookupBusiness(ctx, store, pos[0])
+	if err != nil {
+		return err
+	}
+	var token string
+	var replaced bool
+	err = store.UpdateBusiness(ctx, b.Slug, func(stored *booking.Business) (*booking.Business, error) {
+		if stored == nil {
+			return nil, booking.Errorf(booking.NotFound, "no business has the slug %q", b.Slug)
+		}
+		replaced = stored.FeedTokenSHA256 != ""
+		token, stored.FeedTokenSHA256 = booking.NewFeedToken(stored.Slug)
+		return stored, nil
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stderr, "New calendar feed token of %s, printed once: it is not stored (only its SHA-256 is) and cannot be shown again.\n", b.Slug)
+	fmt.Fprintln(c.stderr, "The feed's address: {SITE_URL}/calendar/<token>.ics")
+	if replaced {
+		fmt.Fprintln(c.stderr, "The business's previous calendar feed token has stopped working.")
 	}
 	fmt.Fprintln(c.stdout, token)
 	return nil

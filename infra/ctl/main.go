@@ -45,6 +45,11 @@ Commands:
       The token is printed once, alone on standard output (notes go to
       standard error): it is not stored and cannot be shown again. The
       business's previous token stops working at once.
+  mint-feed-token SLUG
+      Make a new calendar feed token for the business, {SITE_URL}/calendar/
+      <token>.ics, and store only its SHA-256 (feed_token_sha256). Printed
+      once, as mint-token's; the previous token (and every calendar
+      subscribed with it) stops working at once. A load keeps it.
   requests list SLUG [--status S1,S2] [--from DAY] [--to DAY] [--limit N] [--cursor C] [--json]
       The requests the business has in its inbox, newest first.
         --status   only these states: new, accepted, declined, cancelled,
@@ -168,6 +173,8 @@ func (c *ctl) dispatch(ctx context.Context, args []string) error {
 		return c.load(ctx, args)
 	case "mint-token":
 		return c.mintToken(ctx, args)
+	case "mint-feed-token":
+		return c.mintFeedToken(ctx, args)
 	case "create-table":
 		return c.createTable(ctx, args)
 	case "requests":

@@ -659,3 +659,40 @@ func TestCreateTable(t *testing.T) {
 		}
 	})
 }
+
+func TestMintFeedToken(t *testing.T) { forEachEngine(t, testMintFeedToken) }
+
+// mint-feed-token prints a new feed token once, stores only its hash, and
+// revokes the previous one; a reload of the file keeps it; it is not the
+// inbox token.
+func testMintFeedToken(t *testing.T, f *fixture) {
+	ctx := context.Background()
+	f.mustRun(t, "load", "testdata/businesses.json")
+	bookings := booking.NewBookings(f.store, "", nil, func() time.Time { return now })
+	mint := func() string {
+		t.Helper()
+		code, stdout, stderr := f.run("mint-feed-token", desert)
+		if code != 0 || strings.Count(stdout, "\n") != 1 || !strings.Contains(stderr, "cannot be shown again") {
+			t.Fatalf("mint-feed-token: got exit %d, stdout %q, stderr %q", code, stdout, stderr)
+		}
+		return strings.TrimSpace(stdout)
+	}
+	first := mint()
+	if got, want := f.business(t, desert).FeedTokenSHA256, booking.HashInboxToken(first); got != want {
+		t.Errorf("stored hash: got %s, want %s", got, want)
+	}
+	second := mint()
+	f.mustRun(t, "load", "testdata/businesses.json")
+	for token, opens := range map[string]bool{first: false, second: true} {
+		_, err := bookings.OpenFeed(ctx, token)
+		if (err == nil) != opens {
+			t.Errorf("OpenFeed(%.20s...): got %v, want it to open: %v", token, err, opens)
+		}
+		if f.business(t, desert).OpensInbox(token) {
+			t.Error("a feed token opens the inbox")
+		}
+	}
+	if code, _, stderr := f.run("mint-feed-token", "no-such-business"); code != 1 || !strings.Contains(stderr, "NOT_FOUND") {
+		t.Errorf("unknown slug: got exit %d, stderr %q; want 1, NOT_FOUND", code, stderr)
+	}
+}
