@@ -39,9 +39,13 @@ var demoBusinesses []byte
 const tableName = "doorstep"
 
 // demoTokenSuffix makes each demo business's inbox token: <slug> followed
-// by it. Only their hashes are in businesses.json. They are published here
-// and in the README, so they are for the local server only.
-const demoTokenSuffix = ".local-demo-inbox-token"
+// by it, and demoFeedSuffix its calendar feed token. Only their hashes are
+// in businesses.json. They are published here and in the README, so they
+// are for the local server only.
+const (
+	demoTokenSuffix = ".local-demo-inbox-token"
+	demoFeedSuffix  = ".local-demo-feed-token"
+)
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -113,6 +117,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if o.businesses == "" {
 		fmt.Fprintf(out, "Business inbox: curl -H 'Authorization: Bearer %s%s' %s%s/requests\n",
 			businesses[0].Slug, demoTokenSuffix, o.siteURL, httpapi.InboxPrefix)
+		fmt.Fprintf(out, "Calendar feed: curl %s%s%s%s.ics\n", o.siteURL, httpapi.CalendarPrefix, businesses[0].Slug, demoFeedSuffix)
 	}
 
 	errc := make(chan error, 1)
@@ -184,6 +189,8 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	mux.Handle(outbox.Path, box) // local only: never deployed
 	mux.Handle(mcptools.Path, mcptools.New(bookings, log))
 	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(bookings, log))
+	// The businesses' calendar feeds (the calendar-feed function).
+	mux.Handle(httpapi.CalendarPrefix, httpapi.NewCalendarFeed(bookings, log))
 	// The business's inbox in a browser; its sign-in links land in the
 	// outbox too.
 	web := inboxweb.New(inboxweb.Config{Bookings: bookings, Mailer: inboxweb.EmailMailer{Sender: box}, SiteURL: siteURL, Log: log})

@@ -40,11 +40,13 @@ var wantFunctions = map[string]struct {
 		[]string{"ANY /inbox", "ANY /inbox/{proxy+}"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
+	"calendar-feed": {[]string{"GET /calendar/{token}"}, []string{"dynamodb:GetItem", "dynamodb:Query"}},
 	"notify": {
 		[]string{"STREAM DoorstepTable.StreamArn"},
 		append([]string{"dynamodb:DeleteItem"}, withStream("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem")...),
 	},
 	"pages": {
+		// GET /r/{code} also serves /r/{code}.ics (a path variable takes a whole segment).
 		[]string{"GET /pay/{code}", "GET /r/{code}", "GET /r/{code}/cancel", "POST /pay/{code}", "POST /r/{code}/cancel"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
 	},
