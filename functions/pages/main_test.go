@@ -43,6 +43,7 @@ func TestEvents(t *testing.T) {
 	}{
 		{"sample request", sample, 200, "Request sent, not confirmed yet"},
 		{"its cancel page", withPath(t, sample, "GET", "/r/{code}/cancel", "/r/"+lambdatest.SampleRequestCode+"/cancel", lambdatest.SampleRequestCode), 200, "No deposit was asked for this request."},
+		{"no calendar event before the business accepts", withPath(t, sample, "GET", "/r/{code}", "/r/"+lambdatest.SampleRequestCode+".ics", lambdatest.SampleRequestCode+".ics"), 404, "No request has this address."},
 		{"unknown code", withPath(t, sample, "GET", "/r/{code}", "/r/ZZZZ-ZZZZ-ZZZZ", "ZZZZ-ZZZZ-ZZZZ"), 404, "No request has this address."},
 	}
 	for _, tt := range tests {

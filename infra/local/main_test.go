@@ -98,6 +98,21 @@ func TestLocalServer(t *testing.T) {
 		t.Fatalf("getServiceRequest after accept: got %d %+v", code, status)
 	}
 
+	// The calendar feed, with the demo business's published local feed
+	// token, and the person's event: the accepted job in both.
+	for _, path := range []string{"/calendar/desert-cool-hvac" + demoFeedSuffix + ".ics", "/r/" + created.Code + ".ics"} {
+		res, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		openapitest.Check(t, res.Request, nil, res.StatusCode, res.Header, data)
+		if res.StatusCode != 200 || !strings.Contains(string(data), "UID:"+created.Code+"@") || !strings.Contains(string(data), "STATUS:CONFIRMED") {
+			t.Fatalf("GET %s: got %d %s, want the accepted job", path, res.StatusCode, data)
+		}
+	}
+
 	// Notifications go to the outbox: the business heard of the new request
 	// (desert-cool-hvac has an inbox_email; the person gave no e-mail and no
 	// consent to texts, so they get nothing).

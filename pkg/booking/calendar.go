@@ -59,6 +59,20 @@ type CalendarEvent struct {
 	Link string
 }
 
+// Title is the event's title in lang (en or es): the service, then where
+// ("" for nothing): the city for the business, the business for the
+// person.
+func (e CalendarEvent) Title(lang, where string) string {
+	s := e.Service.EN
+	if lang == "es" && e.Service.ES != "" {
+		s = e.Service.ES
+	}
+	if where != "" {
+		s += " · " + where
+	}
+	return s
+}
+
 // CalendarFeed is what a business's feed lists.
 type CalendarFeed struct {
 	Business *Business

@@ -15,9 +15,6 @@ import (
 // {SITE_URL}/calendar/{token}.ics.
 const CalendarPrefix = "/calendar/"
 
-// ProdID names Doorstep as the maker of its iCalendar objects.
-const ProdID = "-//Doorstep//Calendar 1.0//EN"
-
 // feedRefresh is how often a subscribed calendar is asked to read the
 // feed again; the apps decide (Google reads a feed every few hours).
 const feedRefresh = time.Hour
@@ -63,16 +60,16 @@ func NewCalendarFeed(bookings *booking.Bookings, log *slog.Logger) http.Handler 
 func FeedCalendar(f booking.CalendarFeed) ical.Calendar {
 	b := f.Business
 	lang := b.DefaultLanguage
-	c := ical.Calendar{ProdID: ProdID, Name: "Doorstep · " + b.Name, Location: b.Location(), Refresh: feedRefresh}
+	c := ical.Calendar{Name: "Doorstep · " + b.Name, Location: b.Location(), Refresh: feedRefresh}
 	for _, e := range f.Events {
 		words := feedWords[lang]
 		if words == nil {
 			words = feedWords["en"]
 		}
 		c.Events = append(c.Events, ical.Event{
-			UID: e.UID, Sequence: e.Sequence, Status: EventStatus(e.Status), Stamp: e.Stamp,
+			UID: e.UID, Sequence: e.Sequence, Status: eventStatus(e.Status), Stamp: e.Stamp,
 			Start: e.Window.Start, End: e.Window.End,
-			Summary:     Summary(e.Service, e.City, lang),
+			Summary:     e.Title(lang, e.City),
 			Description: words[e.Status] + "\n" + words["inbox"] + " " + e.Link,
 			URL:         e.Link,
 		})
@@ -87,20 +84,8 @@ var feedWords = map[string]map[booking.Status]string{
 	"es": {booking.StatusAccepted: "Trabajo aceptado.", booking.StatusNew: "Solicitud nueva, aún sin respuesta: acéptela u ofrezca otro horario.", booking.StatusCancelled: "Cancelada.", "inbox": "En su bandeja:"},
 }
 
-// Summary is an event's title: the service and the city, in lang.
-func Summary(service booking.LocalText, city, lang string) string {
-	s := service.EN
-	if lang == "es" && service.ES != "" {
-		s = service.ES
-	}
-	if city != "" {
-		s += " · " + city
-	}
-	return s
-}
-
-// EventStatus is the iCalendar STATUS of a request in state s.
-func EventStatus(s booking.Status) string {
+// eventStatus is the iCalendar STATUS of a request in state s.
+func eventStatus(s booking.Status) string {
 	switch s {
 	case booking.StatusAccepted:
 		return ical.StatusConfirmed

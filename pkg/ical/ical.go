@@ -15,9 +15,12 @@ import (
 // ContentType is the media type of what Encode writes.
 const ContentType = "text/calendar; charset=utf-8"
 
+// ProdID names Doorstep as the maker of a calendar whose ProdID is "".
+const ProdID = "-//Doorstep//Calendar 1.0//EN"
+
 // Calendar is a VCALENDAR.
 type Calendar struct {
-	ProdID string // e.g. "-//Doorstep//Calendar//EN"
+	ProdID string // "": ProdID
 	// Name is the calendar's name in the apps that show one
 	// (X-WR-CALNAME); "" for none.
 	Name string
@@ -56,7 +59,11 @@ func (c Calendar) Encode() []byte {
 	w := &writer{}
 	w.line("BEGIN:VCALENDAR")
 	w.line("VERSION:2.0")
-	w.line("PRODID:" + c.ProdID)
+	prodID := c.ProdID
+	if prodID == "" {
+		prodID = ProdID
+	}
+	w.line("PRODID:" + prodID)
 	w.line("CALSCALE:GREGORIAN")
 	w.line("METHOD:PUBLISH")
 	if c.Name != "" {

@@ -15,6 +15,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/htmlpage"
+	"github.com/doorstep/doorstep/pkg/ical"
 )
 
 // Config is what the pages need.
@@ -93,9 +94,14 @@ func (h *handler) load(ctx context.Context, r *http.Request) (booking.Request, *
 	return h.Bookings.CustomerRequest(ctx, r.PathValue("code"))
 }
 
-// status serves the status page.
+// status serves the status page, and /r/{code}.ics (a path variable takes
+// a whole segment, in API Gateway's routes as in ServeMux's patterns).
 func (h *handler) status(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	if code, ok := strings.CutSuffix(r.PathValue("code"), ".ics"); ok {
+		h.calendarEvent(w, r, code)
+		return
+	}
 	req, b, err := h.load(ctx, r)
 	if err != nil {
 		h.fail(w, r, err)
@@ -137,6 +143,36 @@ func (h *handler) renderStatus(w http.ResponseWriter, status int, req booking.Re
 	v := buildStatus(req, b, h.Now(), h.SimulateAll)
 	v.Notice = notice
 	render(w, status, "status", language(req), v.Title+" · "+b.Name, v)
+}
+
+// calendarEvent serves the accepted visit as an iCalendar object of one
+// event: the UID and SEQUENCE the business's feed gives it, so that adding
+// it again after a move updates the event. A request not accepted (yet, or
+// any more) is the 404 page, as an unknown code is.
+func (h *handler) calendarEvent(w http.ResponseWriter, r *http.Request, code string) {
+	ev, b, err := h.Bookings.CustomerEvent(r.Context(), code)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	lang := ev.Language
+	if lang != "es" {
+		lang = "en"
+	}
+	phone, _ := phone(b.Phone)
+	c := ical.Calendar{Location: b.Location(), Events: []ical.Event{{
+		UID: ev.UID, Sequence: ev.Sequence, Status: ical.StatusConfirmed, Stamp: ev.Stamp,
+		Start: ev.Window.Start, End: ev.Window.End,
+		Summary:     ev.Title(lang, b.Name),
+		Description: tr(lang, "ics_description", b.Name, phone, ev.Link),
+		Location:    ev.City,
+		URL:         ev.Link,
+	}}}
+	hd := w.Header()
+	hd.Set("Content-Type", ical.ContentType)
+	hd.Set("Content-Disposition", `attachment; filename="`+ev.Code+`.ics"`)
+	w.WriteHeader(http.StatusOK)
+	w.Write(c.Encode())
 }
 
 // confirmCancel shows what cancelling does to the deposit, before the

@@ -13,23 +13,26 @@ import (
 
 // statusView is the status page of a request.
 type statusView struct {
-	Code       string
-	State      string // the request's state, booking.Status
-	Title      string // the state in plain words
-	Hint       string
-	Notice     string // what just happened, if anything
-	Business   string
-	Phone      string
-	PhoneLink  template.URL
-	Service    string
-	Window     string
-	Moved      bool
-	City       string
-	Deposit    *depositView
-	PayURL     string // while the deposit is due
-	CancelURL  string // while the person may cancel
-	NotAnAppt  bool   // while the business has not confirmed
-	StatusPath string
+	Code      string
+	State     string // the request's state, booking.Status
+	Title     string // the state in plain words
+	Hint      string
+	Notice    string // what just happened, if anything
+	Business  string
+	Phone     string
+	PhoneLink template.URL
+	Service   string
+	Window    string
+	Moved     bool
+	City      string
+	Deposit   *depositView
+	PayURL    string // while the deposit is due
+	CancelURL string // while the person may cancel
+	// CalendarURL is the visit as a calendar event (/r/{code}.ics), once
+	// the business has accepted it.
+	CalendarURL string
+	NotAnAppt   bool // while the business has not confirmed
+	StatusPath  string
 }
 
 // depositView is a request's deposit: its amount, what became of it and
@@ -122,6 +125,9 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulate
 	}
 	if _, err := booking.Allowed(r.Status, booking.ActionCancel, booking.ActorCustomer); err == nil {
 		v.CancelURL = "/r/" + r.Code + "/cancel"
+	}
+	if r.Status == booking.StatusAccepted {
+		v.CalendarURL = "/r/" + r.Code + ".ics"
 	}
 	return v
 }
