@@ -194,6 +194,14 @@ func TestCalendarFeed(t *testing.T) {
 		t.Errorf("business B's feed: got %d events, want its 1", n)
 	}
 
+	// Once its window started, the new request unanswered is expired, and
+	// left out; the accepted and the cancelled ones stay.
+	fx.clock.Set(time.Date(2026, 11, 23, 17, 0, 0, 0, time.UTC))
+	events = fx.feedEvents(t, fx.feedA)
+	if events[uid(newCode)] != nil || events[uid(moved)] == nil || events[uid(cancelled)] == nil || len(events) != 2 {
+		t.Errorf("after the new request's window started: got %v, want %s and %s", events, moved, cancelled)
+	}
+
 	// 40 days on: the windows above ended more than 30 days ago, and the
 	// one that was beyond the horizon ended 20 days ago.
 	fx.clock.Add(40 * 24 * time.Hour)

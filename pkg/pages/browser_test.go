@@ -60,7 +60,8 @@ func screenshots(t *testing.T) string {
 // pages of a deposit request to a preview business (simulated deposit),
 // sent through the JSON API: open status_url, follow the payment link, pay,
 // see the request sent and the deposit paid, open the cancel page, cancel,
-// and open an unknown code's page. Once in English, once in Spanish. Every
+// and open an unknown code's page; then see another request, accepted,
+// offer "Add to calendar". Once in English, once in Spanish. Every
 // page is checked with axe-core (WCAG 2.0-2.2 A and AA; its subtest skips
 // without axe-core, see make axe-core) and for touch targets of at least
 // 24×24 px. Screenshots go to artifacts/screenshots/.
@@ -103,10 +104,10 @@ func TestBrowser(t *testing.T) {
 	tests := []struct {
 		lang                                string
 		waiting, payTitle, sent, depositSay string
-		cancelled, notFound                 string
+		cancelled, notFound, addToCalendar  string
 	}{
-		{"en", "Waiting for your deposit", "Pay the deposit", "Request sent, not confirmed yet", "$25.00 paid on", "Your request is cancelled.", "Page not found"},
-		{"es", "Esperando su depósito", "Pagar el depósito", "Solicitud enviada, aún sin confirmar", "$25.00 pagado el", "Su solicitud está cancelada.", "Página no encontrada"},
+		{"en", "Waiting for your deposit", "Pay the deposit", "Request sent, not confirmed yet", "$25.00 paid on", "Your request is cancelled.", "Page not found", "Add to calendar"},
+		{"es", "Esperando su depósito", "Pagar el depósito", "Solicitud enviada, aún sin confirmar", "$25.00 pagado el", "Su solicitud está cancelada.", "Página no encontrada", "Añadir al calendario"},
 	}
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -235,6 +236,32 @@ func TestBrowser(t *testing.T) {
 				t.Errorf("unknown code: got %q, want %q", got, tt.notFound)
 			}
 			shot("6-not-found")
+
+			// An accepted request offers "Add to calendar".
+			body = `{"window_start":"` + windows.Windows[i+2].Start.Format(time.RFC3339) + `",` +
+				`"address":{"street":"1 Test St","city":"Denver","zip":"80202"},` +
+				`"contact":{"name":"Test Person","phone":"303555015` + string(rune('0'+i)) + `"},` +
+				`"deposit_accepted":true,"language":"` + tt.lang + `"}`
+			res, err = http.Post(srv.URL+"/api/v1/businesses/mile-high-electric/requests", "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var accepted booking.Created
+			json.NewDecoder(res.Body).Decode(&accepted)
+			res.Body.Close()
+			if _, err := bookings.PaySimulated(ctx, accepted.Code); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := bookings.BusinessMove(ctx, b, accepted.Code, booking.ActionAccept, ""); err != nil {
+				t.Fatal(err)
+			}
+			if err := chromedp.Do(tab, chromedp.Navigate(accepted.StatusURL)); err != nil {
+				t.Fatal(err)
+			}
+			if got := text("#add-to-calendar"); got != tt.addToCalendar {
+				t.Errorf("accepted: got %q, want %q", got, tt.addToCalendar)
+			}
+			shot("7-accepted")
 		})
 	}
 }

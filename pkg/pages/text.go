@@ -109,7 +109,7 @@ var texts = htmlpage.Texts{
 		"pay_link":        "Pagar el depósito",
 		"cancel_link":     "Cancelar esta solicitud",
 		"add_to_calendar": "Añadir al calendario",
-		"calendar_note":   "Si la empresa cambia la visita, añádala de nuevo: su calendario actualiza el mismo evento.",
+		"calendar_note":   "Si el negocio cambia la visita, añádala de nuevo: su calendario actualiza el mismo evento.",
 		"ics_description": "Horario de llegada confirmado por %s. Teléfono: %s. Su solicitud: %s",
 		"not_an_appt":     "Una solicitud no es una cita hasta que el negocio la confirma.",
 		"private":         "Cualquiera con la dirección de esta página puede verla y cancelar la solicitud: compártala solo con personas de confianza.",
