@@ -35,11 +35,11 @@ Usage:
 Commands:
   load FILE
       Check the whole business file (a JSON array of business records, the
-      getBusiness shape plus the optional private fields inbox_email and
-      inbox_token_sha256), then store each business. A stored business keeps
-      its inbox token hash when the file gives none, so reloading a file
-      locks no business out of its inbox. Businesses not in the file stay
-      as they are.
+      getBusiness shape plus the optional private fields inbox_email,
+      inbox_token_sha256 and feed_token_sha256), then store each business. A
+      stored business keeps its inbox and feed token hashes when the file
+      gives none, so reloading a file locks no business out of its inbox or
+      its calendar feed. Businesses not in the file stay as they are.
   mint-token SLUG
       Make a new inbox token for the business and store only its SHA-256.
       The token is printed once, alone on standard output (notes go to
