@@ -205,9 +205,16 @@ func duration(d time.Duration) string {
 }
 
 // Escape escapes s as a TEXT value: backslash, semicolon, comma and line
-// breaks (a CR LF, CR or LF is one \n).
+// breaks (a CR LF, CR or LF is one \n). The other control characters,
+// which TEXT may not hold (but a tab), are left out.
 func Escape(s string) string {
 	s = strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(s)
+	s = strings.Map(func(r rune) rune {
+		if (r < 0x20 && r != '\t' && r != '\n') || r == 0x7f {
+			return -1
+		}
+		return r
+	}, s)
 	return strings.NewReplacer(`\`, `\\`, ";", `\;`, ",", `\,`, "\n", `\n`).Replace(s)
 }
 

@@ -5,8 +5,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	ics "github.com/arran4/golang-ical"
+	"pgregory.net/rapid"
 
 	"github.com/doorstep/doorstep/pkg/ical"
 )
@@ -128,4 +130,32 @@ func TestEscape(t *testing.T) {
 	if got := ical.Escape("a\\b;c,d\r\ne\nf"); got != `a\\b\;c\,d\ne\nf` {
 		t.Errorf("got %q", got)
 	}
+}
+
+// Any text survives the writing and a parser's reading: folded lines of
+// at most 75 octets, escapes undone, line breaks as \n, other control
+// characters dropped.
+func TestTextRoundTrip(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		text := rapid.StringOf(rapid.SampledFrom([]rune("aé€😀 ,;:\\\"\r\n\t\x01xyz0"))).Draw(t, "text")
+		start := time.Date(2026, 11, 24, 9, 0, 0, 0, time.UTC)
+		data := ical.Calendar{Events: []ical.Event{{UID: "u", Stamp: start, Start: start, End: start, Summary: "x" + text, Description: text + "y"}}}.Encode()
+		for _, l := range strings.Split(string(data), "\r\n") {
+			if len(l) > 75 || !utf8.ValidString(l) {
+				t.Fatalf("line of %d octets (valid UTF-8: %v): %q", len(l), utf8.ValidString(l), l)
+			}
+		}
+		cal, err := ics.ParseCalendar(bytes.NewReader(data))
+		if err != nil {
+			t.Fatalf("parse: %v\n%s", err, data)
+		}
+		want := strings.NewReplacer("\r\n", "\n", "\r", "\n", "\x01", "").Replace(text)
+		e := cal.Events()[0]
+		if got := e.GetProperty(ics.ComponentPropertySummary).Value; got != "x"+want {
+			t.Fatalf("SUMMARY: got %q, want %q\n%s", got, "x"+want, data)
+		}
+		if got := e.GetProperty(ics.ComponentPropertyDescription).Value; got != want+"y" {
+			t.Fatalf("DESCRIPTION: got %q, want %q\n%s", got, want+"y", data)
+		}
+	})
 }
