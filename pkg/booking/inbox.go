@@ -218,7 +218,7 @@ func (s *Bookings) BusinessMove(ctx context.Context, b *Business, code string, a
 		return InboxRequest{}, err
 	}
 	now := s.now()
-	after, err := s.move(ctx, r, change{action: action, actor: ActorBusiness, windowStart: windowStart}, now)
+	after, err := s.move(ctx, r, change{action: action, actor: ActorBusiness, windowStart: windowStart, business: b}, now)
 	if err != nil {
 		return InboxRequest{}, err
 	}

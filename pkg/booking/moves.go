@@ -17,6 +17,9 @@ type change struct {
 	// paymentRef is the payment provider's reference of the payment, for
 	// ActionPay (see DepositRecord.PaymentRef).
 	paymentRef string
+	// business is the request's business when the caller has it (the
+	// business's own moves); nil: move reads it when it needs it.
+	business *Business
 }
 
 // move applies c to r, the request as read, and returns the request as
@@ -39,11 +42,18 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 	// The deposit's fate is part of the request item: stored in the same
 	// write as the state.
 	after.Deposit = r.depositAfter(t, c.actor, c.paymentRef, now)
-	if t.Effects().MoveWindow {
-		b, err := s.store.Business(ctx, r.BusinessSlug)
-		if err != nil {
-			return Request{}, err
+	// A window move, and an accept, need the business: its windows, and
+	// when to remind the person (RemindAt).
+	remind := t.To == StatusAccepted && (t.From != StatusAccepted || t.Effects().MoveWindow)
+	var b *Business
+	if t.Effects().MoveWindow || remind {
+		if b = c.business; b == nil {
+			if b, err = s.store.Business(ctx, r.BusinessSlug); err != nil {
+				return Request{}, err
+			}
 		}
+	}
+	if t.Effects().MoveWindow {
 		w, err := b.openWindow(c.windowStart, now)
 		if err != nil {
 			return Request{}, err
@@ -53,6 +63,12 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 		}
 		after.Window = w
 		after.ChangedByBusiness = true
+	}
+	switch {
+	case remind:
+		remindAfter(&after, b, now) // the reminder of the new window, if still ahead
+	case t.To != StatusAccepted:
+		after.ReminderDue = time.Time{} // leaving accepted: no reminder
 	}
 	after.History = append(append([]Event(nil), r.History...), Event{
 		At: now.UTC().Truncate(time.Second), By: c.actor, Action: c.action,

@@ -35,6 +35,8 @@ type Private struct {
 	// must ask for it: a window that starts sooner is not offered, and a
 	// create for it is TOO_LATE. 0 (the default): until it starts.
 	MinNoticeMinutes int `json:"min_notice_minutes,omitempty"`
+
+	reminderSettings // reminder_hour (reminder.go)
 }
 
 // The default limits of what a business takes from strangers: enough for a
@@ -85,6 +87,9 @@ func EncodeBusinessRecord(b *Business) ([]byte, error) {
 var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func (p Private) validate() error {
+	if err := p.reminderSettings.validate(); err != nil {
+		return err
+	}
 	if p.InboxTokenSHA256 != "" && !sha256Hex.MatchString(p.InboxTokenSHA256) {
 		return fieldErr("inbox_token_sha256", "want 64 lowercase hex digits (the SHA-256 of the token)")
 	}

@@ -51,6 +51,12 @@ type Request struct {
 	// every create has since those limits exist: a move out of the open
 	// states counts it off them again only then.
 	Counted bool `json:"counted,omitempty"`
+	// ReminderDue is when the person of an accepted visit is reminded of
+	// its current window (Business.RemindAt), while that reminder is still
+	// to be sent; zero otherwise (sent, already past when the request was
+	// accepted or moved, or not accepted). The sweep index of reminders
+	// holds the request while it is set.
+	ReminderDue time.Time `json:"reminder_due,omitzero"`
 }
 
 // SeenByBusiness reports whether the business has this request in its inbox:

@@ -115,6 +115,20 @@ type Store interface {
 	// time, until there are no more or fn fails. It may list a request that
 	// was just moved on; the move's own check turns it away.
 	Lapsed(ctx context.Context, now time.Time, fn func(codes []string) error) error
+
+	// DueReminders calls fn with the code of each accepted request whose
+	// reminder is due at now (Request.ReminderDue at or before now), a
+	// page of codes at a time, until there are no more or fn fails. It may
+	// list a request just moved or reminded; RecordReminder's condition
+	// turns it away.
+	DueReminders(ctx context.Context, now time.Time, fn func(codes []string) error) error
+
+	// RecordReminder stores after: before with its reminder recorded (a
+	// remind event appended, ReminderDue zero), in one write, only if the
+	// stored request is still accepted with before's window and before's
+	// ReminderDue; otherwise it fails with INVALID_TRANSITION. So a
+	// reminder is recorded once however many sweeps race for it.
+	RecordReminder(ctx context.Context, before, after Request) error
 }
 
 // RequestQuery selects a business's requests.

@@ -307,7 +307,8 @@ func (s *Store) RecordLimitHit(ctx context.Context, slug string, now time.Time) 
 
 // requestItem is the item of request r: its JSON fields as attributes, and
 // the keys of the indexes it is in (the inbox once the business sees it,
-// the sweep while it waits for its deposit or for the business's answer).
+// the sweep while it waits for its deposit or for the business's answer,
+// the remind index while its reminder is to be sent).
 // Every write of a request puts this whole item, so a request leaves an
 // index by a put without its keys.
 func requestItem(r booking.Request) (map[string]types.AttributeValue, error) {
@@ -327,5 +328,6 @@ func requestItem(r booking.Request) (map[string]types.AttributeValue, error) {
 		item[attrSweepShard] = str(sweepShard(r.Code))
 		item[attrSweepAt] = unix(at)
 	}
+	remindKeys(item, r)
 	return item, nil
 }

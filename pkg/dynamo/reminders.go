@@ -1,0 +1,123 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// The remind index: a third sparse index, of the accepted requests whose
+// reminder is still to be sent (booking.Request.ReminderDue), by
+// remind_shard and remind_at; keys only. Kept apart from the sweep index,
+// whose keys say when a request lapses.
+const (
+	indexRemind     = "remind"
+	attrRemindShard = "remind_shard" // while a reminder is due: the remind index's key
+	attrRemindAt    = "remind_at"    // while a reminder is due: booking.Request.ReminderDue (N, Unix seconds)
+	attrReminderDue = "reminder_due" // booking.Request's field (S, RFC 3339)
+	prefixRemind    = "REMIND#"
+	remindShards    = 8
+)
+
+// remindShard is the remind index partition of the request with the given code.
+func remindShard(code string) string {
+	h := fnv.New32a()
+	h.Write([]byte(code))
+	return prefixRemind + strconv.Itoa(int(h.Sum32()%remindShards))
+}
+
+// remindKeys adds the remind index's keys to item, the item of r, while r
+// is accepted with a reminder still to be sent.
+func remindKeys(item map[string]types.AttributeValue, r booking.Request) {
+	if r.ReminderDue.IsZero() {
+		delete(item, attrReminderDue) // omitzero in JSON; the encoder only knows omitempty
+		return
+	}
+	if r.Status == booking.StatusAccepted {
+		item[attrRemindShard] = str(remindShard(r.Code))
+		item[attrRemindAt] = unix(r.ReminderDue)
+	}
+}
+
+// DueReminders queries each shard of the remind index for requests whose
+// reminder is due at or before now, a page at a time. The index is
+// eventually consistent: a request just moved or reminded may still be
+// listed; RecordReminder's condition turns it away.
+func (s *Store) DueReminders(ctx context.Context, now time.Time, fn func(codes []string) error) error {
+	for shard := range remindShards {
+		p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+			TableName:              s.table,
+			IndexName:              aws.String(indexRemind),
+			KeyConditionExpression: aws.String(attrRemindShard + " = :shard AND " + attrRemindAt + " <= :now"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":shard": str(prefixRemind + strconv.Itoa(shard)),
+				":now":   unix(now),
+			},
+			Limit: s.limit(),
+		})
+		for p.HasMorePages() {
+			page, err := p.NextPage(ctx)
+			if err != nil {
+				return fmt.Errorf("query due reminders: %w", err)
+			}
+			codes := make([]string, 0, len(page.Items))
+			for _, item := range page.Items {
+				pk, _ := item[attrPK].(*types.AttributeValueMemberS)
+				if pk == nil || !strings.HasPrefix(pk.Value, prefixRequest) {
+					return fmt.Errorf("remind index item without a request key: %v", item[attrPK])
+				}
+				codes = append(codes, strings.TrimPrefix(pk.Value, prefixRequest))
+			}
+			if len(codes) > 0 {
+				if err := fn(codes); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// RecordReminder puts the request as after on the condition that the
+// stored one is still accepted with before's window and before's
+// remind_at: the reminder is still to be sent. after has no ReminderDue,
+// so the put takes it out of the remind index; of two sweeps that race,
+// one write passes.
+func (s *Store) RecordReminder(ctx context.Context, before, after booking.Request) error {
+	item, err := requestItem(after)
+	if err != nil {
+		return err
+	}
+	start, err := attributevalue.Marshal(before.Window.Start)
+	if err != nil {
+		return fmt.Errorf("encode window start: %w", err)
+	}
+	_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:                s.table,
+		Item:                     item,
+		ConditionExpression:      aws.String("#status = :accepted AND #window.#start = :start AND " + attrRemindAt + " = :at"),
+		ExpressionAttributeNames: map[string]string{"#status": attrStatus, "#window": attrWindow, "#start": "start"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":accepted": str(string(booking.StatusAccepted)), ":start": start, ":at": unix(before.ReminderDue),
+		},
+	})
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		return booking.Errorf(booking.InvalidTransition, "request %s was moved or reminded just now", before.Code)
+	}
+	if err != nil {
+		return fmt.Errorf("record the reminder of %s: %w", before.Code, err)
+	}
+	return nil
+}
