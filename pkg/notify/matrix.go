@@ -23,7 +23,8 @@ type Change struct {
 // Changes returns the changes that lead from before to after, oldest first.
 // before is nil when after was just created: its create event is the one
 // change. Otherwise each event after holds beyond before's history is one;
-// a write that added no event (none does today) changes nothing to tell.
+// a write that added no event (a reminder recorded too late to send, a
+// late payment's refund) changes nothing to tell.
 func Changes(before *booking.Request, after booking.Request) []Change {
 	if before == nil {
 		e := booking.Event{At: after.Created, By: booking.ActorCustomer, Action: booking.ActionCreate, To: after.Status, Window: after.Window}
@@ -51,8 +52,8 @@ func changeID(code string, event int) string { return code + "#" + strconv.Itoa(
 // personKind is what the person hears of a change, if anything: the spec's
 // received, confirmed, changed and cancelled (an expiry, of an unpaid hold
 // or of a request the business never answered, is a cancel for the
-// person). A payment, a completed job and a no-show tell the person
-// nothing new.
+// person); and, the day before an accepted visit, its reminder. A payment,
+// a completed job and a no-show tell the person nothing new.
 func personKind(e booking.Event) (Kind, bool) {
 	switch e.Action {
 	case booking.ActionCreate:
@@ -63,6 +64,8 @@ func personKind(e booking.Event) (Kind, bool) {
 		return KindChanged, true
 	case booking.ActionDecline, booking.ActionCancel, booking.ActionExpire:
 		return KindCancelled, true
+	case booking.ActionRemind:
+		return KindReminder, true
 	}
 	return "", false
 }

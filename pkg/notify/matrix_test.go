@@ -71,6 +71,8 @@ func transitions(lang string, c contact) []change {
 		{"operator cancels accepted", accepted, booking.ActionCancel, booking.ActorOperator, booking.StatusCancelled},
 		{"complete", accepted, booking.ActionComplete, booking.ActorBusiness, booking.StatusCompleted},
 		{"no_show", accepted, booking.ActionNoShow, booking.ActorBusiness, booking.StatusNoShow},
+		// Not a move: the sweeper records the day-before reminder.
+		{"remind", accepted, booking.ActionRemind, booking.ActorSystem, booking.StatusAccepted},
 	} {
 		before, after := move(m.from, m.action, m.by, m.to)
 		cs = append(cs, ch(m.name, before, after))
@@ -263,6 +265,28 @@ func TestMatrix(t *testing.T) {
 		{"operator cancels accepted", "en", contact{}, []func(*booking.Business){preview}, composer, nil},
 		{"person cancels new", "en", contact{}, []func(*booking.Business){preview}, notify.Composer{SiteURL: siteURL}, nil},
 		{"create new", "en", both, []func(*booking.Business){preview}, notify.Composer{SiteURL: siteURL}, nil},
+		// The day-before reminder: the person only, by e-mail if given and
+		// by text with consent, in their language; the business nothing.
+		{"remind", "en", both, nil, composer, []string{
+			onward + "/reminder/person/email -> " + email + " (en)",
+			onward + "/reminder/person/sms -> " + phone + " (en)",
+		}},
+		{"remind", "es", both, []func(*booking.Business){spanishDesk}, composer, []string{
+			onward + "/reminder/person/email -> " + email + " (es)",
+			onward + "/reminder/person/sms -> " + phone + " (es)",
+		}},
+		{"remind", "en", contact{email: true}, nil, composer, []string{
+			onward + "/reminder/person/email -> " + email + " (en)",
+		}},
+		{"remind", "es", contact{sms: true}, nil, composer, []string{
+			onward + "/reminder/person/sms -> " + phone + " (es)",
+		}},
+		{"remind", "en", contact{}, nil, composer, nil},
+		{"remind", "en", both, []func(*booking.Business){example}, composer, nil},
+		{"remind", "es", both, []func(*booking.Business){preview}, composer, []string{
+			onward + "/reminder/preview/email -> " + previewInbox + " (es)",
+		}},
+		{"remind", "en", contact{}, []func(*booking.Business){preview}, composer, nil},
 	}
 	for _, tt := range tests {
 		name := fmt.Sprintf("%s/%s/email=%v,sms=%v", tt.transition, tt.lang, tt.contact.email, tt.contact.sms)

@@ -22,6 +22,9 @@ const (
 	KindChanged    Kind = "changed"     // to the person: the business moved the window
 	KindCancelled  Kind = "cancelled"   // to the person: declined, cancelled or expired
 	KindNewRequest Kind = "new_request" // to the business: a request is in its inbox
+	// KindReminder, to the person: the day before an accepted visit, its
+	// window, the business's phone and the status page (booking.ActionRemind).
+	KindReminder Kind = "reminder"
 	// KindCancelledByCustomer, to the business: the person cancelled a
 	// request that was in its inbox (new or accepted), so that nobody turns
 	// up for a job that was called off.

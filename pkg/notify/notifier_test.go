@@ -406,3 +406,37 @@ func TestNotifying(t *testing.T) {
 		t.Errorf("got logs %s, want the failure logged", f.logs)
 	}
 }
+
+func (s store) RecordReminder(context.Context, booking.Request, booking.Request) error {
+	return s.fail
+}
+
+// TestNotifyingReminder: the local server has no stream, so the store
+// wrapper sends the reminder after the write that records it commits, and
+// nothing after a write that failed (another sweep recorded it first).
+func TestNotifyingReminder(t *testing.T) {
+	ctx := context.Background()
+	_, accepted := move(request(booking.StatusNew, "en", both), booking.ActionAccept, booking.ActorBusiness, booking.StatusAccepted)
+	before, after := move(accepted, booking.ActionRemind, booking.ActorSystem, booking.StatusAccepted)
+	f := newFixture(t)
+	lost := notify.Notifying(store{fail: booking.Errorf(booking.InvalidTransition, "reminded just now")}, f.n, f.n.Log)
+	if err := lost.RecordReminder(ctx, before, after); booking.ErrorCode(err) != booking.InvalidTransition {
+		t.Fatalf("got %v, want the store's error", err)
+	}
+	if got := f.senders.got(); len(got) > 0 {
+		t.Fatalf("got %v after a failed write, want nothing", got)
+	}
+	ok := notify.Notifying(store{}, f.n, f.n.Log)
+	for range 2 { // the second: as a retry, the Ledger sends nothing twice
+		if err := ok.RecordReminder(ctx, before, after); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{
+		code + "#2/reminder/person/email -> " + email,
+		code + "#2/reminder/person/sms -> +13125550147",
+	}
+	if got := f.senders.got(); !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+}

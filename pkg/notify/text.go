@@ -42,6 +42,7 @@ type lexicon struct {
 	limitSubject, limitHit                 string // %s business
 	limitRefused                           string // %d per hour, %d unanswered
 	limitTodo                              string
+	reminderSubject, reminder, reminderSMS string // %s business, %s window (and %s phone for the text)
 
 	preview                                 string // %s business, %s whom it would have gone to
 	toPersonEmail, toPersonSMS, toPersonAll string
@@ -96,6 +97,9 @@ var wording = map[string]*lexicon{
 		limitSubject:        "Unusual number of requests at %s",
 		limitHit:            "%s received an unusual number of online requests within an hour.",
 		limitRefused:        "New online requests are being refused for now: you take at most %d in any hour, and at most %d unanswered at once. Customers can still call you.",
+		reminderSubject:     "Reminder: %s, %s",
+		reminder:            "A reminder of your visit: %s will arrive within the window below.",
+		reminderSMS:         "Reminder: %s will arrive %s. To change or cancel, call %s.",
 		limitTodo:           "Open your inbox and answer the requests waiting there: accept them, offer another window or decline them. Mark any request that is not genuine as spam there: that declines it and blocks its phone and e-mail. Online requests are taken again as the hour passes and as you answer them.",
 
 		preview:       "%s is a preview site, so this message went only to the preview inbox, instead of to %s.",
@@ -148,6 +152,9 @@ var wording = map[string]*lexicon{
 		limitSubject:        "Número inusual de solicitudes en %s",
 		limitHit:            "%s recibió un número inusual de solicitudes en línea en una hora.",
 		limitRefused:        "Por ahora se rechazan las nuevas solicitudes en línea: recibes como máximo %d en una hora, y como máximo %d sin responder a la vez. Los clientes todavía pueden llamarte.",
+		reminderSubject:     "Recordatorio: %s, %s",
+		reminder:            "Te recordamos tu visita: %s llegará dentro del horario indicado abajo.",
+		reminderSMS:         "Recordatorio: %s llegará el %s. Para cambiarla o cancelarla, llama al %s.",
 		limitTodo:           "Abre tu bandeja y responde las solicitudes que esperan allí: acéptalas, ofrece otro horario o recházalas. Marca allí como spam las que no sean genuinas: así se rechazan y se bloquean su teléfono y su correo. Las solicitudes en línea se aceptan de nuevo a medida que pasa la hora y que las respondes.",
 
 		preview:       "%s es un sitio de prueba, así que este mensaje llegó solo a la bandeja de prueba, en lugar de a %s.",
@@ -214,6 +221,11 @@ func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking
 			extra = fmt.Sprintf(l.notConfirmed, name)
 		}
 		last = fmt.Sprintf(l.notSuits, name, phone)
+	case KindReminder:
+		subject = fmt.Sprintf(l.reminderSubject, name, w)
+		lead = fmt.Sprintf(l.reminder, name)
+		sms = fmt.Sprintf(l.reminderSMS, name, w, phone)
+		last = fmt.Sprintf(l.changeOrCancel, name, phone)
 	case KindCancelled:
 		subject = fmt.Sprintf(l.cancelledSubject, name, w)
 		switch e := ch.Event; {

@@ -71,6 +71,10 @@ func TestTexts(t *testing.T) {
 	beforeUnanswered, unanswered := move(freshEN, booking.ActionExpire, booking.ActorSystem, booking.StatusExpired)
 	beforeUnansweredES, unansweredES := move(fresh, booking.ActionExpire, booking.ActorSystem, booking.StatusExpired)
 	beforeUnpaid, unpaid := move(pending, booking.ActionExpire, booking.ActorSystem, booking.StatusExpired)
+	// The day-before reminder of an accepted visit, in Spanish and English.
+	beforeRemindES, remindES := move(accepted, booking.ActionRemind, booking.ActorSystem, booking.StatusAccepted)
+	_, acceptedEN := move(freshEN, booking.ActionAccept, booking.ActorBusiness, booking.StatusAccepted)
+	beforeRemind, remind := move(acceptedEN, booking.ActionRemind, booking.ActorSystem, booking.StatusAccepted)
 	tests := []struct {
 		name    string
 		msgs    []notify.Message
@@ -238,6 +242,52 @@ To change or cancel it, call Lakeview Plumbing at (312) 555-0188.
 `,
 		},
 	}
+	tests = append(tests, []struct {
+		name    string
+		msgs    []notify.Message
+		id      string
+		subject string
+		body    string
+	}{
+		{
+			"reminder, e-mail", messages(composer, &beforeRemind, remind, b), code + "#2/reminder/person/email",
+			"Reminder: Lakeview Plumbing, Mon, Nov 23, 10:00 AM-12:00 PM CST",
+			`Hello Ana Ruiz,
+
+A reminder of your visit: Lakeview Plumbing will arrive within the window below.
+
+Code: 7K3M-Q9TD-2HXA
+Service: Drain cleaning
+Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
+
+Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+To change or cancel it, call Lakeview Plumbing at (312) 555-0188.
+`,
+		},
+		{
+			"reminder, text", messages(composer, &beforeRemind, remind, b), code + "#2/reminder/person/sms", "",
+			"Reminder: Lakeview Plumbing will arrive Mon, Nov 23, 10:00 AM-12:00 PM CST. To change or cancel, call (312) 555-0188. Status: https://book.example.com/r/7K3M-Q9TD-2HXA Reply STOP to opt out",
+		},
+		{
+			"reminder, Spanish, e-mail", messages(composer, &beforeRemindES, remindES, b), code + "#2/reminder/person/email",
+			"Recordatorio: Lakeview Plumbing, lun 23 nov, 10:00-12:00 CST",
+			`Hola, Ana Ruiz:
+
+Te recordamos tu visita: Lakeview Plumbing llegará dentro del horario indicado abajo.
+
+Código: 7K3M-Q9TD-2HXA
+Servicio: Limpieza de drenaje
+Horario de llegada: lun 23 nov, 10:00-12:00 CST
+
+Estado: https://book.example.com/r/7K3M-Q9TD-2HXA
+Para cambiarla o cancelarla, llama a Lakeview Plumbing al (312) 555-0188.
+`,
+		},
+		{
+			"reminder, Spanish, text", messages(composer, &beforeRemindES, remindES, b), code + "#2/reminder/person/sms", "",
+			"Recordatorio: Lakeview Plumbing llegará el lun 23 nov, 10:00-12:00 CST. Para cambiarla o cancelarla, llama al (312) 555-0188. Estado: https://book.example.com/r/7K3M-Q9TD-2HXA Responde STOP para no recibir más",
+		},
+	}...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, m := range tt.msgs {

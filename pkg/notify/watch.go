@@ -42,6 +42,14 @@ func (s notifyingStore) MoveRequest(ctx context.Context, before, after booking.R
 	return nil
 }
 
+func (s notifyingStore) RecordReminder(ctx context.Context, before, after booking.Request) error {
+	if err := s.Store.RecordReminder(ctx, before, after); err != nil {
+		return err
+	}
+	s.notify(ctx, &before, after)
+	return nil
+}
+
 func (s notifyingStore) RecordLimitHit(ctx context.Context, slug string, now time.Time) (bool, error) {
 	first, err := s.Store.RecordLimitHit(ctx, slug, now)
 	if err != nil || !first {
