@@ -2,7 +2,9 @@
 // runs every minute. It moves to expired each pending_payment request whose
 // payment hold has lapsed at the scheduled event's time, and each new
 // request whose window has started unanswered, which opens its window
-// again and gives its phone back one open request (pkg/sweep).
+// again and gives its phone back one open request; and it records the
+// day-before reminder of each accepted visit whose reminder is due, which
+// the table's stream carries to the notify function (pkg/sweep).
 //
 // Environment: TABLE_NAME, and optionally DYNAMODB_ENDPOINT. It builds no
 // URLs, so it needs no SITE_URL.
@@ -40,7 +42,8 @@ func newHandler(ctx context.Context, getenv func(string) string) (func(context.C
 	if err != nil {
 		return nil, err
 	}
-	// No business cache: expiring a request reads no business.
+	// No business cache: expiring a request, or recording its reminder,
+	// reads no business.
 	bookings := booking.NewBookings(dynamo.New(client, c.TableName), c.SiteURL, nil, time.Now)
 	return sweep.Handler(bookings, time.Now, lambdaenv.Logger()), nil
 }

@@ -229,9 +229,9 @@ func TestTable(t *testing.T) {
 		{"TableName's default", tableNameDefault, `""`},
 		{"key schema", pairs(field(props, "KeySchema"), "AttributeName", "KeyType"), "pk HASH, sk RANGE"},
 		{"key types", pairs(field(props, "AttributeDefinitions"), "AttributeName", "AttributeType"),
-			"pk S, sk S, inbox_slug S, created S, sweep_shard S, sweep_at N"},
+			"pk S, sk S, inbox_slug S, created S, sweep_shard S, sweep_at N, remind_shard S, remind_at N"},
 		{"indexes", indexes(field(props, "GlobalSecondaryIndexes")),
-			"inbox (inbox_slug HASH, created RANGE) ALL; sweep (sweep_shard HASH, sweep_at RANGE) KEYS_ONLY"},
+			"inbox (inbox_slug HASH, created RANGE) ALL; sweep (sweep_shard HASH, sweep_at RANGE) KEYS_ONLY; remind (remind_shard HASH, remind_at RANGE) KEYS_ONLY"},
 		{"billing mode", plain(field(props, "BillingMode")), "PAY_PER_REQUEST"},
 		{"TTL attribute", plain(field(props, "TimeToLiveSpecification", "AttributeName")), "expires_at"},
 		{"TTL enabled", plain(field(props, "TimeToLiveSpecification", "Enabled")), "true"},
@@ -868,4 +868,37 @@ func makeGoBuilds(target string, vars ...string) ([]goBuild, error) {
 		builds = append(builds, b)
 	}
 	return builds, nil
+}
+
+// TestSweeperIndexes: the sweeper queries the sweep index (lapsed holds
+// and unanswered requests) and the remind index (due reminders), and
+// both are indexes of the table.
+func TestSweeperIndexes(t *testing.T) {
+	tp := loadTemplate(t)
+	tableID := tp.only(t, "AWS::DynamoDB::Table")
+	stmts, err := statements(tp.resources["ExpireHoldsFunction"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var queried []string
+	for _, st := range stmts {
+		for _, r := range items(field(st.node, "Resource")) {
+			if isIndexARN(r, tableID) {
+				queried = append(queried, strings.TrimPrefix(r.Value, "${"+tableID+".Arn}/index/"))
+			}
+		}
+	}
+	slices.Sort(queried)
+	if want := []string{"remind", "sweep"}; !slices.Equal(queried, want) {
+		t.Errorf("the sweeper may Query indexes %v, want %v", queried, want)
+	}
+	var defined []string
+	for _, ix := range items(field(tp.resources[tableID], "Properties", "GlobalSecondaryIndexes")) {
+		defined = append(defined, plain(field(ix, "IndexName")))
+	}
+	for _, name := range queried {
+		if !slices.Contains(defined, name) {
+			t.Errorf("the sweeper queries index %s, which the table (%v) does not have", name, defined)
+		}
+	}
 }

@@ -1,5 +1,7 @@
 // Package sweep is the sweeper: it expires every payment hold that has
-// lapsed and every new request still unanswered when its window starts, on
+// lapsed and every new request still unanswered when its window starts, and
+// records the reminder of every accepted visit whose reminder is due
+// (booking.Bookings.SendReminders; notify sends it), on
 // each scheduled event (functions/expire-holds) or on a ticker
 // (infra/local).
 package sweep
@@ -20,10 +22,13 @@ import (
 // Report is what one sweep did; the handler returns it (sam local
 // invoke prints it) and logs it.
 type Report struct {
-	Now        time.Time `json:"now"`
-	Expired    int       `json:"expired"`
-	Skipped    int       `json:"skipped"`
-	DurationMS float64   `json:"duration_ms"`
+	Now      time.Time `json:"now"`
+	Expired  int       `json:"expired"`
+	Skipped  int       `json:"skipped"`
+	Reminded int       `json:"reminded"`
+	// RemindSkipped are the reminders another sweep (or a move) took first.
+	RemindSkipped int     `json:"remind_skipped"`
+	DurationMS    float64 `json:"duration_ms"`
 }
 
 // maxClockLead is how far an event's time may be ahead of the function's
@@ -61,23 +66,30 @@ func Handler(bookings *booking.Bookings, clock func() time.Time, log *slog.Logge
 	}
 }
 
-// Sweep expires every payment hold lapsed at now and logs one JSON line:
-// how many requests it expired, how many another mover had moved first,
-// and how long it took. The sweeper function runs it on each scheduled
+// Sweep expires every payment hold lapsed at now, records every reminder
+// due at now, and logs one JSON line: how many requests it expired and
+// reminded, how many another mover had moved first, and how long it took. The sweeper function runs it on each scheduled
 // event; the local server runs it on a ticker.
 func Sweep(ctx context.Context, bookings *booking.Bookings, now time.Time, log *slog.Logger) (Report, error) {
 	start := time.Now()
 	res, err := bookings.ExpireLapsed(ctx, now)
+	// Reminders even when some expiry failed: they are another matter.
+	rem, remErr := bookings.SendReminders(ctx, now)
+	err = errors.Join(err, remErr)
 	report := Report{
-		Now:        now.UTC(),
-		Expired:    res.Expired,
-		Skipped:    res.Skipped,
-		DurationMS: float64(time.Since(start).Microseconds()) / 1000,
+		Now:           now.UTC(),
+		Expired:       res.Expired,
+		Skipped:       res.Skipped,
+		Reminded:      rem.Reminded,
+		RemindSkipped: rem.Skipped,
+		DurationMS:    float64(time.Since(start).Microseconds()) / 1000,
 	}
 	attrs := []slog.Attr{
 		slog.Time("now", report.Now),
 		slog.Int("expired", report.Expired),
 		slog.Int("skipped", report.Skipped),
+		slog.Int("reminded", report.Reminded),
+		slog.Int("remind_skipped", report.RemindSkipped),
 		slog.Float64("duration_ms", report.DurationMS),
 	}
 	if err != nil {

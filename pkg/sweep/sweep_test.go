@@ -201,3 +201,52 @@ func TestSweepHandlerLogsEachRequestIDOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepHandlerReminds: the scheduled sweep also records each reminder
+// due at the event's time, once: a second invocation for the same minute
+// (EventBridge may deliver an event twice) records nothing more.
+func TestSweepHandlerReminds(t *testing.T) {
+	sample, at := sampleEvent(t)
+	env := lambdatest.NewEnv(t)
+	start := at.Add(20 * time.Hour).Truncate(time.Hour)
+	r := booking.Request{
+		Code: booking.NewCode(), BusinessSlug: "austin-rapid-plumbing", Status: booking.StatusAccepted,
+		ServiceName: booking.LocalText{EN: "Other service"},
+		Window:      booking.Window{Date: start.Format("2006-01-02"), Start: start, End: start.Add(2 * time.Hour)},
+		Address:     booking.Address{Street: "1 Sample St", ZIP: "78701"},
+		Contact:     booking.Contact{Name: "Sample Person", Phone: "5125550101"},
+		Urgency:     "soon", Language: "en", Created: at.Add(-48 * time.Hour),
+		ReminderDue: at.Add(-time.Minute),
+	}
+	if err := env.Store.CreateRequest(context.Background(), r, nil, bookingtest.Unlimited, r.Created); err != nil {
+		t.Fatal(err)
+	}
+	clock := func() time.Time { return at }
+	h := Handler(booking.NewBookings(env.Store, lambdatest.SiteURL, nil, clock), clock, slog.New(slog.DiscardHandler))
+	for i, want := range []int{1, 0} {
+		out, err := lambda.NewHandler(h).Invoke(context.Background(), sample)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var report Report
+		if err := json.Unmarshal(out, &report); err != nil {
+			t.Fatal(err)
+		}
+		if report.Reminded != want {
+			t.Errorf("invocation %d: got %s, want %d reminded", i+1, out, want)
+		}
+	}
+	got, err := env.Store.Request(context.Background(), r.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reminds := 0
+	for _, e := range got.History {
+		if e.Action == booking.ActionRemind {
+			reminds++
+		}
+	}
+	if got.Status != booking.StatusAccepted || reminds != 1 || !got.ReminderDue.IsZero() {
+		t.Errorf("after two sweeps: %s with %d remind events, ReminderDue %s; want accepted, 1, none", got.Status, reminds, got.ReminderDue)
+	}
+}
