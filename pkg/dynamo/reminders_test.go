@@ -8,6 +8,7 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/notify"
 )
 
 // The test business is in America/Los_Angeles with the default reminder
@@ -230,6 +231,45 @@ func TestRemindersConcurrently(t *testing.T) {
 		}
 		if total != due || due == 0 {
 			t.Errorf("reminded %d in all, want %d (and some)", total, due)
+		}
+	})
+}
+
+// TestReminderStream: the reminder's write reaches notify as the table's
+// stream carries it (a MODIFY of the request item, old and new images):
+// one change, the remind event, which is the person's reminder by e-mail
+// and text; the same record again yields the same message IDs, which the
+// Ledger sends once.
+func TestReminderStream(t *testing.T) {
+	ctx := context.Background()
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		r := f.accepted(t, phone(1), monday)
+		old := f.item(t, requestKey(r.Code))
+		if _, err := f.bookings.SendReminders(ctx, remindMonday); err != nil {
+			t.Fatal(err)
+		}
+		rec := streamRecord(t, "MODIFY", old, f.item(t, requestKey(r.Code)))
+		w, ok, err := dynamo.DecodeRequestWrite(rec)
+		if err != nil || !ok {
+			t.Fatalf("DecodeRequestWrite() = %v, %v", ok, err)
+		}
+		changes := notify.Changes(w.Before, w.After)
+		if len(changes) != 1 || changes[0].Event.Action != booking.ActionRemind || changes[0].ID != r.Code+"#2" {
+			t.Fatalf("changes = %s, want the remind event #2 alone", jsonString(changes))
+		}
+		b := loadBusiness(t)
+		b.Example, b.Preview = false, false
+		c := notify.Composer{SiteURL: "https://book.example.com"}
+		var ids []string
+		for _, m := range c.Messages(changes[0], w.After, b) {
+			ids = append(ids, m.ID+" -> "+m.To)
+		}
+		want := []string{
+			r.Code + "#2/reminder/person/email -> " + r.Contact.Email,
+			r.Code + "#2/reminder/person/sms -> +1" + r.Contact.Phone,
+		}
+		if jsonString(ids) != jsonString(want) {
+			t.Errorf("messages = %v, want %v", ids, want)
 		}
 	})
 }
