@@ -75,9 +75,28 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 		From: r.Status, To: t.To, Window: after.Window,
 	})
 	if err := s.store.MoveRequest(ctx, r, after, t, now); err != nil {
+		if fresh, ok := s.remindedMeanwhile(ctx, r, err); ok {
+			return s.move(ctx, fresh, c, now)
+		}
 		return Request{}, err
 	}
 	return after, nil
+}
+
+// remindedMeanwhile reports whether a move of r failed only because the
+// sweeper recorded r's reminder since r was read (the reminder changes
+// neither the state nor the window, but the move's condition pins it), and
+// returns r as it is now: the move is then made again from it, as nobody's
+// move was lost. Any other change since the read stays a conflict.
+func (s *Bookings) remindedMeanwhile(ctx context.Context, r Request, err error) (Request, bool) {
+	if ErrorCode(err) != InvalidTransition || r.Status != StatusAccepted || r.ReminderDue.IsZero() {
+		return Request{}, false
+	}
+	fresh, ferr := s.store.Request(ctx, r.Code)
+	if ferr != nil || fresh.Status != r.Status || !fresh.Window.Start.Equal(r.Window.Start) || !fresh.ReminderDue.IsZero() {
+		return Request{}, false
+	}
+	return *fresh, true
 }
 
 // request returns the stored request with the given code, read leniently

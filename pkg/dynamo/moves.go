@@ -187,9 +187,10 @@ func (s *Store) holds(ctx context.Context, key map[string]types.AttributeValue, 
 // request as it is after the move, put on the condition that the stored one
 // is still in the move's from state with before's window (and, from
 // pending_payment, that the payment hold has lapsed for an expiry and has
-// not for anything else). Every move changes the state or the window, so
-// two moves from the same request as read cannot both pass, and nothing
-// one of them wrote is lost. A put, not an update: the request leaves the
+// not for anything else; from accepted, that its reminder is as read).
+// Every move changes the state or the window, so two moves from the same
+// request as read cannot both pass, and nothing one of them wrote is lost;
+// the reminder's write changes neither, so its remind_at is pinned too. A put, not an update: the request leaves the
 // sweep index by leaving out its keys.
 func (s *Store) requestMove(before, after booking.Request, t booking.Transition, now time.Time) (*types.Put, error) {
 	item, err := requestItem(after)
@@ -209,6 +210,12 @@ func (s *Store) requestMove(before, after booking.Request, t booking.Transition,
 		} else {
 			cond += " AND " + attrSweepAt + " > :now"
 		}
+	}
+	if t.From == booking.StatusAccepted {
+		// A reminder recorded since the read changed neither the state nor
+		// the window: its remind_at, as read, says it was not, so that this
+		// put never drops its event.
+		cond += " AND " + remindCondition(before, values)
 	}
 	return &types.Put{
 		TableName:                 s.table,

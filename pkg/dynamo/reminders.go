@@ -121,3 +121,14 @@ func (s *Store) RecordReminder(ctx context.Context, before, after booking.Reques
 	}
 	return nil
 }
+
+// remindCondition is the part of a move's condition that says the
+// request's reminder is as read in before (still due at the same time, or
+// none), setting its value in values.
+func remindCondition(before booking.Request, values map[string]types.AttributeValue) string {
+	if before.ReminderDue.IsZero() {
+		return "attribute_not_exists(" + attrRemindAt + ")"
+	}
+	values[":remindAt"] = unix(before.ReminderDue)
+	return attrRemindAt + " = :remindAt"
+}

@@ -273,3 +273,67 @@ func TestReminderStream(t *testing.T) {
 		}
 	})
 }
+
+// staleStore answers the first read of a request with stale, as a read
+// made just before the sweeper recorded its reminder.
+type staleStore struct {
+	*dynamo.Store
+	stale *booking.Request
+}
+
+func (s *staleStore) Request(ctx context.Context, code string) (*booking.Request, error) {
+	if r := s.stale; r != nil {
+		s.stale = nil
+		return r, nil
+	}
+	return s.Store.Request(ctx, code)
+}
+
+// TestMoveRacesAReminder: the reminder's write changes neither the state
+// nor the window, so a move from a read made before it must not put the
+// request back without its remind event (the person would then never hear
+// of the move: notify tells the events beyond the old image's). The
+// store's condition pins remind_at; the domain makes such a move again
+// from a fresh read, and any other change since the read stays a conflict.
+func TestMoveRacesAReminder(t *testing.T) {
+	ctx := context.Background()
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		r := f.accepted(t, phone(1), monday)
+		stale, err := f.store.Request(ctx, r.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res, err := f.bookings.SendReminders(ctx, remindMonday); err != nil || res.Reminded != 1 {
+			t.Fatalf("SendReminders() = %+v, %v", res, err)
+		}
+
+		// The store alone: the stale move is refused.
+		cancelled := *stale
+		cancelled.Status = booking.StatusCancelled
+		cancelled.History = append(cancelled.History, booking.Event{At: remindMonday, By: booking.ActorCustomer,
+			Action: booking.ActionCancel, From: booking.StatusAccepted, To: booking.StatusCancelled, Window: stale.Window})
+		tr, _ := booking.Allowed(booking.StatusAccepted, booking.ActionCancel, booking.ActorCustomer)
+		if err := f.store.MoveRequest(ctx, *stale, cancelled, tr, remindMonday); code(err) != booking.InvalidTransition {
+			t.Fatalf("a move from a read before the reminder = %v, want INVALID_TRANSITION", err)
+		}
+
+		// The domain: the person's cancel from that read goes through,
+		// after the remind event.
+		s := booking.NewBookings(&staleStore{Store: f.store, stale: stale}, "", nil, func() time.Time { return remindMonday.Add(time.Second) })
+		if _, err := s.CustomerCancel(ctx, r.Code); err != nil {
+			t.Fatalf("CustomerCancel() from a read before the reminder = %v, want nil", err)
+		}
+		got, err := f.store.Request(ctx, r.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var actions []booking.Action
+		for _, e := range got.History {
+			actions = append(actions, e.Action)
+		}
+		want := []booking.Action{booking.ActionCreate, booking.ActionAccept, booking.ActionRemind, booking.ActionCancel}
+		if got.Status != booking.StatusCancelled || jsonString(actions) != jsonString(want) {
+			t.Errorf("after the cancel: %s with history %v, want cancelled with %v", got.Status, actions, want)
+		}
+	})
+}
