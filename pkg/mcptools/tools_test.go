@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -322,9 +323,28 @@ func TestToolIdempotencyKey(t *testing.T) {
 }
 
 // Each tool call is logged as one line, without the person's details.
+// lockedBuffer is a log's buffer that the server's goroutines may write
+// while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
 func TestToolCallLog(t *testing.T) {
 	ctx := context.Background()
-	var buf strings.Builder
+	var buf lockedBuffer
 	server := mcptools.NewServer(newToolsBookings(t), slog.New(slog.NewJSONHandler(&buf, nil)))
 	serverSide, clientSide := mcp.NewInMemoryTransports()
 	if _, err := server.Connect(ctx, serverSide, nil); err != nil {
