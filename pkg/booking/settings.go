@@ -1,0 +1,112 @@
+package booking
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"slices"
+	"time"
+)
+
+// Schedule is what a business sets of its own schedule on the web inbox's
+// settings page: its days off, its notice, its weekly hours and the hour
+// of its reminders. Crews (crews_per_window) are not built yet, so they
+// are not here.
+type Schedule struct {
+	DaysOff          []DayOff
+	MinNoticeMinutes int
+	Hours            Hours
+	ReminderHour     int // 0-23; DefaultReminderHour when the record sets none
+}
+
+// Schedule returns b's schedule settings, as a copy the caller may change.
+func (b *Business) Schedule() Schedule {
+	s := Schedule{
+		DaysOff:          slices.Clone(b.DaysOff),
+		MinNoticeMinutes: b.MinNoticeMinutes,
+		Hours:            b.Hours.clone(),
+		ReminderHour:     DefaultReminderHour,
+	}
+	if b.ReminderHour != nil {
+		s.ReminderHour = *b.ReminderHour
+	}
+	return s
+}
+
+// clone returns a copy of h that shares no interval with it.
+func (h *Hours) clone() Hours {
+	var c Hours
+	from, to := h.days(), c.days()
+	for d := range from {
+		*to[d] = slices.Clone(*from[d])
+		if *to[d] == nil {
+			*to[d] = []Interval{}
+		}
+	}
+	return c
+}
+
+// Version names a schedule: a form carries the version of the schedule it
+// was shown, so that a change is made only to what the business saw.
+func (s Schedule) Version() string {
+	if s.DaysOff == nil {
+		s.DaysOff = []DayOff{}
+	}
+	s.Hours = s.Hours.clone()
+	doc, _ := json.Marshal(s) // plain strings and numbers: never fails
+	sum := sha256.Sum256(doc)
+	return hex.EncodeToString(sum[:12])
+}
+
+// ErrScheduleChanged is UpdateSchedule's answer when the stored schedule
+// is no longer the version the change was made from: nothing is stored.
+var ErrScheduleChanged = errors.New("the schedule changed meanwhile; nothing was stored")
+
+// UpdateSchedule stores next as b's schedule, with the store's conditional
+// UpdateBusiness, on the condition that the stored schedule is still the
+// version seen (Schedule.Version): a change made in between is never
+// undone. The changed record is validated as the loader validates a
+// business file (Validate): an invalid value is INVALID_REQUEST naming the
+// field, and nothing is stored. It returns the business as stored after.
+// Requests already made are never touched: those on a new day off stay
+// as they are, for the business to move or decline.
+func (s *Bookings) UpdateSchedule(ctx context.Context, b *Business, seen string, next Schedule) (*Business, error) {
+	var after *Business
+	err := s.store.UpdateBusiness(ctx, b.Slug, func(stored *Business) (*Business, error) {
+		if stored == nil {
+			return nil, Errorf(NotFound, "no business has the slug %s", excerpt(b.Slug))
+		}
+		if stored.Schedule().Version() != seen {
+			return nil, ErrScheduleChanged
+		}
+		changed := *stored
+		changed.DaysOff = slices.Clone(next.DaysOff)
+		if len(changed.DaysOff) == 0 {
+			changed.DaysOff = nil
+		}
+		changed.MinNoticeMinutes = next.MinNoticeMinutes
+		changed.Hours = next.Hours.clone()
+		if stored.ReminderHour != nil || next.ReminderHour != DefaultReminderHour {
+			hour := next.ReminderHour
+			changed.ReminderHour = &hour
+		}
+		if err := changed.validate(); err != nil {
+			return nil, Errorf(InvalidRequest, "%v", err)
+		}
+		after = &changed
+		return after, nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return after, nil
+}
+
+// OnDayOff reports whether a window starting at start falls on one of b's
+// days off (the local date of its start).
+func (b *Business) OnDayOff(start time.Time) bool {
+	y, m, d := start.In(b.Location()).Date()
+	return b.dayOff(time.Date(y, m, d, 0, 0, 0, 0, time.UTC))
+}
