@@ -69,7 +69,8 @@ var ErrScheduleChanged = errors.New("the schedule changed meanwhile; nothing was
 // version seen (Schedule.Version): a change made in between is never
 // undone. The changed record is validated as the loader validates a
 // business file (Validate): an invalid value is INVALID_REQUEST naming the
-// field, and nothing is stored. It returns the business as stored after.
+// field, and nothing is stored. It returns the business as stored after;
+// after a lost race (ErrScheduleChanged), the business as stored now.
 // Requests already made are never touched: those on a new day off stay
 // as they are, for the business to move or decline.
 func (s *Bookings) UpdateSchedule(ctx context.Context, b *Business, seen string, next Schedule) (*Business, error) {
@@ -79,6 +80,7 @@ func (s *Bookings) UpdateSchedule(ctx context.Context, b *Business, seen string,
 			return nil, Errorf(NotFound, "no business has the slug %s", excerpt(b.Slug))
 		}
 		if stored.Schedule().Version() != seen {
+			after = stored
 			return nil, ErrScheduleChanged
 		}
 		changed := *stored
@@ -98,6 +100,9 @@ func (s *Bookings) UpdateSchedule(ctx context.Context, b *Business, seen string,
 		after = &changed
 		return after, nil
 	})
+	if errors.Is(err, ErrScheduleChanged) {
+		return after, err
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -84,8 +84,12 @@ func TestUpdateSchedule(t *testing.T) {
 		}
 		mine := read.Schedule()
 		mine.DaysOff = []DayOff{{From: "2026-12-25"}}
-		if _, err := s.UpdateSchedule(ctx, read, seen, mine); !errors.Is(err, ErrScheduleChanged) {
+		now, err := s.UpdateSchedule(ctx, read, seen, mine)
+		if !errors.Is(err, ErrScheduleChanged) {
 			t.Fatalf("UpdateSchedule() = %v, want ErrScheduleChanged", err)
+		}
+		if now == nil || now.MinNoticeMinutes != 60 {
+			t.Errorf("UpdateSchedule() returned %v, want the business as stored now", now)
 		}
 		if b := store.bs[slug]; b.MinNoticeMinutes != 60 || len(b.DaysOff) != 0 {
 			t.Errorf("stored notice %d, days off %v: want the change made in between only", b.MinNoticeMinutes, b.DaysOff)

@@ -71,6 +71,11 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/requests/{code}/{action}", "moveFromWebInbox"},
 		{"GET", "/inbox/settings", "getWebInboxSettings"},
 		{"POST", "/inbox/settings", "setWebInboxAcceptingRequests"},
+		{"POST", "/inbox/settings/days-off", "addWebInboxDayOff"},
+		{"POST", "/inbox/settings/remove-day-off", "removeWebInboxDayOff"},
+		{"POST", "/inbox/settings/notice", "setWebInboxNotice"},
+		{"POST", "/inbox/settings/hours", "setWebInboxHours"},
+		{"POST", "/inbox/settings/reminder", "setWebInboxReminderHour"},
 		{"GET", "/r/{code}.ics", "getVisitCalendarEvent"},
 		{"GET", "/calendar/{token}.ics", "getCalendarFeed"},
 	} {
@@ -88,8 +93,8 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
 		}
 	}
-	if got := len(doc.Paths.Map()); got != 25 {
-		t.Errorf("got %d paths, want the 25 above", got)
+	if got := len(doc.Paths.Map()); got != 30 {
+		t.Errorf("got %d paths, want the 30 above", got)
 	}
 	// openapitest picks the answer to a request no operation matches by the
 	// tag of the path's operations: pages, business-web and payments

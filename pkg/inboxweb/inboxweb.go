@@ -52,6 +52,11 @@ type SignIn interface {
 	// SetAcceptingRequests pauses (false) or resumes (true) b's online
 	// requests and returns the business as stored after.
 	SetAcceptingRequests(ctx context.Context, b *booking.Business, on bool) (*booking.Business, error)
+	// UpdateSchedule stores b's schedule (days off, notice, weekly hours,
+	// reminder hour), validated as the loader validates it, if it is still
+	// the version seen; else booking.ErrScheduleChanged with the business
+	// as stored now.
+	UpdateSchedule(ctx context.Context, b *booking.Business, seen string, next booking.Schedule) (*booking.Business, error)
 }
 
 // Bookings is all the inbox needs of the booking service; *booking.Bookings
@@ -139,6 +144,7 @@ type handler struct {
 //	POST /inbox/requests/{code}/{action}      make the move
 //	GET  /inbox/settings                      pause or resume online requests
 //	POST /inbox/settings                      do it, once confirmed
+//	POST /inbox/settings/{form}               change the schedule: days-off (add one), remove-day-off, notice, hours, reminder
 //
 // Every form that changes something is a POST carrying the session's CSRF
 // token, from this site only (http.CrossOriginProtection). Another
@@ -167,6 +173,7 @@ func New(c Config) http.Handler {
 	mux.HandleFunc("POST /inbox/requests/{code}/{action}", h.form(h.move))
 	mux.HandleFunc("GET /inbox/settings", h.signedIn(h.settings))
 	mux.HandleFunc("POST /inbox/settings", h.form(h.setAccepting))
+	mux.HandleFunc("POST /inbox/settings/{form}", h.form(h.setSchedule))
 	notFound := func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r, nil) }
 	mux.HandleFunc("/inbox", notFound)
 	mux.HandleFunc("/inbox/", notFound)

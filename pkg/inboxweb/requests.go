@@ -11,7 +11,9 @@ import (
 // maxPages bounds the pages of requests read for one section of the inbox.
 const maxPages = 5
 
-// inbox lists the business's requests: the ones that need an answer first
+// inbox lists the business's requests: those new or accepted whose window
+// falls on one of its days off first (added after they were made: the
+// business moves or declines them), then the ones that need an answer
 // (new, then those whose deposit is paid, each by the soonest window, when
 // an unanswered request expires), then the accepted jobs still to come, by
 // day in the business's time zone, then the rest, newest first, a page at
@@ -38,6 +40,10 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 			return x.ArrivalWindow.Start.Compare(y.ArrivalWindow.Start)
 		})
 		for _, req := range open {
+			if b.OnDayOff(req.ArrivalWindow.Start) {
+				v.DayOff = append(v.DayOff, buildItem(req, b, lang, now))
+				continue
+			}
 			v.Answer = append(v.Answer, buildItem(req, b, lang, now))
 		}
 		accepted, err := h.all(r, b, booking.StatusAccepted)
@@ -52,6 +58,10 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 			item := buildItem(req, b, lang, now)
 			if req.ArrivalWindow.End.Before(now) { // past: to mark done or no-show
 				v.Rest = append(v.Rest, item)
+				continue
+			}
+			if b.OnDayOff(req.ArrivalWindow.Start) { // to move or decline
+				v.DayOff = append(v.DayOff, item)
 				continue
 			}
 			d := booking.FormatDay(lang, req.ArrivalWindow.Start, b.Location())
@@ -78,7 +88,7 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 	if rest.Next != nil {
 		v.More = "/inbox?before=" + urlQuery(*rest.Next)
 	}
-	v.Empty = len(v.Answer) == 0 && len(v.Days) == 0 && len(v.Rest) == 0
+	v.Empty = len(v.DayOff) == 0 && len(v.Answer) == 0 && len(v.Days) == 0 && len(v.Rest) == 0
 	render(w, r, http.StatusOK, "inbox", lang, &s, tr(lang, "inbox_title"), v)
 }
 

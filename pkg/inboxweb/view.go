@@ -40,6 +40,7 @@ type messageView struct {
 type inboxView struct {
 	Paused bool
 	Answer []itemView // new: the ones without a deposit, then the paid ones
+	DayOff []itemView // new or accepted, on one of the business's days off
 	Days   []dayView  // accepted, still to come
 	Rest   []itemView // past jobs, then everything settled, newest first
 	More   string     // the next page of the rest
@@ -145,12 +146,50 @@ type windowChoice struct {
 	Label string
 }
 
-// settingsView is the settings page: online requests on or off.
+// settingsView is the settings page: online requests on or off, and the
+// schedule's forms.
 type settingsView struct {
 	On      bool
 	Confirm string // "on" or "off": the step that confirms the change
 	Notice  string
 	CSRF    string
+	// Version is the schedule's version the forms change (a form of an
+	// older one is refused, as changed meanwhile).
+	Version   string
+	Problem   string // what is wrong with the form ProblemAt
+	ProblemAt string
+	DaysOff   []dayOffView
+	Add       dayOffForm // the refused day off, to fix
+	// NoticeHours and NoticeMinutes are min_notice_minutes.
+	NoticeHours, NoticeMinutes string
+	Days                       []hoursDay
+	ReminderHour               int
+	Hours                      []hourChoice
+}
+
+type dayOffView struct {
+	Index int
+	Label string
+	Note  string
+}
+
+type dayOffForm struct{ From, To, Note string }
+
+// hoursDay is one day of the weekly hours: its intervals, and an empty
+// row for one more.
+type hoursDay struct {
+	Key, Name string
+	Rows      []hoursRow
+}
+
+type hoursRow struct {
+	N           int
+	Open, Close string
+}
+
+type hourChoice struct {
+	Hour  int
+	Label string
 }
 
 // service is the request's service in lang.

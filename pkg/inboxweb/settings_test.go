@@ -1,0 +1,316 @@
+package inboxweb_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+var versionField = regexp.MustCompile(`name="version" value="([^"]+)"`)
+
+// version reads the schedule's version off a's settings page.
+func (f *fixture) version(t *testing.T, a agent) string {
+	t.Helper()
+	res := f.do(t, a, "GET", "/inbox/settings", nil)
+	m := versionField.FindStringSubmatch(res.body)
+	if m == nil {
+		t.Fatalf("no schedule version on the settings page (%d)", res.status)
+	}
+	return m[1]
+}
+
+// setSchedule changes slug's stored schedule outside the web inbox.
+func (f *fixture) setSchedule(t *testing.T, slug string, change func(*booking.Business)) {
+	t.Helper()
+	err := f.store.UpdateBusiness(context.Background(), slug, func(stored *booking.Business) (*booking.Business, error) {
+		c := *stored
+		change(&c)
+		return &c, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestScheduleForms(t *testing.T) {
+	const slug = "desert-cool-hvac"
+	oneDay := func(b *booking.Business) { b.DaysOff = []booking.DayOff{{From: "2026-12-25", Note: "Christmas"}} }
+	tests := []struct {
+		name       string
+		setup      func(*booking.Business) // the stored record before, if not nil
+		path       string
+		form       url.Values
+		lang       string
+		wantStatus int
+		wantIn     []string // on the page of a 400 or 409
+		check      func(b *booking.Business) bool
+	}{
+		{"a day off", nil, "days-off", url.Values{"from": {"2026-12-25"}, "note": {"Christmas"}}, "", 303, nil,
+			func(b *booking.Business) bool {
+				return slices.Equal(b.DaysOff, []booking.DayOff{{From: "2026-12-25", Note: "Christmas"}})
+			}},
+		{"a range of days off, kept in date order", oneDay, "days-off", url.Values{"from": {"2026-12-01"}, "to": {"2026-12-03"}}, "", 303, nil,
+			func(b *booking.Business) bool {
+				return slices.Equal(b.DaysOff, []booking.DayOff{{From: "2026-12-01", To: "2026-12-03"}, {From: "2026-12-25", Note: "Christmas"}})
+			}},
+		{"a range that ends before it starts", nil, "days-off", url.Values{"from": {"2026-12-24"}, "to": {"2026-12-01"}}, "", 400,
+			[]string{"This day off is not valid", "days_off[0].to: is before from", `value="2026-12-24"`}, noDaysOff},
+		{"no day", nil, "days-off", url.Values{"from": {""}}, "", 400, []string{"Pick the day off."}, noDaysOff},
+		{"not a date", nil, "days-off", url.Values{"from": {"25/12/2026"}}, "es", 400, []string{"Este día libre no es válido"}, noDaysOff},
+		{"a note of two lines", nil, "days-off", url.Values{"from": {"2026-12-25"}, "note": {"a\nb"}}, "", 400, []string{"days_off[0].note"}, noDaysOff},
+		{"remove a day off", oneDay, "remove-day-off", url.Values{"index": {"0"}}, "", 303, nil, noDaysOff},
+		{"remove a day off not in the list", oneDay, "remove-day-off", url.Values{"index": {"3"}}, "", 409, []string{"changed meanwhile"},
+			func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
+		{"two hours' notice", nil, "notice", url.Values{"notice_hours": {"2"}, "notice_minutes": {"0"}}, "", 303, nil, notice(120)},
+		{"an hour and a half", nil, "notice", url.Values{"notice_hours": {"1"}, "notice_minutes": {"30"}}, "", 303, nil, notice(90)},
+		{"no notice", func(b *booking.Business) { b.MinNoticeMinutes = 60 }, "notice", url.Values{"notice_hours": {"0"}, "notice_minutes": {"0"}}, "", 303, nil, notice(0)},
+		{"75 minutes", nil, "notice", url.Values{"notice_hours": {"1"}, "notice_minutes": {"75"}}, "", 400, []string{"whole hours and minutes"}, notice(0)},
+		{"not a number", nil, "notice", url.Values{"notice_hours": {"two"}, "notice_minutes": {"0"}}, "es", 400, []string{"horas y minutos enteros", `value="two"`}, notice(0)},
+		{"more than a week", nil, "notice", url.Values{"notice_hours": {"169"}, "notice_minutes": {"0"}}, "", 400, []string{"up to a week"}, notice(0)},
+		{"a week and a minute", nil, "notice", url.Values{"notice_hours": {"168"}, "notice_minutes": {"1"}}, "", 400, []string{"min_notice_minutes"}, notice(0)},
+		{"weekly hours", nil, "hours", url.Values{"mon_open": {"08:00", "13:00", ""}, "mon_close": {"12:00", "17:00", ""}, "sat_open": {"09:00"}, "sat_close": {"24:00"}}, "", 303, nil,
+			func(b *booking.Business) bool {
+				return clocks(b.Hours.Mon) == "08:00-12:00 13:00-17:00" && clocks(b.Hours.Sat) == "09:00-24:00" &&
+					len(b.Hours.Tue) == 0 && len(b.Hours.Sun) == 0
+			}},
+		{"hours that close before they open", nil, "hours", url.Values{"tue_open": {"17:00"}, "tue_close": {"08:00"}}, "", 400,
+			[]string{"These hours are not valid", "hours.tue[0]: closes (08:00) before it opens (17:00)"}, hoursKept},
+		{"overlapping hours", nil, "hours", url.Values{"wed_open": {"08:00", "11:00"}, "wed_close": {"12:00", "15:00"}}, "", 400, []string{"hours.wed[1]: overlaps"}, hoursKept},
+		{"an opening without a closing", nil, "hours", url.Values{"thu_open": {"08:00"}, "thu_close": {""}}, "es", 400, []string{"Este horario no es válido", "hours.thu[0].close"}, hoursKept},
+		{"the reminder at 18:00", nil, "reminder", url.Values{"reminder_hour": {"18"}}, "", 303, nil,
+			func(b *booking.Business) bool { return b.ReminderHour != nil && *b.ReminderHour == 18 }},
+		{"the reminder at 24:00", nil, "reminder", url.Values{"reminder_hour": {"24"}}, "", 400, []string{"reminder_hour"},
+			func(b *booking.Business) bool { return b.ReminderHour == nil }},
+		{"the reminder at no hour", nil, "reminder", url.Values{"reminder_hour": {"noon"}}, "", 400, []string{"Pick an hour from 00:00 to 23:00."},
+			func(b *booking.Business) bool { return b.ReminderHour == nil }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, nil)
+			if tt.setup != nil {
+				f.setSchedule(t, slug, tt.setup)
+			}
+			a, csrf := f.signIn(t, slug)
+			hoursBefore = f.business(t, slug).Hours
+			form := url.Values{"csrf": {csrf}, "version": {f.version(t, a)}}
+			for k, v := range tt.form {
+				form[k] = v
+			}
+			path := "/inbox/settings/" + tt.path
+			if tt.lang != "" {
+				path += "?lang=" + tt.lang
+			}
+			res := f.do(t, a, "POST", path, form)
+			if res.status != tt.wantStatus {
+				t.Fatalf("got %d, want %d:\n%s", res.status, tt.wantStatus, res.body)
+			}
+			if res.status == http.StatusSeeOther {
+				if want := "/inbox/settings?done=" + tt.path; res.location != want {
+					t.Errorf("got 303 to %q, want %q", res.location, want)
+				}
+				wantIn(t, f.do(t, a, "GET", res.location, nil).body, `class="notice" role="status"`)
+			}
+			wantIn(t, res.body, tt.wantIn...)
+			if b := f.business(t, slug); !tt.check(b) {
+				t.Errorf("stored days off %v, notice %d, hours %+v, reminder %v", b.DaysOff, b.MinNoticeMinutes, b.Hours, b.ReminderHour)
+			}
+		})
+	}
+}
+
+// hoursBefore are the hours of the business of a TestScheduleForms case
+// before its form.
+var hoursBefore booking.Hours
+
+// clocks is a day's intervals as "08:00-12:00 13:00-17:00".
+func clocks(day []booking.Interval) string {
+	var out []string
+	for _, iv := range day {
+		out = append(out, iv.Open+"-"+iv.Close)
+	}
+	return strings.Join(out, " ")
+}
+
+func noDaysOff(b *booking.Business) bool { return len(b.DaysOff) == 0 }
+
+func hoursKept(b *booking.Business) bool {
+	return (booking.Schedule{Hours: b.Hours}).Version() == (booking.Schedule{Hours: hoursBefore}).Version()
+}
+
+func notice(minutes int) func(*booking.Business) bool {
+	return func(b *booking.Business) bool { return b.MinNoticeMinutes == minutes }
+}
+
+// Every schedule form is refused without the session's CSRF token, with
+// another business's, or from another site, and nothing is stored; a
+// business's form changes its own record only.
+func TestScheduleFormRefusals(t *testing.T) {
+	f := newFixture(t, nil)
+	const slug, other = "desert-cool-hvac", "mile-high-electric"
+	a, csrf := f.signIn(t, slug)
+	o, otherCSRF := f.signIn(t, other)
+	version := f.version(t, a)
+	foreign := agent{session: a.session, header: []string{"Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"}}
+	forms := map[string]url.Values{
+		"days-off":       {"from": {"2026-12-25"}},
+		"remove-day-off": {"index": {"0"}},
+		"notice":         {"notice_hours": {"2"}, "notice_minutes": {"0"}},
+		"hours":          {"mon_open": {"10:00"}, "mon_close": {"11:00"}},
+		"reminder":       {"reminder_hour": {"18"}},
+	}
+	f.setSchedule(t, slug, func(b *booking.Business) { b.DaysOff = []booking.DayOff{{From: "2026-12-31"}} })
+	version = f.version(t, a)
+	before := f.business(t, slug).Schedule().Version()
+	for form, values := range forms {
+		for _, tt := range []struct {
+			name string
+			who  agent
+			csrf string
+		}{
+			{"no CSRF token", a, ""},
+			{"another business's CSRF token", a, otherCSRF},
+			{"from another site", foreign, csrf},
+		} {
+			t.Run(form+"/"+tt.name, func(t *testing.T) {
+				v := url.Values{"version": {version}}
+				if tt.csrf != "" {
+					v.Set("csrf", tt.csrf)
+				}
+				for k, x := range values {
+					v[k] = x
+				}
+				if res := f.do(t, tt.who, "POST", "/inbox/settings/"+form, v); res.status != http.StatusForbidden {
+					t.Errorf("got %d, want 403", res.status)
+				}
+				if got := f.business(t, slug).Schedule().Version(); got != before {
+					t.Error("the schedule changed")
+				}
+			})
+		}
+	}
+	t.Run("signed out", func(t *testing.T) {
+		res := f.do(t, agent{}, "POST", "/inbox/settings/notice", url.Values{"csrf": {csrf}, "version": {version}, "notice_hours": {"2"}, "notice_minutes": {"0"}})
+		// A form's own path is no page to come back to: the inbox.
+		if want := "/inbox"; res.status != http.StatusSeeOther || res.location != want {
+			t.Errorf("got %d to %q, want 303 to %q", res.status, res.location, want)
+		}
+	})
+	t.Run("another business changes its own record only", func(t *testing.T) {
+		res := f.do(t, o, "POST", "/inbox/settings/notice", url.Values{"csrf": {otherCSRF}, "version": {f.version(t, o)}, "notice_hours": {"3"}, "notice_minutes": {"0"}})
+		if res.status != http.StatusSeeOther {
+			t.Fatalf("got %d, want 303", res.status)
+		}
+		if f.business(t, other).MinNoticeMinutes != 180 || f.business(t, slug).Schedule().Version() != before {
+			t.Errorf("notice of %s %d, of %s changed: %v", other, f.business(t, other).MinNoticeMinutes, slug, f.business(t, slug).Schedule().Version() != before)
+		}
+	})
+}
+
+// A form of a schedule changed since the page was shown stores nothing,
+// and shows the settings as they are now, saying they changed meanwhile.
+func TestScheduleLostRace(t *testing.T) {
+	for _, lang := range []string{"en", "es"} {
+		t.Run(lang, func(t *testing.T) {
+			f := newFixture(t, nil)
+			const slug = "desert-cool-hvac"
+			a, csrf := f.signIn(t, slug)
+			version := f.version(t, a)
+			f.setSchedule(t, slug, func(b *booking.Business) { b.MinNoticeMinutes = 180 }) // meanwhile, elsewhere
+			res := f.do(t, a, "POST", "/inbox/settings/days-off?lang="+lang, url.Values{"csrf": {csrf}, "version": {version}, "from": {"2026-12-25"}})
+			if res.status != http.StatusConflict {
+				t.Fatalf("got %d, want 409", res.status)
+			}
+			want := map[string]string{"en": "Nothing changed: your settings were changed meanwhile", "es": "No cambió nada: sus ajustes cambiaron mientras tanto"}[lang]
+			wantIn(t, res.body, want, `id="notice_hours" name="notice_hours" min="0" max="168" inputmode="numeric" value="3"`)
+			if b := f.business(t, slug); len(b.DaysOff) != 0 || b.MinNoticeMinutes != 180 {
+				t.Errorf("stored days off %v, notice %d: want the change made meanwhile only", b.DaysOff, b.MinNoticeMinutes)
+			}
+			// The page shown has the version now: the same form goes through.
+			m := versionField.FindStringSubmatch(res.body)
+			if m == nil || m[1] == version {
+				t.Fatalf("the page after the race has version %v, want a new one", m)
+			}
+			res = f.do(t, a, "POST", "/inbox/settings/days-off", url.Values{"csrf": {csrf}, "version": {m[1]}, "from": {"2026-12-25"}})
+			if res.status != http.StatusSeeOther || len(f.business(t, slug).DaysOff) != 1 {
+				t.Errorf("again with the new version: got %d, days off %v", res.status, f.business(t, slug).DaysOff)
+			}
+		})
+	}
+}
+
+// The settings page lists the days off with their notes, and the forms in
+// the page's language.
+func TestSettingsPageSchedule(t *testing.T) {
+	f := newFixture(t, nil)
+	const slug = "desert-cool-hvac"
+	f.setSchedule(t, slug, func(b *booking.Business) {
+		b.DaysOff = []booking.DayOff{{From: "2026-12-24", To: "2026-12-26", Note: "Family <visit>"}}
+		b.MinNoticeMinutes = 150
+	})
+	a, _ := f.signIn(t, slug)
+	tests := []struct {
+		lang string
+		want []string
+	}{
+		{"en", []string{"Days off", "Thursday, December 24, 2026 – Saturday, December 26, 2026", "Family &lt;visit&gt;", `value="2"`, `value="30"`, "Weekly hours", "Monday", `<option value="9" selected>09:00</option>`}},
+		{"es", []string{"Días libres", "jueves 24 de diciembre de 2026", "Antelación", "Horario semanal", "Lunes", "Recordatorios"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			res := f.do(t, a, "GET", "/inbox/settings?lang="+tt.lang, nil)
+			if res.status != http.StatusOK {
+				t.Fatalf("got %d", res.status)
+			}
+			wantIn(t, res.body, tt.want...)
+		})
+	}
+}
+
+// Requests (new or accepted) whose window falls on a day off added after
+// they were made are listed under "On a day off", to move or decline; the
+// day off does not touch them.
+func TestInboxOnADayOff(t *testing.T) {
+	f := newFixture(t, nil)
+	const slug = "desert-cool-hvac"
+	newOne := f.create(t, slug, "", "", 2)
+	accepted := f.create(t, slug, "", "", 3)
+	f.businessMove(t, slug, accepted, booking.ActionAccept, "")
+	elsewhere := f.create(t, slug, "", "", 4)
+	b := f.business(t, slug)
+	day := func(n int) string { return f.clock.Now().In(b.Location()).AddDate(0, 0, n).Format("2006-01-02") }
+	a, csrf := f.signIn(t, slug)
+	res := f.do(t, a, "POST", "/inbox/settings/days-off", url.Values{"csrf": {csrf}, "version": {f.version(t, a)}, "from": {day(2)}, "to": {day(3)}})
+	if res.status != http.StatusSeeOther {
+		t.Fatalf("add the days off: got %d", res.status)
+	}
+	for _, tt := range []struct {
+		lang, heading string
+	}{{"en", "On a day off"}, {"es", "En un día libre"}} {
+		t.Run(tt.lang, func(t *testing.T) {
+			body := f.do(t, a, "GET", "/inbox?lang="+tt.lang, nil).body
+			wantIn(t, body, `<h2 id="day-off">`+tt.heading+`</h2>`)
+			section := body[strings.Index(body, `id="day-off"`):]
+			if end := strings.Index(section[1:], "<h2"); end >= 0 {
+				section = section[:end+1]
+			}
+			wantIn(t, section, `data-code="`+newOne+`"`, `data-code="`+accepted+`"`)
+			wantNotIn(t, section, `data-code="`+elsewhere+`"`)
+			wantIn(t, body, `data-code="`+elsewhere+`"`)
+			if n := strings.Count(body, `data-code="`+newOne+`"`); n != 1 {
+				t.Errorf("the request on a day off is listed %d times, want once", n)
+			}
+		})
+	}
+	if r := f.request(t, newOne); r.Status != booking.StatusNew {
+		t.Errorf("the new request is %s", r.Status)
+	}
+	if r := f.request(t, accepted); r.Status != booking.StatusAccepted {
+		t.Errorf("the accepted request is %s", r.Status)
+	}
+}
