@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -72,7 +73,8 @@ var signInLink = regexp.MustCompile(`https?://\S+/inbox/sign-in/[A-Za-z0-9_-]+`)
 // /inbox, asks for a sign-in link, finds it in the outbox, opens it and
 // signs in; opens the new request, offers another window, then accepts;
 // and the person's status page shows the new window, changed by the
-// business. Every page is checked with axe-core (WCAG 2.0-2.2 A and AA)
+// business. On the settings page the business closes a day and asks for 2
+// hours' notice, and the public availability changes accordingly. Every page is checked with axe-core (WCAG 2.0-2.2 A and AA)
 // and for touch targets of at least 24×24 px, and screenshotted to
 // artifacts/screenshots/inbox-{lang}-{n}-{page}.png. The server's log must
 // hold neither the sign-in token, the session nor the CSRF token.
@@ -122,17 +124,21 @@ func TestBrowserInbox(t *testing.T) {
 		moveHeading, accepted string
 		moved                 string // the person's status page, after the move (pkg/pages text.go)
 		notFound, spent       string // an unknown code's page; a spent link's
+		dayOffAdded           string // the settings page's notices (pkg/inboxweb text.go)
+		noticeSaved           string
 	}{
 		{"en", "mile-high-electric", "outlet-switch-repair", "80202", "Denver", true,
 			"Sign in to your inbox", "Check your e-mail", "Sign in", "Requests", "Needs an answer",
 			"Offer another window", "Accepted. The person is told.",
 			"The business moved your arrival window to this time.",
-			"Page not found", "This sign-in link cannot be used any more: it was used already, or it expired. Ask for a new one."},
+			"Page not found", "This sign-in link cannot be used any more: it was used already, or it expired. Ask for a new one.",
+			"The day off is added.", "The notice is saved."},
 		{"es", "limpieza-la-estrella", "standard-cleaning", "90026", "Los Angeles", false,
 			"Inicie sesión en su bandeja", "Revise su correo", "Iniciar sesión", "Solicitudes", "",
 			"Ofrecer otro horario", "",
 			"El negocio cambió su horario de llegada a esta hora.",
-			"Página no encontrada", "Este enlace ya no sirve: ya se usó o venció. Pida uno nuevo."},
+			"Página no encontrada", "Este enlace ya no sirve: ya se usó o venció. Pida uno nuevo.",
+			"El día libre está agregado.", "La antelación está guardada."},
 	}
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -357,6 +363,51 @@ func TestBrowserInbox(t *testing.T) {
 			shot("accepted")
 			click("header a[href='/inbox/settings']")
 			shot("settings")
+
+			// The business closes a day and asks for 2 hours' notice; the
+			// public availability (JSON API) follows.
+			closed := avail.Windows[len(avail.Windows)-1].Date
+			var before booking.Availability
+			getJSON(t, srv.URL+"/api/v1/businesses/"+tt.slug+"/availability?days=1&from="+closed, &before)
+			if len(before.Windows) == 0 {
+				t.Fatalf("availability on %s: no window before closing the day", closed)
+			}
+			if err := chromedp.Do(tab, chromedp.SetValue(chromedp.CSS("#from"), closed), chromedp.SendKeys(chromedp.CSS("#note"), "Test day off")); err != nil {
+				t.Fatal(err)
+			}
+			click("#add-day-off button")
+			if got := text("#days-off-list"); !strings.Contains(got, "Test day off") {
+				t.Errorf("settings: the days off are %q, want the one just added", got)
+			}
+			if got := text(".notice"); got != tt.dayOffAdded {
+				t.Errorf("after adding a day off: got notice %q, want %q", got, tt.dayOffAdded)
+			}
+			shot("settings-day-off")
+			if err := chromedp.Do(tab, chromedp.SetValue(chromedp.CSS("#notice_hours"), "2"), chromedp.SetValue(chromedp.CSS("#notice_minutes"), "0")); err != nil {
+				t.Fatal(err)
+			}
+			click("#notice button")
+			if got := text(".notice"); got != tt.noticeSaved {
+				t.Errorf("after setting the notice: got notice %q, want %q", got, tt.noticeSaved)
+			}
+			shot("settings-notice")
+			var after booking.Availability
+			getJSON(t, srv.URL+"/api/v1/businesses/"+tt.slug+"/availability?days=1&from="+closed, &after)
+			if len(after.Windows) != 0 {
+				t.Errorf("availability on the day off %s: got %d windows, want none", closed, len(after.Windows))
+			}
+			getJSON(t, srv.URL+"/api/v1/businesses/"+tt.slug+"/availability?days=14", &after)
+			earliest := time.Now().Add(2 * time.Hour)
+			for _, w := range after.Windows {
+				if w.Date == closed || !w.Start.After(earliest) {
+					t.Errorf("availability: got window %s on %s, on the day off or within 2 hours' notice", w.Start, w.Date)
+				}
+			}
+			for _, w := range avail.Windows {
+				if w.Start.After(time.Now()) && !w.Start.After(earliest) && slices.ContainsFunc(after.Windows, func(x booking.Window) bool { return x.Start.Equal(w.Start) }) {
+					t.Errorf("availability: the window at %s, within 2 hours, is still offered", w.Start)
+				}
+			}
 			navigate(srv.URL + "/inbox/requests/XXXX-XXXX-XXXX")
 			if got := text("main h1"); got != tt.notFound {
 				t.Errorf("unknown code: got %q, want %q", got, tt.notFound)
