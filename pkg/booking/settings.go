@@ -100,6 +100,14 @@ func (s *Bookings) UpdateSchedule(ctx context.Context, b *Business, seen string,
 		after = &changed
 		return after, nil
 	})
+	if errors.Is(err, ErrBusinessChanged) {
+		// Another change landed between the store's read and its write:
+		// as lost a race as a version that no longer matches.
+		if after, err = s.store.Business(ctx, b.Slug); err != nil {
+			return nil, err
+		}
+		return after, ErrScheduleChanged
+	}
 	if errors.Is(err, ErrScheduleChanged) {
 		return after, err
 	}

@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -96,6 +97,22 @@ func TestUpdateSchedule(t *testing.T) {
 		}
 	})
 
+	t.Run("a write that lands between the store's read and its write", func(t *testing.T) {
+		s, store, _ := newSignInService(t)
+		read := store.bs[slug]
+		racing := &racingStore{signInStore: store, meanwhile: func(b *Business) { b.MinNoticeMinutes = 45 }}
+		s.store = racing
+		mine := read.Schedule()
+		mine.DaysOff = []DayOff{{From: "2026-12-25"}}
+		now, err := s.UpdateSchedule(ctx, read, read.Schedule().Version(), mine)
+		if !errors.Is(err, ErrScheduleChanged) {
+			t.Fatalf("UpdateSchedule() = %v, want ErrScheduleChanged", err)
+		}
+		if now == nil || now.MinNoticeMinutes != 45 || len(now.DaysOff) != 0 {
+			t.Errorf("UpdateSchedule() returned %+v, want the business as stored now", now)
+		}
+	})
+
 	t.Run("a business that is gone", func(t *testing.T) {
 		s, store, _ := newSignInService(t)
 		b := store.bs[slug]
@@ -130,3 +147,26 @@ func TestOnDayOff(t *testing.T) {
 }
 
 func hourPtr(h int) *int { return &h }
+
+// racingStore stores another change (meanwhile) after UpdateBusiness has
+// read the record and before it writes, and fails the write as the
+// table's condition does.
+type racingStore struct {
+	*signInStore
+	meanwhile func(*Business)
+}
+
+func (s *racingStore) UpdateBusiness(ctx context.Context, slug string, change func(*Business) (*Business, error)) error {
+	s.mu.Lock()
+	c := *s.bs[slug]
+	s.mu.Unlock()
+	if _, err := change(&c); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	other := *s.bs[slug]
+	s.meanwhile(&other)
+	s.bs[slug] = &other
+	s.mu.Unlock()
+	return fmt.Errorf("put business %q: %w", slug, ErrBusinessChanged)
+}

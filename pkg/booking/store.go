@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"time"
 )
 
@@ -17,7 +18,8 @@ type Store interface {
 	// UpdateBusiness stores the record change makes from the stored record
 	// of slug (nil when there is none; change may then fail), on the
 	// condition that the stored record is still the one change was given:
-	// a change never undoes another made in between; it fails instead.
+	// a change never undoes another made in between; it fails instead,
+	// with an error that is ErrBusinessChanged.
 	UpdateBusiness(ctx context.Context, slug string, change func(stored *Business) (*Business, error)) error
 
 	// BusinessByInboxEmail returns the business, validated, whose
@@ -149,6 +151,10 @@ type RequestPage struct {
 
 // MaxPageSize is the most requests one page lists.
 const MaxPageSize = 100
+
+// ErrBusinessChanged is what UpdateBusiness's error is when another change
+// was stored between its read and its write.
+var ErrBusinessChanged = errors.New("the business record changed meanwhile")
 
 // KeyUsedError reports that an idempotency key already has a record: the
 // caller replays it, or refuses a different body under the same key.

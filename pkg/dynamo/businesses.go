@@ -81,7 +81,7 @@ func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(sto
 	switch {
 	case c == nil || c.code != reasonConditionalCheckFailed:
 	case c.item == 0:
-		return fmt.Errorf("put business %q: the stored record changed while this one was being stored; try again: %w", b.Slug, err)
+		return fmt.Errorf("put business %q: the stored record changed while this one was being stored; try again: %w: %w", b.Slug, booking.ErrBusinessChanged, err)
 	default:
 		i := c.item
 		owner, lookupErr := s.claimOwner(ctx, c.reasons[i].Item, at[i])
