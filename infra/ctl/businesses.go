@@ -84,38 +84,14 @@ func keepInboxToken(stored, b *booking.Business) string {
 // TOKEN=$(ctl mint-token SLUG) keeps it and nothing else, and says on
 // standard error what the operator must know.
 func (c *ctl) mintToken(ctx context.Context, args []string) error {
-	pos, err := parseCommand(newFlagSet("mint-token"), mintTokenSynopsis, args, "SLUG")
+	slug, replaced, err := c.replaceToken(ctx, "mint-token", mintTokenSynopsis, args, func(b *booking.Business) *string { return &b.InboxTokenSHA256 }, booking.NewInboxToken)
 	if err != nil {
 		return err
 	}
-	store, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	b, err := lookupBusiness(ctx, store, pos[0])
-	if err != nil {
-		return err
-	}
-	var token string
-	var replaced bool
-	// Stored only if the record is still the one read: a change made in
-	// between makes this fail, never undone.
-	err = store.UpdateBusiness(ctx, b.Slug, func(stored *booking.Business) (*booking.Business, error) {
-		if stored == nil {
-			return nil, booking.Errorf(booking.NotFound, "no business has the slug %q", b.Slug)
-		}
-		replaced = stored.InboxTokenSHA256 != ""
-		token, stored.InboxTokenSHA256 = booking.NewInboxToken(stored.Slug)
-		return stored, nil
-	})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.stderr, "New inbox token of %s, printed once: it is not stored (only its SHA-256 is) and cannot be shown again.\n", b.Slug)
+	fmt.Fprintf(c.stderr, "New inbox token of %s, printed once: it is not stored (only its SHA-256 is) and cannot be shown again.\n", slug)
 	if replaced {
 		fmt.Fprintln(c.stderr, "The business's previous inbox token has stopped working.")
 	}
-	fmt.Fprintln(c.stdout, token)
 	return nil
 }
 
@@ -124,38 +100,51 @@ func (c *ctl) mintToken(ctx context.Context, args []string) error {
 // with the feed's address on standard error; only its SHA-256 is stored,
 // and the previous token (the calendars subscribed with it) stops working.
 func (c *ctl) mintFeedToken(ctx context.Context, args []string) error {
-	pos, err := parseCommand(newFlagSet("mint-feed-token"), mintFeedSynopsis, args, "SLUG")
+	slug, replaced, err := c.replaceToken(ctx, "mint-feed-token", mintFeedSynopsis, args, func(b *booking.Business) *string { return &b.FeedTokenSHA256 }, booking.NewFeedToken)
 	if err != nil {
 		return err
 	}
-	store, err := c.open(ctx)
-	if err != nil {
-		return err
-	}
-	b, err := lookupBusiness(ctx, store, pos[0])
-	if err != nil {
-		return err
-	}
-	var token string
-	var replaced bool
-	err = store.UpdateBusiness(ctx, b.Slug, func(stored *booking.Business) (*booking.Business, error) {
-		if stored == nil {
-			return nil, booking.Errorf(booking.NotFound, "no business has the slug %q", b.Slug)
-		}
-		replaced = stored.FeedTokenSHA256 != ""
-		token, stored.FeedTokenSHA256 = booking.NewFeedToken(stored.Slug)
-		return stored, nil
-	})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.stderr, "New calendar feed token of %s, printed once: it is not stored (only its SHA-256 is) and cannot be shown again.\n", b.Slug)
+	fmt.Fprintf(c.stderr, "New calendar feed token of %s, printed once: it is not stored (only its SHA-256 is) and cannot be shown again.\n", slug)
 	fmt.Fprintln(c.stderr, "The feed's address: {SITE_URL}/calendar/<token>.ics")
 	if replaced {
 		fmt.Fprintln(c.stderr, "The business's previous calendar feed token has stopped working.")
 	}
-	fmt.Fprintln(c.stdout, token)
 	return nil
+}
+
+// replaceToken is the work of the mint commands: it mints a token for the
+// business named in args, stores its hash in the field hash points at, and
+// prints the token alone on standard output. It reports whether a previous
+// token was replaced. The hash is stored only if the record is still the
+// one read: a change made in between makes this fail, never undone.
+func (c *ctl) replaceToken(ctx context.Context, name, synopsis string, args []string, hash func(*booking.Business) *string, mint func(slug string) (token, hash string)) (slug string, replaced bool, err error) {
+	pos, err := parseCommand(newFlagSet(name), synopsis, args, "SLUG")
+	if err != nil {
+		return "", false, err
+	}
+	store, err := c.open(ctx)
+	if err != nil {
+		return "", false, err
+	}
+	b, err := lookupBusiness(ctx, store, pos[0])
+	if err != nil {
+		return "", false, err
+	}
+	var token string
+	err = store.UpdateBusiness(ctx, b.Slug, func(stored *booking.Business) (*booking.Business, error) {
+		if stored == nil {
+			return nil, booking.Errorf(booking.NotFound, "no business has the slug %q", b.Slug)
+		}
+		field := hash(stored)
+		replaced = *field != ""
+		token, *field = mint(stored.Slug)
+		return stored, nil
+	})
+	if err != nil {
+		return "", false, err
+	}
+	fmt.Fprintln(c.stdout, token)
+	return b.Slug, replaced, nil
 }
 
 func (c *ctl) createTable(ctx context.Context, args []string) error {
