@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"hash/fnv"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -55,38 +54,7 @@ func remindKeys(item map[string]types.AttributeValue, r booking.Request) {
 // eventually consistent: a request just moved or reminded may still be
 // listed; RecordReminder's condition turns it away.
 func (s *Store) DueReminders(ctx context.Context, now time.Time, fn func(codes []string) error) error {
-	for shard := range remindShards {
-		p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
-			TableName:              s.table,
-			IndexName:              aws.String(indexRemind),
-			KeyConditionExpression: aws.String(attrRemindShard + " = :shard AND " + attrRemindAt + " <= :now"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":shard": str(prefixRemind + strconv.Itoa(shard)),
-				":now":   unix(now),
-			},
-			Limit: s.limit(),
-		})
-		for p.HasMorePages() {
-			page, err := p.NextPage(ctx)
-			if err != nil {
-				return fmt.Errorf("query due reminders: %w", err)
-			}
-			codes := make([]string, 0, len(page.Items))
-			for _, item := range page.Items {
-				pk, _ := item[attrPK].(*types.AttributeValueMemberS)
-				if pk == nil || !strings.HasPrefix(pk.Value, prefixRequest) {
-					return fmt.Errorf("remind index item without a request key: %v", item[attrPK])
-				}
-				codes = append(codes, strings.TrimPrefix(pk.Value, prefixRequest))
-			}
-			if len(codes) > 0 {
-				if err := fn(codes); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
+	return s.dueCodes(ctx, indexRemind, attrRemindShard, attrRemindAt, prefixRemind, remindShards, now, fn)
 }
 
 // RecordReminder puts the request as after on the condition that the

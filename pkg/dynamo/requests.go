@@ -127,13 +127,21 @@ func decodeCursor(s, slug string) (map[string]types.AttributeValue, error) {
 // consistent: a request just paid or answered may still be listed, and the
 // move's own check turns it away.
 func (s *Store) Lapsed(ctx context.Context, now time.Time, fn func(codes []string) error) error {
-	for shard := range sweepShards {
+	return s.dueCodes(ctx, indexSweep, attrSweepShard, attrSweepAt, prefixSweep, sweepShards, now, fn)
+}
+
+// dueCodes queries each of the shards of a sparse index of requests keyed
+// by shardAttr (shardPrefix and the shard number) and atAttr (Unix
+// seconds), and passes fn the codes of the requests due at or before now,
+// a page at a time.
+func (s *Store) dueCodes(ctx context.Context, index, shardAttr, atAttr, shardPrefix string, shards int, now time.Time, fn func(codes []string) error) error {
+	for shard := range shards {
 		p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
 			TableName:              s.table,
-			IndexName:              aws.String(indexSweep),
-			KeyConditionExpression: aws.String("sweep_shard = :shard AND sweep_at <= :now"),
+			IndexName:              aws.String(index),
+			KeyConditionExpression: aws.String(shardAttr + " = :shard AND " + atAttr + " <= :now"),
 			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":shard": str(prefixSweep + strconv.Itoa(shard)),
+				":shard": str(shardPrefix + strconv.Itoa(shard)),
 				":now":   unix(now),
 			},
 			Limit: s.limit(),
@@ -141,13 +149,13 @@ func (s *Store) Lapsed(ctx context.Context, now time.Time, fn func(codes []strin
 		for p.HasMorePages() {
 			page, err := p.NextPage(ctx)
 			if err != nil {
-				return fmt.Errorf("query lapsed requests: %w", err)
+				return fmt.Errorf("query the %s index: %w", index, err)
 			}
 			codes := make([]string, 0, len(page.Items))
 			for _, item := range page.Items {
 				pk, _ := item[attrPK].(*types.AttributeValueMemberS)
 				if pk == nil || !strings.HasPrefix(pk.Value, prefixRequest) {
-					return fmt.Errorf("sweep index item without a request key: %v", item[attrPK])
+					return fmt.Errorf("%s index item without a request key: %v", index, item[attrPK])
 				}
 				codes = append(codes, strings.TrimPrefix(pk.Value, prefixRequest))
 			}
