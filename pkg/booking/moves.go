@@ -197,8 +197,6 @@ type SweepResult struct {
 // down). It is safe to run twice or concurrently: a request already moved
 // is skipped, never moved twice.
 func (s *Bookings) ExpireLapsed(ctx context.Context, now time.Time) (SweepResult, error) {
-	var expired, skipped atomic.Int64
-	var failed error // the moves that failed; the sweep goes on past them
 	expire := func(code string) error {
 		r, err := s.request(ctx, code)
 		if err != nil {
@@ -207,21 +205,35 @@ func (s *Bookings) ExpireLapsed(ctx context.Context, now time.Time) (SweepResult
 		_, err = s.move(ctx, r, change{action: ActionExpire, actor: ActorSystem}, now)
 		return err
 	}
-	err := s.store.Lapsed(ctx, now, func(codes []string) error {
+	expired, skipped, err := eachListed(ctx, now, s.store.Lapsed, sweepWorkers, expire)
+	return SweepResult{Expired: expired, Skipped: skipped}, err
+}
+
+// eachListed runs do on every code list passes (a page at a time, up to
+// workers codes at once) and counts those done and those skipped: do's
+// INVALID_TRANSITION, a request another run (or the person) moved on
+// first. A code that fails otherwise must not keep every code after it
+// (in later pages and shards) from being done, run after run: its error
+// is joined to the others and the run goes on; only a cancelled ctx ends
+// it early.
+func eachListed(ctx context.Context, now time.Time, list func(ctx context.Context, now time.Time, fn func(codes []string) error) error, workers int, do func(code string) error) (done, skipped int, err error) {
+	var doneN, skippedN atomic.Int64
+	var failed error
+	err = list(ctx, now, func(codes []string) error {
 		var (
 			wg       sync.WaitGroup
 			mu       sync.Mutex
 			firstErr error
 			next     = make(chan string)
 		)
-		for range min(sweepWorkers, len(codes)) {
+		for range min(workers, len(codes)) {
 			wg.Go(func() {
 				for code := range next {
-					switch err := expire(code); {
+					switch err := do(code); {
 					case err == nil:
-						expired.Add(1)
+						doneN.Add(1)
 					case ErrorCode(err) == InvalidTransition:
-						skipped.Add(1)
+						skippedN.Add(1)
 					default:
 						mu.Lock()
 						firstErr = errors.Join(firstErr, err)
@@ -235,11 +247,8 @@ func (s *Bookings) ExpireLapsed(ctx context.Context, now time.Time) (SweepResult
 		}
 		close(next)
 		wg.Wait()
-		// A request that cannot be expired must not keep every request
-		// after it (in later pages and shards) from being swept, sweep
-		// after sweep: only a cancelled ctx ends the sweep early.
 		failed = errors.Join(failed, firstErr)
 		return ctx.Err()
 	})
-	return SweepResult{Expired: int(expired.Load()), Skipped: int(skipped.Load())}, errors.Join(err, failed)
+	return int(doneN.Load()), int(skippedN.Load()), errors.Join(err, failed)
 }

@@ -2,8 +2,6 @@ package booking
 
 import (
 	"context"
-	"errors"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -87,8 +85,7 @@ type ReminderResult struct {
 // request stays accepted. It is safe to run twice or concurrently: the
 // store's condition records each reminder once.
 func (s *Bookings) SendReminders(ctx context.Context, now time.Time) (ReminderResult, error) {
-	var reminded, skipped atomic.Int64
-	var failed error
+	var reminded atomic.Int64 // not every record is a reminder sent
 	remind := func(code string) error {
 		r, err := s.request(ctx, code)
 		if err != nil {
@@ -115,35 +112,6 @@ func (s *Bookings) SendReminders(ctx context.Context, now time.Time) (ReminderRe
 		reminded.Add(1)
 		return nil
 	}
-	err := s.store.DueReminders(ctx, now, func(codes []string) error {
-		var (
-			wg       sync.WaitGroup
-			mu       sync.Mutex
-			firstErr error
-			next     = make(chan string)
-		)
-		for range min(remindWorkers, len(codes)) {
-			wg.Go(func() {
-				for code := range next {
-					switch err := remind(code); {
-					case err == nil:
-					case ErrorCode(err) == InvalidTransition:
-						skipped.Add(1)
-					default:
-						mu.Lock()
-						firstErr = errors.Join(firstErr, err)
-						mu.Unlock()
-					}
-				}
-			})
-		}
-		for _, code := range codes {
-			next <- code
-		}
-		close(next)
-		wg.Wait()
-		failed = errors.Join(failed, firstErr)
-		return ctx.Err()
-	})
-	return ReminderResult{Reminded: int(reminded.Load()), Skipped: int(skipped.Load())}, errors.Join(err, failed)
+	_, skipped, err := eachListed(ctx, now, s.store.DueReminders, remindWorkers, remind)
+	return ReminderResult{Reminded: int(reminded.Load()), Skipped: skipped}, err
 }
