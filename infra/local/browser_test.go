@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -27,22 +26,6 @@ import (
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/pages/axetest"
 )
-
-// chromium returns the path of a Chromium or Chrome binary. Without one the
-// test is skipped, or fails when CI=true, as pkg/pages' browser test does.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium found; CI=true: the browser test must run (apt-get install chromium)")
-	}
-	t.Skip("no chromium found: the browser test is skipped (apt-get install chromium to run it)")
-	return ""
-}
 
 // logBuffer is the server's log, written by its handlers' goroutines.
 type logBuffer struct {
@@ -79,7 +62,7 @@ var signInLink = regexp.MustCompile(`https?://\S+/inbox/sign-in/[A-Za-z0-9_-]+`)
 // artifacts/screenshots/inbox-{lang}-{n}-{page}.png. The server's log must
 // hold neither the sign-in token, the session nor the CSRF token.
 func TestBrowserInbox(t *testing.T) {
-	bin := chromium(t)
+	bin := axetest.Chromium(t)
 	shots, err := filepath.Abs(filepath.Join("..", "..", "artifacts", "screenshots"))
 	if err != nil {
 		t.Fatal(err)

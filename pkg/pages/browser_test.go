@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,23 +24,6 @@ import (
 	"github.com/doorstep/doorstep/pkg/pages"
 	"github.com/doorstep/doorstep/pkg/pages/axetest"
 )
-
-// chromium returns the path of a Chromium or Chrome binary. Without one the
-// test is skipped, or fails when CI=true: the Makefile installs chromium
-// there.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium found; CI=true: the browser test must run (apt-get install chromium)")
-	}
-	t.Skip("no chromium found: the browser test is skipped (apt-get install chromium to run it)")
-	return ""
-}
 
 // screenshots is the ignored folder the test saves its screenshots in.
 func screenshots(t *testing.T) string {
@@ -66,7 +48,7 @@ func screenshots(t *testing.T) string {
 // without axe-core, see make axe-core) and for touch targets of at least
 // 24×24 px. Screenshots go to artifacts/screenshots/.
 func TestBrowser(t *testing.T) {
-	bin := chromium(t)
+	bin := axetest.Chromium(t)
 	shots := screenshots(t)
 
 	mux := http.NewServeMux()

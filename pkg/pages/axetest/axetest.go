@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -215,4 +216,21 @@ func CheckTargets(ctx context.Context, t testing.TB) {
 	for _, s := range small {
 		t.Errorf("touch target %s is %.1f×%.1f px, want at least %d×%d", s.Element, s.Width, s.Height, MinTarget, MinTarget)
 	}
+}
+
+// Chromium returns the path of a Chromium or Chrome binary for a browser
+// test. Without one the test is skipped, or fails when CI=true: the
+// Makefile installs chromium there, and the browser tests must run.
+func Chromium(t testing.TB) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
+		if path, err := exec.LookPath(name); err == nil {
+			return path
+		}
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no chromium found; CI=true: the browser test must run (apt-get install chromium)")
+	}
+	t.Skip("no chromium found: the browser test is skipped (apt-get install chromium to run it)")
+	return ""
 }

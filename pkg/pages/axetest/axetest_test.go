@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"slices"
 	"testing"
 	"time"
@@ -41,7 +40,7 @@ const good = `<!doctype html>
 // does not, both served with a CSP that forbids every script, as the
 // person's pages are.
 func TestCheck(t *testing.T) {
-	bin := chromium(t)
+	bin := axetest.Chromium(t)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -97,20 +96,4 @@ func TestCheck(t *testing.T) {
 	}
 	axetest.Check(tab, t)
 	axetest.CheckTargets(tab, t)
-}
-
-// chromium returns the path of a Chromium or Chrome binary, as
-// pkg/pages' browser test finds it.
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "google-chrome-stable", "headless-shell"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no chromium found; CI=true: the browser test must run (apt-get install chromium)")
-	}
-	t.Skip("no chromium found: the browser test is skipped (apt-get install chromium to run it)")
-	return ""
 }
