@@ -18,7 +18,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -62,7 +61,6 @@ var signInLink = regexp.MustCompile(`https?://\S+/inbox/sign-in/[A-Za-z0-9_-]+`)
 // artifacts/screenshots/inbox-{lang}-{n}-{page}.png. The server's log must
 // hold neither the sign-in token, the session nor the CSRF token.
 func TestBrowserInbox(t *testing.T) {
-	bin := axetest.Chromium(t)
 	shots, err := filepath.Abs(filepath.Join("..", "..", "artifacts", "screenshots"))
 	if err != nil {
 		t.Fatal(err)
@@ -87,14 +85,7 @@ func TestBrowserInbox(t *testing.T) {
 	}
 	defer closeStore()
 
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.WindowSize(390, 844))...)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	if err := chromedp.Do(browser); err != nil { // starts the browser
-		t.Fatalf("start %s: %v", bin, err)
-	}
+	browser := axetest.Browser(ctx, t)
 
 	// secrets are the values the log must never hold.
 	var secrets []string
@@ -185,20 +176,8 @@ func TestBrowserInbox(t *testing.T) {
 					t.Errorf("%s: got <html lang=%q> (%v), want %q", name, lang.Value, err, tt.lang)
 				}
 			}
-			text := func(sel string) string {
-				t.Helper()
-				s, err := chromedp.Run(tab, chromedp.Text(chromedp.CSS(sel)))
-				if err != nil {
-					t.Fatalf("text of %s: %v", sel, err)
-				}
-				return strings.TrimSpace(s)
-			}
-			click := func(sel string) {
-				t.Helper()
-				if _, err := chromedp.Run(tab, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Click(chromedp.CSS(sel)))); err != nil {
-					t.Fatalf("click %s: %v", sel, err)
-				}
-			}
+			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
+			click := func(sel string) { t.Helper(); axetest.Click(tab, t, sel) }
 			navigate := func(url string) {
 				t.Helper()
 				if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {

@@ -14,7 +14,6 @@ import (
 
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -48,7 +47,6 @@ func screenshots(t *testing.T) string {
 // without axe-core, see make axe-core) and for touch targets of at least
 // 24×24 px. Screenshots go to artifacts/screenshots/.
 func TestBrowser(t *testing.T) {
-	bin := axetest.Chromium(t)
 	shots := screenshots(t)
 
 	mux := http.NewServeMux()
@@ -66,14 +64,7 @@ func TestBrowser(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.WindowSize(390, 844))...)
-	defer cancelAlloc()
-	browser, cancelBrowser := chromedp.NewContext(allocCtx)
-	defer cancelBrowser()
-	if err := chromedp.Do(browser); err != nil { // starts the browser
-		t.Fatalf("start %s: %v", bin, err)
-	}
+	browser := axetest.Browser(ctx, t)
 
 	b, err := bookings.Business(ctx, "mile-high-electric")
 	if err != nil {
@@ -124,20 +115,8 @@ func TestBrowser(t *testing.T) {
 				t.Run("axe "+name, func(t *testing.T) { axetest.Check(tab, t) })
 				axetest.CheckTargets(tab, t)
 			}
-			text := func(sel string) string {
-				t.Helper()
-				s, err := chromedp.Run(tab, chromedp.Text(chromedp.CSS(sel)))
-				if err != nil {
-					t.Fatalf("text of %s: %v", sel, err)
-				}
-				return strings.TrimSpace(s)
-			}
-			click := func(sel string) {
-				t.Helper()
-				if _, err := chromedp.Run(tab, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Click(chromedp.CSS(sel)))); err != nil {
-					t.Fatalf("click %s: %v", sel, err)
-				}
-			}
+			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
+			click := func(sel string) { t.Helper(); axetest.Click(tab, t, sel) }
 
 			// A phone's viewport, touch and all: headless Chromium's
 			// window is never narrower than 500 px.

@@ -9,6 +9,8 @@
 //	t.Run("axe", func(t *testing.T) { axetest.Check(tab, t) })
 //	axetest.CheckTargets(tab, t)
 //
+// Browser, Text and Click are the steps every browser test takes.
+//
 // Check skips its test when axe-core is not installed (and fails it when
 // CI=true), so run it in a subtest to keep the rest of a flow going.
 package axetest
@@ -25,6 +27,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -233,4 +236,41 @@ func Chromium(t testing.TB) string {
 	}
 	t.Skip("no chromium found: the browser test is skipped (apt-get install chromium to run it)")
 	return ""
+}
+
+// Browser starts Chromium (found by Chromium) under ctx with a phone's
+// 390×844 window, and returns the browser's context for chromedp.NewContext
+// to open tabs in. The browser ends with the test.
+func Browser(ctx context.Context, t testing.TB) context.Context {
+	t.Helper()
+	bin := Chromium(t)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(ctx, append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.WindowSize(390, 844))...)
+	t.Cleanup(cancelAlloc)
+	browser, cancelBrowser := chromedp.NewContext(allocCtx)
+	t.Cleanup(cancelBrowser)
+	if err := chromedp.Do(browser); err != nil { // starts the browser
+		t.Fatalf("start %s: %v", bin, err)
+	}
+	return browser
+}
+
+// Text returns the text of the first element sel matches in the tab,
+// trimmed, and fails the test when there is none.
+func Text(tab context.Context, t testing.TB, sel string) string {
+	t.Helper()
+	s, err := chromedp.Run(tab, chromedp.Text(chromedp.CSS(sel)))
+	if err != nil {
+		t.Fatalf("text of %s: %v", sel, err)
+	}
+	return strings.TrimSpace(s)
+}
+
+// Click clicks the first element sel matches in the tab and waits for the
+// page it leads to to load; it fails the test when that does not happen.
+func Click(tab context.Context, t testing.TB, sel string) {
+	t.Helper()
+	if _, err := chromedp.Run(tab, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Click(chromedp.CSS(sel)))); err != nil {
+		t.Fatalf("click %s: %v", sel, err)
+	}
 }
