@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -14,18 +13,11 @@ import (
 // withToken returns the sample event for another token.
 func withToken(t *testing.T, event []byte, token string) []byte {
 	t.Helper()
-	var e events.APIGatewayV2HTTPRequest
-	if err := json.Unmarshal(event, &e); err != nil {
-		t.Fatal(err)
-	}
-	e.RawPath = "/calendar/" + token + ".ics"
-	e.RequestContext.HTTP.Path = e.RawPath
-	e.PathParameters = map[string]string{"token": token + ".ics"}
-	data, err := json.Marshal(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return lambdatest.Edit(t, event, func(e *events.APIGatewayV2HTTPRequest) {
+		e.RawPath = "/calendar/" + token + ".ics"
+		e.RequestContext.HTTP.Path = e.RawPath
+		e.PathParameters = map[string]string{"token": token + ".ics"}
+	})
 }
 
 // The sample carries desert-cool-hvac's local demo feed token, whose hash

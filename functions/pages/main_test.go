@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"testing"
 
@@ -14,18 +13,11 @@ import (
 // withPath returns the sample event for another method and path.
 func withPath(t *testing.T, event []byte, method, route, path, code string) []byte {
 	t.Helper()
-	var e events.APIGatewayV2HTTPRequest
-	if err := json.Unmarshal(event, &e); err != nil {
-		t.Fatal(err)
-	}
-	e.RouteKey, e.RequestContext.RouteKey = method+" "+route, method+" "+route
-	e.RawPath, e.RequestContext.HTTP.Path, e.RequestContext.HTTP.Method = path, path, method
-	e.PathParameters = map[string]string{"code": code}
-	data, err := json.Marshal(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return lambdatest.Edit(t, event, func(e *events.APIGatewayV2HTTPRequest) {
+		e.RouteKey, e.RequestContext.RouteKey = method+" "+route, method+" "+route
+		e.RawPath, e.RequestContext.HTTP.Path, e.RequestContext.HTTP.Method = path, path, method
+		e.PathParameters = map[string]string{"code": code}
+	})
 }
 
 func TestEvents(t *testing.T) {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -25,16 +24,9 @@ const (
 // delivery: the sample's own signature is from 2026-01-01, too old to pass.
 func resigned(t *testing.T, event []byte) []byte {
 	t.Helper()
-	var e events.APIGatewayV2HTTPRequest
-	if err := json.Unmarshal(event, &e); err != nil {
-		t.Fatal(err)
-	}
-	e.Headers["stripe-signature"] = stripetest.Sign([]byte(e.Body), stripetest.WebhookSecret)
-	data, err := json.Marshal(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
+	return lambdatest.Edit(t, event, func(e *events.APIGatewayV2HTTPRequest) {
+		e.Headers["stripe-signature"] = stripetest.Sign([]byte(e.Body), stripetest.WebhookSecret)
+	})
 }
 
 // storeDue stores the request code: Austin Rapid Plumbing's $49 deposit,
@@ -116,17 +108,11 @@ func TestCheckoutAndReturn(t *testing.T) {
 	}
 
 	stripe.Pay(t, s.ID, "pi_test_back")
-	var e events.APIGatewayV2HTTPRequest
-	if err := json.Unmarshal(lambdatest.Event(t, "payment-webhook-checkout.json"), &e); err != nil {
-		t.Fatal(err)
-	}
-	e.RouteKey, e.RequestContext.RouteKey = "GET /pay/{code}/return", "GET /pay/{code}/return"
-	e.RawPath = "/pay/" + code + "/return"
-	e.RequestContext.HTTP.Path, e.RawQueryString = e.RawPath, "session_id="+s.ID
-	back, err := json.Marshal(e)
-	if err != nil {
-		t.Fatal(err)
-	}
+	back := lambdatest.Edit(t, lambdatest.Event(t, "payment-webhook-checkout.json"), func(e *events.APIGatewayV2HTTPRequest) {
+		e.RouteKey, e.RequestContext.RouteKey = "GET /pay/{code}/return", "GET /pay/{code}/return"
+		e.RawPath = "/pay/" + code + "/return"
+		e.RequestContext.HTTP.Path, e.RawQueryString = e.RawPath, "session_id="+s.ID
+	})
 	res = lambdatest.InvokeHTTP(t, h, back)
 	if res.StatusCode != http.StatusSeeOther || res.Headers["Location"] != "/r/"+code+"?done=paid" {
 		t.Fatalf("return: got %d to %q, want 303 to /r/%s?done=paid", res.StatusCode, res.Headers["Location"], code)

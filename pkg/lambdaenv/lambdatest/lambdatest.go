@@ -191,15 +191,15 @@ func checkAPI(t testing.TB, event []byte, res events.APIGatewayV2HTTPResponse) {
 	openapitest.Check(t, req, reqBody, res.StatusCode, header, body)
 }
 
-// WithHeader returns an HTTP API event with one header set (name in lower
-// case, as API Gateway sends it).
-func WithHeader(t testing.TB, event []byte, name, value string) []byte {
+// Edit returns an HTTP API event changed by edit: how a test makes a
+// variation of a sample event (another path, header or body).
+func Edit(t testing.TB, event []byte, edit func(e *events.APIGatewayV2HTTPRequest)) []byte {
 	t.Helper()
 	var e events.APIGatewayV2HTTPRequest
 	if err := json.Unmarshal(event, &e); err != nil {
 		t.Fatal(err)
 	}
-	e.Headers[name] = value
+	edit(&e)
 	out, err := json.Marshal(e)
 	if err != nil {
 		t.Fatal(err)
@@ -207,30 +207,30 @@ func WithHeader(t testing.TB, event []byte, name, value string) []byte {
 	return out
 }
 
+// WithHeader returns an HTTP API event with one header set (name in lower
+// case, as API Gateway sends it).
+func WithHeader(t testing.TB, event []byte, name, value string) []byte {
+	t.Helper()
+	return Edit(t, event, func(e *events.APIGatewayV2HTTPRequest) { e.Headers[name] = value })
+}
+
 // WithBody returns an HTTP API event with its body's JSON fields replaced.
 func WithBody(t testing.TB, event []byte, fields map[string]any) []byte {
 	t.Helper()
-	var e events.APIGatewayV2HTTPRequest
-	if err := json.Unmarshal(event, &e); err != nil {
-		t.Fatal(err)
-	}
-	var body map[string]any
-	if err := json.Unmarshal([]byte(e.Body), &body); err != nil {
-		t.Fatal(err)
-	}
-	for k, v := range fields {
-		body[k] = v
-	}
-	data, err := json.Marshal(body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.Body = string(data)
-	out, err := json.Marshal(e)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return Edit(t, event, func(e *events.APIGatewayV2HTTPRequest) {
+		var body map[string]any
+		if err := json.Unmarshal([]byte(e.Body), &body); err != nil {
+			t.Fatal(err)
+		}
+		for k, v := range fields {
+			body[k] = v
+		}
+		data, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.Body = string(data)
+	})
 }
 
 // Case is one event and what the function must answer to it.
