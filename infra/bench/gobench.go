@@ -31,6 +31,7 @@ var benchDescriptions = map[string]struct {
 	"BenchmarkWindows":                      {"availability, 14 days: Business.Windows (08-12 + 13-17, 60-min windows, 7 days a week, 4 held)", 50_000, 100},
 	"BenchmarkWindowsSchedule":              {"availability, 14 days: Business.Windows as above, with 30 days-off entries (2 days within) and 10h30 notice", 50_000, 100},
 	"BenchmarkArrivalWindows":               {"availability, 14 days: Bookings.ArrivalWindows (slug, params, held set, windows; in-memory store)", 50_000, 100},
+	"BenchmarkArrivalWindowsSchedule":       {"availability, 14 days: Bookings.ArrivalWindows with days off, 10h30 notice and 3 crews (40 holds: windows with 1, 2 and 3)", 50_000, 100},
 	"BenchmarkDecodeCreateBody":             {"create: the JSON edge's decoding of a valid body (httpapi)", 0, 0},
 	"BenchmarkDecodeBusiness":               {"a business record read: JSON, validation, time zone (each store read)", 0, 0},
 	"BenchmarkCreateValidation/all":         {"create validation: field checks + business rules, valid input", 0, 0},

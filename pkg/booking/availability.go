@@ -60,12 +60,12 @@ func daysError(days string) error {
 // from (a date as ParseDate returns it): windows cut from each day's hours in
 // the business's time zone that it offers a customer at now (offer: no later
 // than the booking horizon, not on a day off, starting after now plus the
-// notice), and not held (held reports whether a window start is held; nil
-// means none is).
+// notice), and not full (full reports whether the window starting at start
+// holds as many requests as the business has crews; nil means none is).
 //
 // Daylight-saving time: a local start that does not exist is skipped; an
 // ambiguous one is the earlier instant; End is Start plus the window length.
-func (b *Business) Windows(now, from time.Time, days int, held func(start time.Time) bool) []Window {
+func (b *Business) Windows(now, from time.Time, days int, full func(start time.Time) bool) []Window {
 	o := b.offerAt(now, b.Notice())
 	length := time.Duration(b.ArrivalWindowMinutes) * time.Minute
 	var out []Window
@@ -82,7 +82,7 @@ func (b *Business) Windows(now, from time.Time, days int, held func(start time.T
 		for _, iv := range b.Hours.day(day.Weekday()) {
 			for min := iv.openMin; min+b.ArrivalWindowMinutes <= iv.closeMin; min += b.ArrivalWindowMinutes {
 				start, ok := localInstant(y, m, d, min, b.loc)
-				if !ok || o.startRefusal(start) != "" || (held != nil && held(start)) {
+				if !ok || o.startRefusal(start) != "" || (full != nil && full(start)) {
 					continue
 				}
 				if out == nil {

@@ -89,8 +89,8 @@ var benchDaysOff = func() []DayOff {
 
 // BenchmarkWindowsSchedule is BenchmarkWindows with days off (30 entries,
 // 2 days within the 14) and 10 hours 30 minutes' notice (three windows of
-// the first day, one of them held): the availability target
-// (crews are for later).
+// the first day, one of them held); BenchmarkArrivalWindowsSchedule adds
+// crews.
 func BenchmarkWindowsSchedule(b *testing.B) {
 	biz := benchSplitDay(b)
 	biz.DaysOff, biz.MinNoticeMinutes = benchDaysOff, 10*60+30
@@ -144,6 +144,46 @@ func BenchmarkArrivalWindows(b *testing.B) {
 	a, err := bookings.ArrivalWindows(ctx, biz, q)
 	if err != nil || len(a.Windows) != 14*8-len(benchHeld) {
 		b.Fatalf("got %d windows and %v, want %d", len(a.Windows), err, 14*8-len(benchHeld))
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		benchAvailSink, benchErrSink = bookings.ArrivalWindows(ctx, biz, q)
+	}
+}
+
+// BenchmarkArrivalWindowsSchedule is BenchmarkArrivalWindows for a
+// business with the whole schedule: days off (30 entries, 2 days within the
+// 14), 10 hours 30 minutes' notice and 3 crews, with 40 holds spread over
+// the 14 days (some windows with one, some with two, some full): the
+// issue's availability target for listArrivalWindows in the domain.
+func BenchmarkArrivalWindowsSchedule(b *testing.B) {
+	biz := benchSplitDay(b)
+	biz.DaysOff, biz.MinNoticeMinutes, biz.CrewsPerWindow = benchDaysOff, 10*60+30, 3
+	if err := biz.Validate(); err != nil {
+		b.Fatal(err)
+	}
+	// The open windows from the fourth on have 1, 2, 3, 1, 2, 3, ... holds.
+	var held []time.Time
+	full := 0
+	for _, w := range biz.Windows(benchNow, biz.today(benchNow), MaxDays, nil)[3:] {
+		if len(held) >= 40 {
+			break
+		}
+		n := len(held)%3 + 1
+		for range n {
+			held = append(held, w.Start)
+		}
+		if n == 3 {
+			full++
+		}
+	}
+	bookings := NewBookings(&benchStore{biz: biz, held: held}, "https://book.example.com", nil, func() time.Time { return benchNow })
+	ctx := context.Background()
+	q := WindowQuery{Days: MaxDays}
+	want := 14*8 - 2*8 - 3 - full // the two days off, the first day's three within the notice, the full ones
+	a, err := bookings.ArrivalWindows(ctx, biz, q)
+	if err != nil || len(a.Windows) != want {
+		b.Fatalf("got %d windows and %v, want %d", len(a.Windows), err, want)
 	}
 	b.ReportAllocs()
 	for b.Loop() {

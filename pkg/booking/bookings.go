@@ -69,11 +69,13 @@ func (s *Bookings) ArrivalWindows(ctx context.Context, b *Business, q WindowQuer
 	if err != nil {
 		return Availability{}, err
 	}
-	heldSet := make(map[int64]bool, len(held))
+	// A window is listed while it has room: fewer holds than crews.
+	holds := make(map[int64]int, len(held))
 	for _, t := range held {
-		heldSet[t.Unix()] = true
+		holds[t.Unix()]++
 	}
-	a.Windows = b.Windows(now, first, q.Days, func(t time.Time) bool { return heldSet[t.Unix()] })
+	crews := b.Crews().PerWindow
+	a.Windows = b.Windows(now, first, q.Days, func(t time.Time) bool { return holds[t.Unix()] >= crews })
 	return a, nil
 }
 

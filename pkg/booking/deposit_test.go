@@ -212,7 +212,7 @@ func (s *oneRequestStore) RecordLatePayment(_ context.Context, before, after Req
 	return nil
 }
 
-func (s *oneRequestStore) MoveRequest(_ context.Context, before, after Request, t Transition, _ time.Time) error {
+func (s *oneRequestStore) MoveRequest(_ context.Context, before, after Request, t Transition, _ Crews, _ time.Time) error {
 	if s.r.Status != t.From {
 		return Errorf(InvalidTransition, "moved")
 	}

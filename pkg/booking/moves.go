@@ -74,7 +74,11 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 		At: now.UTC().Truncate(time.Second), By: c.actor, Action: c.action,
 		From: r.Status, To: t.To, Window: after.Window,
 	})
-	if err := s.store.MoveRequest(ctx, r, after, t, now); err != nil {
+	var crews Crews
+	if t.Effects().MoveWindow {
+		crews = b.Crews()
+	}
+	if err := s.store.MoveRequest(ctx, r, after, t, crews, now); err != nil {
 		if fresh, ok := s.remindedMeanwhile(ctx, r, err); ok {
 			return s.move(ctx, fresh, c, now)
 		}

@@ -35,6 +35,14 @@ type Private struct {
 	// must ask for it: a window that starts sooner is not offered, and a
 	// create for it is TOO_LATE. 0 (the default): until it starts.
 	MinNoticeMinutes int `json:"min_notice_minutes,omitempty"`
+	// CrewsPerWindow is how many requests one window holds at once: the
+	// crews (vans, teams) the business sends out at the same time, 1 to
+	// MaxCrews; 0 or absent is 1.
+	CrewsPerWindow int `json:"crews_per_window,omitempty"`
+	// CrewsEver is the most CrewsPerWindow has ever been for this
+	// business (see Crews). Nobody sets it: the store raises it on every
+	// write of the record (KeepCrewsEver), never lowers it.
+	CrewsEver int `json:"crews_ever,omitempty"`
 
 	reminderSettings // reminder_hour (reminder.go)
 }
@@ -48,9 +56,9 @@ const (
 	maxLimit               = 1000
 )
 
-// Limits bound what a business takes from people it does not know, whoever
-// they say they are: a client can make up phone numbers and e-mail
-// addresses, but not businesses.
+// Limits bound what a business takes: from people it does not know,
+// whoever they say they are (a client can make up phone numbers and e-mail
+// addresses, but not businesses), and in any one window.
 type Limits struct {
 	// PerHour is how many public requests the business takes in any
 	// rolling hour.
@@ -58,11 +66,13 @@ type Limits struct {
 	// Unanswered is how many open requests (new or pending_payment) it
 	// holds at once: each holds a window until it is answered.
 	Unanswered int
+	// Crews is how many requests one window holds at once.
+	Crews Crews
 }
 
 // Limits returns b's limits, with the defaults for those it does not set.
 func (b *Business) Limits() Limits {
-	l := Limits{PerHour: b.RequestsPerHour, Unanswered: b.MaxUnanswered}
+	l := Limits{PerHour: b.RequestsPerHour, Unanswered: b.MaxUnanswered, Crews: b.Crews()}
 	if l.PerHour == 0 {
 		l.PerHour = DefaultRequestsPerHour
 	}
@@ -101,6 +111,12 @@ func (p Private) validate() error {
 	}
 	if p.MaxUnanswered < 0 || p.MaxUnanswered > maxLimit {
 		return fieldErr("max_unanswered", "want 1 to %d (0 or absent: %d), got %d", maxLimit, DefaultMaxUnanswered, p.MaxUnanswered)
+	}
+	if p.CrewsPerWindow < 0 || p.CrewsPerWindow > MaxCrews {
+		return fieldErr("crews_per_window", "want 1 to %d (0 or absent: 1), got %d", MaxCrews, p.CrewsPerWindow)
+	}
+	if p.CrewsEver < 0 || p.CrewsEver > MaxCrews {
+		return fieldErr("crews_ever", "want 0 to %d, got %d", MaxCrews, p.CrewsEver)
 	}
 	if p.MinNoticeMinutes < 0 || p.MinNoticeMinutes > MaxNoticeMinutes {
 		return fieldErr("min_notice_minutes", "want 0 to %d (a week), got %d", MaxNoticeMinutes, p.MinNoticeMinutes)

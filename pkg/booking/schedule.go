@@ -120,3 +120,41 @@ func (o offer) dayRefusal(day time.Time) Code {
 	}
 	return ""
 }
+
+// MaxCrews is the most crews_per_window a business can set.
+const MaxCrews = 20
+
+// Crews is how many requests one window of a business holds at once.
+//
+// The store keeps a window's holds on numbered slots, at most one request
+// on each, and a create or a move takes a free slot below Ever. Lowering
+// PerWindow never moves or drops a request: the holds of a window may then
+// be on slots at or above PerWindow, so a take checks, in its own
+// transaction, that enough of the Ever slots stay free for the window to
+// hold at most PerWindow requests after it.
+type Crews struct {
+	PerWindow int // 1 to MaxCrews
+	Ever      int // the most PerWindow has been: PerWindow to MaxCrews
+}
+
+// Crews returns b's crews, with the default of one.
+func (b *Business) Crews() Crews {
+	c := Crews{PerWindow: max(b.CrewsPerWindow, 1)}
+	c.Ever = max(b.CrewsEver, c.PerWindow)
+	return c
+}
+
+// KeepCrewsEver raises b's CrewsEver to that of stored, the record b
+// replaces (nil: none), and to b's own CrewsPerWindow: the store calls it
+// on every write of a business record, so that CrewsEver never goes down
+// and no hold is ever on a slot a take does not look at.
+func (b *Business) KeepCrewsEver(stored *Business) {
+	ever := b.Crews().Ever
+	if stored != nil {
+		ever = max(ever, stored.Crews().Ever)
+	}
+	b.CrewsEver = 0 // the default, 1: no field in the record
+	if ever > 1 {
+		b.CrewsEver = ever
+	}
+}

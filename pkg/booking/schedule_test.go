@@ -302,6 +302,10 @@ func TestLoadDaysOffAndNotice(t *testing.T) {
 		{"negative notice", func(m map[string]any) { m["min_notice_minutes"] = -1 }, "min_notice_minutes"},
 		{"notice over a week", func(m map[string]any) { m["min_notice_minutes"] = MaxNoticeMinutes + 1 }, "min_notice_minutes"},
 		{"notice not a number", func(m map[string]any) { m["min_notice_minutes"] = "60" }, "min_notice_minutes"},
+		{"negative crews", func(m map[string]any) { m["crews_per_window"] = -1 }, "crews_per_window"},
+		{"more crews than MaxCrews", func(m map[string]any) { m["crews_per_window"] = MaxCrews + 1 }, "crews_per_window"},
+		{"crews not a number", func(m map[string]any) { m["crews_per_window"] = "2" }, "crews_per_window"},
+		{"crews_ever over MaxCrews", func(m map[string]any) { m["crews_ever"] = MaxCrews + 1 }, "crews_ever"},
 	}
 	for _, tt := range rejects {
 		t.Run(tt.name, func(t *testing.T) {
@@ -360,20 +364,25 @@ func TestLoadDaysOffAndNotice(t *testing.T) {
 			t.Errorf("got notice %s and days off %v", bs[0].Notice(), bs[0].daysOff)
 		}
 		doc, _ := EncodeBusinessRecord(bs[0])
-		if strings.Contains(string(doc), "days_off") || strings.Contains(string(doc), "min_notice_minutes") {
+		if got, want := bs[0].Crews(), (Crews{PerWindow: 1, Ever: 1}); got != want {
+			t.Errorf("got crews %+v, want %+v", got, want)
+		}
+		if strings.Contains(string(doc), "days_off") || strings.Contains(string(doc), "min_notice_minutes") || strings.Contains(string(doc), "crews") {
 			t.Errorf("got %s, want no schedule fields when none is set", doc)
 		}
 	})
 }
 
 // TestScheduleIsPrivate: getBusiness's shape (the Business's JSON) is the
-// same with days off and notice as without.
+// same with days off, notice and crews as without.
 func TestScheduleIsPrivate(t *testing.T) {
 	plain, err := json.Marshal(testBusinesses(t)["split-day-plumbing"])
 	if err != nil {
 		t.Fatal(err)
 	}
-	scheduled, err := json.Marshal(withSchedule(t, "split-day-plumbing", 120, DayOff{From: "2026-12-24", To: "2026-12-26", Note: "Holidays"}))
+	b := withSchedule(t, "split-day-plumbing", 120, DayOff{From: "2026-12-24", To: "2026-12-26", Note: "Holidays"})
+	b.CrewsPerWindow, b.CrewsEver = 2, 3
+	scheduled, err := json.Marshal(b)
 	if err != nil {
 		t.Fatal(err)
 	}

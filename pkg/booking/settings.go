@@ -11,12 +11,12 @@ import (
 )
 
 // Schedule is what a business sets of its own schedule on the web inbox's
-// settings page: its days off, its notice, its weekly hours and the hour
-// of its reminders. Crews (crews_per_window) are not built yet, so they
-// are not here.
+// settings page: its days off, its notice, its crews, its weekly hours and
+// the hour of its reminders.
 type Schedule struct {
 	DaysOff          []DayOff
 	MinNoticeMinutes int
+	CrewsPerWindow   int // 1 to MaxCrews
 	Hours            Hours
 	ReminderHour     int // 0-23; DefaultReminderHour when the record sets none
 }
@@ -26,6 +26,7 @@ func (b *Business) Schedule() Schedule {
 	s := Schedule{
 		DaysOff:          slices.Clone(b.DaysOff),
 		MinNoticeMinutes: b.MinNoticeMinutes,
+		CrewsPerWindow:   b.Crews().PerWindow,
 		Hours:            b.Hours.clone(),
 		ReminderHour:     DefaultReminderHour,
 	}
@@ -89,6 +90,14 @@ func (s *Bookings) UpdateSchedule(ctx context.Context, b *Business, seen string,
 			changed.DaysOff = nil
 		}
 		changed.MinNoticeMinutes = next.MinNoticeMinutes
+		if next.CrewsPerWindow < 1 || next.CrewsPerWindow > MaxCrews {
+			return nil, Errorf(InvalidRequest, "crews_per_window: want 1 to %d, got %d", MaxCrews, next.CrewsPerWindow)
+		}
+		if stored.CrewsPerWindow != 0 || next.CrewsPerWindow != 1 {
+			// Lowering it leaves the requests a window holds as they are
+			// (Crews): the window takes none until it has room again.
+			changed.CrewsPerWindow = next.CrewsPerWindow
+		}
 		changed.Hours = next.Hours.clone()
 		if stored.ReminderHour != nil || next.ReminderHour != DefaultReminderHour {
 			hour := next.ReminderHour

@@ -33,6 +33,10 @@ func TestUpdateSchedule(t *testing.T) {
 			s.Hours.Wed = []Interval{{Open: "08:00", Close: "12:00"}, {Open: "11:00", Close: "15:00"}}
 		}, "hours.wed[1]: overlaps", nil},
 		{"a clock that is not one", func(s *Schedule) { s.Hours.Thu = []Interval{{Open: "8am", Close: "12:00"}} }, "hours.thu[0].open", nil},
+		{"two crews", func(s *Schedule) { s.CrewsPerWindow = 2 }, "", nil},
+		{"twenty crews", func(s *Schedule) { s.CrewsPerWindow = MaxCrews }, "", nil},
+		{"no crew", func(s *Schedule) { s.CrewsPerWindow = 0 }, "crews_per_window: want 1 to 20, got 0", nil},
+		{"more crews than MaxCrews", func(s *Schedule) { s.CrewsPerWindow = MaxCrews + 1 }, "crews_per_window", nil},
 		{"the reminder at 18:00", func(s *Schedule) { s.ReminderHour = 18 }, "", hourPtr(18)},
 		{"the reminder at 24:00", func(s *Schedule) { s.ReminderHour = 24 }, "reminder_hour", nil},
 		{"the default reminder hour stays unset", func(s *Schedule) {}, "", nil},

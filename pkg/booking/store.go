@@ -19,7 +19,8 @@ type Store interface {
 	// of slug (nil when there is none; change may then fail), on the
 	// condition that the stored record is still the one change was given:
 	// a change never undoes another made in between; it fails instead,
-	// with an error that is ErrBusinessChanged.
+	// with an error that is ErrBusinessChanged. The record stored keeps
+	// the stored CrewsEver when it had more (KeepCrewsEver).
 	UpdateBusiness(ctx context.Context, slug string, change func(stored *Business) (*Business, error)) error
 
 	// BusinessByInboxEmail returns the business, validated, whose
@@ -33,7 +34,9 @@ type Store interface {
 	BusinessesAtHost(ctx context.Context, host string) ([]*Business, error)
 
 	// HeldWindows returns the start instants of the windows of a business, in
-	// [from, to), that a request holds at now. Lapsed holds are not returned.
+	// [from, to), that a request holds at now: one for each request that
+	// holds one, so a window appears as many times as it has live holds.
+	// Lapsed holds are not returned.
 	HeldWindows(ctx context.Context, slug string, from, to, now time.Time) ([]time.Time, error)
 
 	// CreateRequest stores a new request atomically with its window hold,
@@ -43,9 +46,9 @@ type Store interface {
 	// record under key is *KeyUsedError; a blocked phone or e-mail
 	// (BlockContacts) REQUEST_REFUSED; no free hourly slot, or the business
 	// at limits.Unanswered open requests, RATE_LIMITED with RetryAfter; the
-	// phone or the e-mail at MaxOpenPerPhone, TOO_MANY_OPEN; a live hold on
-	// the window, WINDOW_TAKEN. Holds, slots and records whose expiry is
-	// before now count as absent.
+	// phone or the e-mail at MaxOpenPerPhone, TOO_MANY_OPEN; the window
+	// holding limits.Crews.PerWindow live holds already, WINDOW_TAKEN.
+	// Holds, slots and records whose expiry is before now count as absent.
 	CreateRequest(ctx context.Context, r Request, key *IdempotencyRecord, limits Limits, now time.Time) error
 
 	// RecordLimitHit records that a limit of the business refused a
@@ -97,8 +100,9 @@ type Store interface {
 	// otherwise it fails with INVALID_TRANSITION. (From new, whether the
 	// window has started is a matter of before's window, which the
 	// condition pins, and now: the domain checks it.) A window move fails with
-	// WINDOW_TAKEN when a live hold is on after's window.
-	MoveRequest(ctx context.Context, before, after Request, t Transition, now time.Time) error
+	// WINDOW_TAKEN when after's window holds crews.PerWindow live holds
+	// already; crews matters only to a window move.
+	MoveRequest(ctx context.Context, before, after Request, t Transition, crews Crews, now time.Time) error
 
 	// RecordLatePayment stores after: before with a payment it could no
 	// longer take (its hold lapsed, or the person cancelled before paying)

@@ -51,14 +51,16 @@ func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(sto
 			return fmt.Errorf("put business %q: stored record: %w", slug, err)
 		}
 	}
-	b, err := change(stored)
+	changed, err := change(stored)
 	if err != nil {
 		return err
 	}
-	if b.Slug != slug {
-		return fmt.Errorf("put business %q: the changed record has the slug %q", slug, b.Slug)
+	if changed.Slug != slug {
+		return fmt.Errorf("put business %q: the changed record has the slug %q", slug, changed.Slug)
 	}
-	doc, err := booking.EncodeBusinessRecord(b)
+	b := *changed
+	b.KeepCrewsEver(stored) // see booking.Crews
+	doc, err := booking.EncodeBusinessRecord(&b)
 	if err != nil {
 		return fmt.Errorf("business %q: %w", b.Slug, err)
 	}

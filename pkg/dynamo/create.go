@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,7 +36,11 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 		if err != nil {
 			return err
 		}
-		in, at, err := s.createTransaction(r, key, limits, slot, now)
+		hold, err := s.chooseHold(ctx, r, limits.Crews, now)
+		if err != nil {
+			return err
+		}
+		in, at, err := s.createTransaction(r, key, limits, slot, hold, now)
 		if err != nil {
 			return err
 		}
@@ -68,7 +73,9 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 		case c.item == at.email:
 			return booking.Errorf(booking.TooManyOpen,
 				"this e-mail address already has %d open requests with this business", booking.MaxOpenPerPhone)
-		case c.item == at.hold:
+		case c.item >= at.hold[0] && c.item < at.hold[1] && hold.room:
+			// Another create took a slot since they were read: read again.
+		case c.item >= at.hold[0] && c.item < at.hold[1]:
 			return windowTaken()
 		case c.item == at.request:
 			return fmt.Errorf("create request %s: a request with this code exists: %w", r.Code, c.err)
@@ -87,7 +94,8 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 // positions says where each item of a create transaction is; -1 for an item
 // it does not have.
 type positions struct {
-	idempotency, blockPhone, blockEmail, slot, business, phone, email, hold, request int
+	idempotency, blockPhone, blockEmail, slot, business, phone, email, request int
+	hold                                                                       [2]int // the hold's take and checks: [first, end)
 }
 
 // contendedRetry is the Retry-After of a create that kept colliding with
@@ -170,7 +178,10 @@ func (s *Store) stillConflicted(ctx context.Context, r booking.Request, key *boo
 	}
 	conflicted := func(i int) bool { return i >= 0 && aws.ToString(reasons[i].Code) == reasonTransactionConflict }
 	switch {
-	case conflicted(at.hold):
+	case slices.ContainsFunc(reasons[at.hold[0]:at.hold[1]], func(r types.CancellationReason) bool {
+		code := aws.ToString(r.Code)
+		return code == reasonTransactionConflict || code == reasonConditionalCheckFailed
+	}):
 		return windowTaken()
 	case conflicted(at.slot) || conflicted(at.business):
 		// So many creates at once at one business that they keep
@@ -188,7 +199,7 @@ func windowTaken() error {
 // createTransaction builds the TransactWriteItems of CreateRequest, and says
 // where each item is in it. The items are in the order their refusals take
 // precedence: the first that fails decides.
-func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRecord, limits booking.Limits, slot slotChoice, now time.Time) (*dynamodb.TransactWriteItemsInput, positions, error) {
+func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRecord, limits booking.Limits, slot slotChoice, hold holdChoice, now time.Time) (*dynamodb.TransactWriteItemsInput, positions, error) {
 	at := positions{idempotency: -1, blockEmail: -1, email: -1}
 	pk := businessPK(r.BusinessSlug)
 	var items []types.TransactWriteItem
@@ -250,8 +261,9 @@ func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRec
 		add(&at.email, types.TransactWriteItem{Update: s.countOpen(pk, emailSK(r.BusinessSlug, r.Contact.Email), booking.MaxOpenPerPhone)})
 	}
 
-	// 5. The window hold, unless a live one is there.
-	add(&at.hold, types.TransactWriteItem{Put: s.takeHold(r, now)})
+	// 5. The window hold, on a slot with no live hold, and the checks that
+	// the window keeps room for no more than its crews.
+	items, at.hold = s.addHold(items, r, hold, now)
 
 	// 6. The request, unless its code is taken.
 	request, err := requestItem(r)

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -13,59 +14,179 @@ import (
 )
 
 // HeldWindows returns the start instants, in UTC, of the windows of the
-// business starting in [from, to) that a hold covers at now.
+// business starting in [from, to) that a hold covers at now: one for each
+// live hold, so a window with two crews out appears twice.
 func (s *Store) HeldWindows(ctx context.Context, slug string, from, to, now time.Time) ([]time.Time, error) {
 	// Hold keys have whole seconds: the first one in range is at or after
-	// from rounded up, the last one before to rounded up.
+	// from rounded up, the last one before to rounded up. "#~" sorts after
+	// the "#<slot>" of every slot of the last window.
 	first, last := ceilSecond(from), ceilSecond(to).Add(-time.Second)
 	if last.Before(first) {
 		return nil, nil // BETWEEN refuses a range whose ends are reversed
 	}
-	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
-		TableName:              s.table,
-		KeyConditionExpression: aws.String("pk = :pk AND sk BETWEEN :first AND :last"),
-		FilterExpression:       aws.String("expires_at > :now"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":    str(businessPK(slug)),
-			":first": str(holdSK(first)),
-			":last":  str(holdSK(last)),
-			":now":   unix(now),
-		},
-		ProjectionExpression: aws.String(attrSK),
-		ConsistentRead:       aws.Bool(true),
-		Limit:                s.limit(),
-	})
 	var held []time.Time
+	err := s.queryHolds(ctx, slug, "sk BETWEEN :first AND :last", map[string]types.AttributeValue{
+		":first": str(holdSK(first, 0)),
+		":last":  str(holdSK(last, 0) + "#~"),
+	}, func(start time.Time, _ int, _ string, expires int64) {
+		if expires > now.Unix() {
+			held = append(held, start)
+		}
+	})
+	return held, err
+}
+
+// queryHolds calls fn with the window start, the slot, the request code and
+// the expiry (Unix seconds) of each hold of the business whose sort key
+// meets the condition on sk, lapsed or not: a hold lapsed at now is absent
+// to every condition, but a move still deletes its own.
+func (s *Store) queryHolds(ctx context.Context, slug, skCondition string, values map[string]types.AttributeValue,
+	fn func(start time.Time, slot int, code string, expires int64)) error {
+	values[":pk"] = str(businessPK(slug))
+	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+		TableName:                 s.table,
+		KeyConditionExpression:    aws.String("pk = :pk AND " + skCondition),
+		ExpressionAttributeValues: values,
+		ProjectionExpression:      aws.String(attrSK + ", " + attrRequestCode + ", " + attrExpiresAt),
+		ConsistentRead:            aws.Bool(true),
+		Limit:                     s.limit(),
+	})
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			return nil, fmt.Errorf("query holds of %q: %w", slug, err)
+			return fmt.Errorf("query holds of %q: %w", slug, err)
 		}
 		for _, item := range page.Items {
 			sk, _ := item[attrSK].(*types.AttributeValueMemberS)
 			if sk == nil {
-				return nil, fmt.Errorf("hold of %q without %s", slug, attrSK)
+				return fmt.Errorf("hold of %q without %s", slug, attrSK)
 			}
-			start, ok := parseHoldSK(sk.Value)
+			start, slot, ok := parseHoldSK(sk.Value)
 			if !ok {
-				return nil, fmt.Errorf("hold of %q: bad sort key %q", slug, sk.Value)
+				return fmt.Errorf("hold of %q: bad sort key %q", slug, sk.Value)
 			}
-			held = append(held, start)
+			code, _ := item[attrRequestCode].(*types.AttributeValueMemberS)
+			if code == nil {
+				return fmt.Errorf("hold %q of %q without %s", sk.Value, slug, attrRequestCode)
+			}
+			expires, err := unixAttr(item, attrExpiresAt)
+			if err != nil {
+				return fmt.Errorf("hold %q of %q: %w", sk.Value, slug, err)
+			}
+			fn(start, slot, code.Value, expires)
 		}
 	}
-	return held, nil
+	return nil
 }
 
-// takeHold is the put of the hold of r on its window, on the condition
-// that no live hold is there: how a create and a window move take one.
-func (s *Store) takeHold(r booking.Request, now time.Time) *types.Put {
-	hold := keyMap(businessPK(r.BusinessSlug), holdSK(r.Window.Start))
+// slotHold is the hold on one slot of a window.
+type slotHold struct {
+	code    string // the request's
+	expires int64  // Unix seconds
+}
+
+// windowHolds returns the holds on the window of the business starting at
+// start, lapsed or not, by slot.
+func (s *Store) windowHolds(ctx context.Context, slug string, start time.Time) (map[int]slotHold, error) {
+	holds := map[int]slotHold{}
+	err := s.queryHolds(ctx, slug, "begins_with(sk, :window)", map[string]types.AttributeValue{
+		":window": str(holdSK(start, 0)),
+	}, func(_ time.Time, slot int, code string, expires int64) {
+		holds[slot] = slotHold{code, expires}
+	})
+	return holds, err
+}
+
+// holdChoice is how a create or a move takes a hold on a window: the slot
+// it puts its hold on, and the other slots that must stay free for the
+// window to hold at most crews.PerWindow requests after it (see
+// booking.Crews). Each is taken, or checked, on the condition that no live
+// hold is on it: those conditions decide, never the read that chose them.
+type holdChoice struct {
+	slot     int
+	keepFree []int
+	// room says the read found room; false when the window was full (the
+	// take is then sent all the same, so that it fails at its place in
+	// the transaction's order) or when there was no read (one crew).
+	room bool
+}
+
+// chooseHold reads the holds of the window of r and chooses how to take
+// one on it with crews. A window with one crew, ever, has one slot and
+// needs no read.
+func (s *Store) chooseHold(ctx context.Context, r booking.Request, crews booking.Crews, now time.Time) (holdChoice, error) {
+	if crews.PerWindow < 1 || crews.Ever < crews.PerWindow || crews.Ever > booking.MaxCrews {
+		return holdChoice{}, fmt.Errorf("hold a window of %q: bad crews %+v", r.BusinessSlug, crews)
+	}
+	if crews.Ever == 1 {
+		return holdChoice{}, nil
+	}
+	held, err := s.windowHolds(ctx, r.BusinessSlug, r.Window.Start)
+	if err != nil {
+		return holdChoice{}, err
+	}
+	var free, taken []int
+	for i := range crews.Ever {
+		if h, ok := held[i]; ok && h.expires > now.Unix() {
+			taken = append(taken, i)
+		} else {
+			free = append(free, i)
+		}
+	}
+	// Creates at once try different slots.
+	rand.Shuffle(len(free), func(i, j int) { free[i], free[j] = free[j], free[i] })
+	need := crews.Ever - crews.PerWindow + 1 // the slot taken and those kept free
+	slots := append(free, taken...)[:need]
+	return holdChoice{slot: slots[0], keepFree: slots[1:], room: len(free) >= need}, nil
+}
+
+// takeHold is the put of the hold of r on its window's slot, on the
+// condition that no live hold is there: how a create and a window move
+// take one.
+func (s *Store) takeHold(r booking.Request, slot int, now time.Time) types.TransactWriteItem {
+	hold := keyMap(businessPK(r.BusinessSlug), holdSK(r.Window.Start, slot))
 	hold[attrRequestCode] = str(r.Code)
 	hold[attrExpiresAt] = unix(r.HoldUntil())
-	return &types.Put{
+	return types.TransactWriteItem{Put: &types.Put{
 		TableName:                 s.table,
 		Item:                      hold,
 		ConditionExpression:       aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":now": unix(now)},
+	}}
+}
+
+// slotFree is the check that no live hold is on a slot of r's window.
+func (s *Store) slotFree(r booking.Request, slot int, now time.Time) types.TransactWriteItem {
+	return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+		TableName:                 s.table,
+		Key:                       keyMap(businessPK(r.BusinessSlug), holdSK(r.Window.Start, slot)),
+		ConditionExpression:       aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":now": unix(now)},
+	}}
+}
+
+// addHold appends the take of choice's slot and the checks of the slots it
+// keeps free to items, and returns where they are: [first, end).
+func (s *Store) addHold(items []types.TransactWriteItem, r booking.Request, choice holdChoice, now time.Time) ([]types.TransactWriteItem, [2]int) {
+	first := len(items)
+	items = append(items, s.takeHold(r, choice.slot, now))
+	for _, slot := range choice.keepFree {
+		items = append(items, s.slotFree(r, slot, now))
 	}
+	return items, [2]int{first, len(items)}
+}
+
+// heldSlot returns the slot of the window of r whose hold names r, lapsed
+// or not, or -1 when none does.
+func (s *Store) heldSlot(ctx context.Context, r booking.Request) (int, error) {
+	held, err := s.windowHolds(ctx, r.BusinessSlug, r.Window.Start)
+	if err != nil {
+		return 0, err
+	}
+	for slot, h := range held {
+		if h.code == r.Code {
+			return slot, nil
+		}
+	}
+	return -1, nil
 }

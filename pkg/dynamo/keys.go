@@ -147,23 +147,40 @@ func parseSiteName(s string) booking.SiteLink {
 	return booking.SiteLink{Host: s}
 }
 
-// holdSK is the sort key of the hold on the window starting at start: the
-// instant in UTC, RFC 3339 with whole seconds, so that holds sort by time.
-func holdSK(start time.Time) string {
-	return prefixHold + start.UTC().Format(time.RFC3339)
+// holdSK is the sort key of a hold on the window starting at start: the
+// instant in UTC, RFC 3339 with whole seconds, so that holds sort by time,
+// then, for every slot but the first, "#" and the slot (booking.Crews): the
+// holds of one window share the prefix holdSK(start, 0).
+func holdSK(start time.Time, slot int) string {
+	sk := prefixHold + start.UTC().Format(time.RFC3339)
+	if slot > 0 {
+		sk += "#" + strconv.Itoa(slot)
+	}
+	return sk
 }
 
-// parseHoldSK returns the window start a hold sort key names.
-func parseHoldSK(sk string) (time.Time, bool) {
+// parseHoldSK returns the window start and the slot a hold sort key names.
+func parseHoldSK(sk string) (time.Time, int, bool) {
 	rest, ok := strings.CutPrefix(sk, prefixHold)
 	if !ok {
-		return time.Time{}, false
+		return time.Time{}, 0, false
 	}
+	rest, slot, hasSlot := strings.Cut(rest, "#")
 	t, err := time.Parse(time.RFC3339, rest)
 	if err != nil {
-		return time.Time{}, false
+		return time.Time{}, 0, false
 	}
-	return t.UTC(), true
+	i := 0
+	if hasSlot {
+		if i, err = strconv.Atoi(slot); err != nil {
+			return time.Time{}, 0, false
+		}
+	}
+	// Only the key holdSK writes: no "#0", no "#01", no offset.
+	if i < 0 || i >= booking.MaxCrews || holdSK(t, i) != sk {
+		return time.Time{}, 0, false
+	}
+	return t.UTC(), i, true
 }
 
 // keyMap builds an item's primary key.

@@ -11,6 +11,9 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 )
 
+// oneCrew is the crews of a business that sets none.
+var oneCrew = booking.Crews{PerWindow: 1, Ever: 1}
+
 // createAll creates rs[i] for i in order at at under limits and returns each
 // one's error code ("" when stored).
 func createAll(t *testing.T, s *dynamo.Store, rs []booking.Request, limits booking.Limits, at time.Time) []booking.Code {
@@ -40,7 +43,7 @@ func TestCreateRequestLimits(t *testing.T) {
 	ctx := context.Background()
 	t.Run("per rolling hour", func(t *testing.T) {
 		forEachEngine(t, func(t *testing.T, e engine) {
-			limits := booking.Limits{PerHour: 3, Unanswered: 100}
+			limits := booking.Limits{PerHour: 3, Unanswered: 100, Crews: oneCrew}
 			rs := requests(7, 0)
 			got := createAll(t, e.store, rs[:4], limits, now.Add(10*time.Minute))
 			if want := []booking.Code{"", "", "", booking.RateLimited}; !equalCodes(got, want) {
@@ -64,7 +67,7 @@ func TestCreateRequestLimits(t *testing.T) {
 			if err := e.store.PutBusiness(ctx, loadBusiness(t)); err != nil {
 				t.Fatal(err)
 			}
-			limits := booking.Limits{PerHour: 100, Unanswered: 2}
+			limits := booking.Limits{PerHour: 100, Unanswered: 2, Crews: oneCrew}
 			rs := requests(3, 10)
 			got := createAll(t, e.store, rs, limits, now)
 			if want := []booking.Code{"", "", booking.RateLimited}; !equalCodes(got, want) {
@@ -89,7 +92,7 @@ func TestCreateRequestLimits(t *testing.T) {
 				rs[i].Contact.Email = "Same.Person@Example.com"
 			}
 			rs[4].Contact.Email = "someone.else@example.com"
-			got := createAll(t, e.store, rs, booking.Limits{PerHour: 100, Unanswered: 100}, now)
+			got := createAll(t, e.store, rs, booking.Limits{PerHour: 100, Unanswered: 100, Crews: oneCrew}, now)
 			if want := []booking.Code{"", "", "", booking.TooManyOpen, ""}; !equalCodes(got, want) {
 				t.Fatalf("got %v, want %v (the fourth from the same e-mail refused, in any letter case)", got, want)
 			}
@@ -121,7 +124,7 @@ func TestBlockedContacts(t *testing.T) {
 		if err := e.store.PutBusiness(ctx, loadBusiness(t)); err != nil {
 			t.Fatal(err)
 		}
-		limits := booking.Limits{PerHour: 100, Unanswered: 100}
+		limits := booking.Limits{PerHour: 100, Unanswered: 100, Crews: oneCrew}
 		spam := newRequest(slug, phone(30), monday)
 		if err := e.store.CreateRequest(ctx, spam, nil, limits, now); err != nil {
 			t.Fatal(err)
@@ -188,8 +191,8 @@ func TestRaceLimits(t *testing.T) {
 		limits booking.Limits
 		want   int
 	}{
-		{"default hourly limit", booking.Limits{PerHour: booking.DefaultRequestsPerHour, Unanswered: booking.DefaultMaxUnanswered}, booking.DefaultRequestsPerHour},
-		{"unanswered limit", booking.Limits{PerHour: 1000, Unanswered: 20}, 20},
+		{"default hourly limit", booking.Limits{PerHour: booking.DefaultRequestsPerHour, Unanswered: booking.DefaultMaxUnanswered, Crews: oneCrew}, booking.DefaultRequestsPerHour},
+		{"unanswered limit", booking.Limits{PerHour: 1000, Unanswered: 20, Crews: oneCrew}, 20},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			client, table := dynamotest.Local(t)

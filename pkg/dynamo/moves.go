@@ -17,8 +17,9 @@ import (
 // moveItems says where each item of a move transaction is; -1 for an item
 // it does not have.
 type moveItems struct {
-	request, newHold, oldHold int
-	counters                  [2]int // the open counts' items: [first, last+1)
+	request, oldHold int
+	newHold          [2]int // the new window's hold and checks: [first, end)
+	counters         [2]int // the open counts' items: [first, end)
 }
 
 // uncount is the update that counts a request off an open count.
@@ -34,13 +35,20 @@ func (s *Store) uncount(pk, sk string) types.TransactWriteItem {
 
 // MoveRequest stores a move of a request in one TransactWriteItems; see
 // README.md. It runs again, after a jittered pause, when another
-// transaction wrote the same items at the same moment, or when the old hold
+// transaction wrote the same items at the same moment, or when a hold
 // changed between the read that found it and the write.
-func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, now time.Time) error {
+func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, crews booking.Crews, now time.Time) error {
 	what := "move request " + before.Code
 	for attempt := 1; ; attempt++ {
-		// Built afresh for each attempt: it depends on a read of the old hold.
-		in, at, err := s.moveTransaction(ctx, before, after, t, now)
+		// Built afresh for each attempt: it depends on reads of the holds.
+		var hold holdChoice
+		if t.Effects().MoveWindow {
+			var err error
+			if hold, err = s.chooseHold(ctx, after, crews, now); err != nil {
+				return err
+			}
+		}
+		in, at, err := s.moveTransaction(ctx, before, after, t, hold, now)
 		if err != nil {
 			return err
 		}
@@ -54,7 +62,9 @@ func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, 
 			return movedMeanwhile(before, t)
 		case c.item >= at.counters[0] && c.item < at.counters[1]:
 			return fmt.Errorf("move request %s: item %d: an open count is already zero: %w", before.Code, c.item, c.err)
-		case c.item == at.newHold:
+		case c.item >= at.newHold[0] && c.item < at.newHold[1] && hold.room:
+			// Another take got a slot since they were read: read again.
+		case c.item >= at.newHold[0] && c.item < at.newHold[1]:
 			return windowTaken()
 		case c.item == at.oldHold:
 			// The hold changed since it was read: read it again.
@@ -63,7 +73,7 @@ func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, 
 		}
 		if attempt == maxAttempts {
 			// As a create does: a window others keep writing is taken.
-			if at.newHold >= 0 && aws.ToString(c.reasons[at.newHold].Code) == reasonTransactionConflict {
+			if c.item >= at.newHold[0] && c.item < at.newHold[1] {
 				return windowTaken()
 			}
 			return booking.Errorf(booking.InvalidTransition, "request %s is being moved by someone else right now; read it again", before.Code)
@@ -85,12 +95,13 @@ func movedMeanwhile(r booking.Request, t booking.Transition) error {
 		"request %s is no longer %s with this window: it was moved just now; read it again", r.Code, t.From)
 }
 
-// moveTransaction builds the TransactWriteItems of a move. It reads the old
-// window's hold to learn whether this request still holds it: the read
-// decides only whether to include the hold's delete, whose condition
-// (the hold names this request) is checked in the transaction.
-func (s *Store) moveTransaction(ctx context.Context, before, after booking.Request, t booking.Transition, now time.Time) (*dynamodb.TransactWriteItemsInput, moveItems, error) {
-	at := moveItems{request: -1, newHold: -1, oldHold: -1}
+// moveTransaction builds the TransactWriteItems of a move, taking the new
+// window's hold as chosen. It reads the old window's holds to learn which
+// slot this request holds, if it still holds one: the read decides only
+// which hold to update or delete, and whether to; the hold's condition
+// (it names this request) is checked in the transaction.
+func (s *Store) moveTransaction(ctx context.Context, before, after booking.Request, t booking.Transition, hold holdChoice, now time.Time) (*dynamodb.TransactWriteItemsInput, moveItems, error) {
+	at := moveItems{request: -1, oldHold: -1}
 	e := t.Effects()
 	pk := businessPK(before.BusinessSlug)
 	var items []types.TransactWriteItem
@@ -133,54 +144,47 @@ func (s *Store) moveTransaction(ctx context.Context, before, after booking.Reque
 
 	// 4. The new window's hold, as a create takes one.
 	if e.MoveWindow {
-		at.newHold = len(items)
-		items = append(items, types.TransactWriteItem{Put: s.takeHold(after, now)})
+		items, at.newHold = s.addHold(items, after, hold, now)
 	}
 
 	// 5. The old window's hold: kept to the window's end once the deposit
 	// is paid (the request's own condition says the hold has not lapsed, so
 	// it is still this request's), or released if this request still holds
-	// it.
-	oldKey := keyMap(pk, holdSK(before.Window.Start))
+	// it. A read finds the slot it is on.
+	if !e.EndPaymentHold && !e.ReleaseHold && !e.MoveWindow {
+		return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at, nil
+	}
+	slot, err := s.heldSlot(ctx, before)
+	if err != nil {
+		return nil, at, err
+	}
+	oldKey := keyMap(pk, holdSK(before.Window.Start, slot))
+	ours := map[string]types.AttributeValue{":code": str(before.Code)}
 	switch {
+	case slot < 0 && e.EndPaymentHold:
+		return nil, at, fmt.Errorf("move request %s: no hold on its window names it", before.Code)
+	case slot < 0:
+		// Released already (the window lapsed and was taken by another).
 	case e.EndPaymentHold:
 		at.oldHold = len(items)
+		ours[":until"] = unix(after.HoldUntil())
 		items = append(items, types.TransactWriteItem{Update: &types.Update{
 			TableName:                 s.table,
 			Key:                       oldKey,
 			UpdateExpression:          aws.String("SET expires_at = :until"),
 			ConditionExpression:       aws.String("request_code = :code"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":code": str(before.Code), ":until": unix(after.HoldUntil())},
+			ExpressionAttributeValues: ours,
 		}})
-	case e.ReleaseHold || e.MoveWindow:
-		ours, err := s.holds(ctx, oldKey, before.Code)
-		if err != nil {
-			return nil, at, err
-		}
-		if ours {
-			at.oldHold = len(items)
-			items = append(items, types.TransactWriteItem{Delete: &types.Delete{
-				TableName:                 s.table,
-				Key:                       oldKey,
-				ConditionExpression:       aws.String("request_code = :code"),
-				ExpressionAttributeValues: map[string]types.AttributeValue{":code": str(before.Code)},
-			}})
-		}
+	default:
+		at.oldHold = len(items)
+		items = append(items, types.TransactWriteItem{Delete: &types.Delete{
+			TableName:                 s.table,
+			Key:                       oldKey,
+			ConditionExpression:       aws.String("request_code = :code"),
+			ExpressionAttributeValues: ours,
+		}})
 	}
 	return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at, nil
-}
-
-// holds reports whether the hold item under key names the request code.
-func (s *Store) holds(ctx context.Context, key map[string]types.AttributeValue, code string) (bool, error) {
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName: s.table, Key: key, ConsistentRead: aws.Bool(true),
-		ProjectionExpression: aws.String(attrRequestCode),
-	})
-	if err != nil {
-		return false, fmt.Errorf("read hold: %w", err)
-	}
-	held, _ := out.Item[attrRequestCode].(*types.AttributeValueMemberS)
-	return held != nil && held.Value == code, nil
 }
 
 // requestMove is the write of the request item in a move: the whole

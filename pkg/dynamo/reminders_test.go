@@ -313,7 +313,7 @@ func TestMoveRacesAReminder(t *testing.T) {
 		cancelled.History = append(cancelled.History, booking.Event{At: remindMonday, By: booking.ActorCustomer,
 			Action: booking.ActionCancel, From: booking.StatusAccepted, To: booking.StatusCancelled, Window: stale.Window})
 		tr, _ := booking.Allowed(booking.StatusAccepted, booking.ActionCancel, booking.ActorCustomer)
-		if err := f.store.MoveRequest(ctx, *stale, cancelled, tr, remindMonday); code(err) != booking.InvalidTransition {
+		if err := f.store.MoveRequest(ctx, *stale, cancelled, tr, booking.Crews{}, remindMonday); code(err) != booking.InvalidTransition {
 			t.Fatalf("a move from a read before the reminder = %v, want INVALID_TRANSITION", err)
 		}
 

@@ -300,11 +300,17 @@ func TestHeldWindows(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, e engine) {
 		dynamo.SetPageSize(e.store, 2) // a page per two items read: many pages
 		n := 0
+		// Windows of three crews: the holds of a window after its first
+		// have sort keys past the window's own (HOLD#<start>#<slot>).
+		limits := bookingtest.Unlimited
+		limits.Crews = booking.Crews{PerWindow: 3, Ever: 3}
 		hold := func(r booking.Request) {
 			t.Helper()
 			n++
 			r.Contact.Phone, r.Contact.Email = phone(n), "ana-"+phone(n)+"@example.com"
-			mustCreate(t, e, r, nil, now)
+			if err := e.store.CreateRequest(ctx, r, nil, limits, now); err != nil {
+				t.Fatalf("CreateRequest(%s) = %v", r.Code, err)
+			}
 		}
 		// Live holds in range, from its first instant to its last window.
 		var want []time.Time
@@ -314,15 +320,17 @@ func TestHeldWindows(t *testing.T) {
 			want = append(want, start)
 		}
 		last := to.Add(-2 * time.Hour)
-		hold(newRequest(slug, "", last))
-		want = append(want, last)
+		for range 3 {
+			hold(newRequest(slug, "", last))
+			want = append(want, last)
+		}
 		// Lapsed holds in range: deposits not paid in time.
 		for i := range 4 {
 			start := from.Add(time.Duration(i)*5*time.Hour + 2*time.Hour)
 			hold(pending(newRequest(slug, "", start), now.Add(-time.Minute)))
 		}
 		// Live holds out of range, and at another business.
-		for _, start := range []time.Time{from.Add(-2 * time.Hour), to, to.Add(2 * time.Hour)} {
+		for _, start := range []time.Time{from.Add(-2 * time.Hour), to, to, to.Add(2 * time.Hour)} {
 			hold(newRequest(slug, "", start))
 		}
 		hold(newRequest("other-plumbing", "", from))
@@ -340,9 +348,9 @@ func TestHeldWindows(t *testing.T) {
 		}{
 			{"range", from, to, want},
 			{"same range in another zone", from.In(la), to.In(la), want},
-			{"range ends within a second", from.Add(time.Millisecond), to.Add(time.Millisecond), append(want[1:len(want):len(want)], to)},
+			{"range ends within a second", from.Add(time.Millisecond), to.Add(time.Millisecond), append(want[1:len(want):len(want)], to, to)},
 			{"range ends a little earlier", from.Add(-time.Millisecond), to.Add(-time.Millisecond), want},
-			{"one window", last, last.Add(time.Second), want[len(want)-1:]},
+			{"one window", last, last.Add(time.Second), want[len(want)-3:]},
 			{"empty range", to, to, nil},
 			{"reversed range", to, from, nil},
 			{"nothing held", to.AddDate(0, 0, 1), to.AddDate(0, 0, 2), nil},

@@ -58,10 +58,10 @@ func (s *countingStore) CreateRequest(ctx context.Context, r booking.Request, ke
 	return s.Store.CreateRequest(ctx, r, key, limits, now)
 }
 
-func (s *countingStore) MoveRequest(ctx context.Context, before, after booking.Request, tr booking.Transition, now time.Time) error {
+func (s *countingStore) MoveRequest(ctx context.Context, before, after booking.Request, tr booking.Transition, crews booking.Crews, now time.Time) error {
 	s.calls.Add(1)
 	s.writes.Add(1)
-	return s.Store.MoveRequest(ctx, before, after, tr, now)
+	return s.Store.MoveRequest(ctx, before, after, tr, crews, now)
 }
 
 func (s *countingStore) Request(ctx context.Context, code string) (*booking.Request, error) {

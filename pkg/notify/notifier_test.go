@@ -357,7 +357,7 @@ func (s store) CreateRequest(context.Context, booking.Request, *booking.Idempote
 	return s.fail
 }
 
-func (s store) MoveRequest(context.Context, booking.Request, booking.Request, booking.Transition, time.Time) error {
+func (s store) MoveRequest(context.Context, booking.Request, booking.Request, booking.Transition, booking.Crews, time.Time) error {
 	return s.fail
 }
 
@@ -372,7 +372,7 @@ func TestNotifying(t *testing.T) {
 	if err := failing.CreateRequest(ctx, r, nil, bookingtest.Unlimited, created); booking.ErrorCode(err) != booking.WindowTaken {
 		t.Fatalf("got %v, want the store's error", err)
 	}
-	if err := failing.MoveRequest(ctx, before, after, tr, created); booking.ErrorCode(err) != booking.WindowTaken {
+	if err := failing.MoveRequest(ctx, before, after, tr, booking.Crews{}, created); booking.ErrorCode(err) != booking.WindowTaken {
 		t.Fatalf("got %v, want the store's error", err)
 	}
 	if n := len(f.senders.got()); n > 0 {
@@ -383,7 +383,7 @@ func TestNotifying(t *testing.T) {
 	if err := ok.CreateRequest(ctx, r, nil, bookingtest.Unlimited, created); err != nil {
 		t.Fatal(err)
 	}
-	if err := ok.MoveRequest(ctx, before, after, tr, created); err != nil {
+	if err := ok.MoveRequest(ctx, before, after, tr, booking.Crews{}, created); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{

@@ -34,8 +34,8 @@ func (s notifyingStore) CreateRequest(ctx context.Context, r booking.Request, ke
 	return nil
 }
 
-func (s notifyingStore) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, now time.Time) error {
-	if err := s.Store.MoveRequest(ctx, before, after, t, now); err != nil {
+func (s notifyingStore) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, crews booking.Crews, now time.Time) error {
+	if err := s.Store.MoveRequest(ctx, before, after, t, crews, now); err != nil {
 		return err
 	}
 	s.notify(ctx, &before, after)

@@ -32,8 +32,8 @@ func (c *Clock) Add(d time.Duration) { c.mu.Lock(); defer c.mu.Unlock(); c.t = c
 
 // Unlimited are limits no test of the store reaches by accident: for
 // tests that store many requests at one business and are not about the
-// limits.
-var Unlimited = booking.Limits{PerHour: 1000, Unanswered: 1000}
+// limits. A window holds one request, as a business sets by default.
+var Unlimited = booking.Limits{PerHour: 1000, Unanswered: 1000, Crews: booking.Crews{PerWindow: 1, Ever: 1}}
 
 // ReadBusiness decodes the business in the JSON file at path, stopping the
 // test on any error.
