@@ -74,6 +74,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/settings/days-off", "addWebInboxDayOff"},
 		{"POST", "/inbox/settings/remove-day-off", "removeWebInboxDayOff"},
 		{"POST", "/inbox/settings/notice", "setWebInboxNotice"},
+		{"POST", "/inbox/settings/crews", "setWebInboxCrews"},
 		{"POST", "/inbox/settings/hours", "setWebInboxHours"},
 		{"POST", "/inbox/settings/reminder", "setWebInboxReminderHour"},
 		{"GET", "/r/{code}.ics", "getVisitCalendarEvent"},
@@ -93,8 +94,8 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
 		}
 	}
-	if got := len(doc.Paths.Map()); got != 30 {
-		t.Errorf("got %d paths, want the 30 above", got)
+	if got := len(doc.Paths.Map()); got != 31 {
+		t.Errorf("got %d paths, want the 31 above", got)
 	}
 	// openapitest picks the answer to a request no operation matches by the
 	// tag of the path's operations: pages, business-web and payments

@@ -13,8 +13,8 @@ import (
 )
 
 // The settings page also sets the business's schedule: its days off, its
-// notice, its weekly hours and the hour of its reminders. Crews
-// (crews_per_window) are not built yet, so the page has no form for them.
+// notice, its crews (how many requests one window holds), its weekly hours
+// and the hour of its reminders.
 
 // settings shows whether online requests are on, and the button that
 // pauses or resumes them; ?set=on or ?set=off is the step that confirms
@@ -42,7 +42,7 @@ func (h *handler) settings(w http.ResponseWriter, r *http.Request, s Session) {
 
 // scheduleForms are the schedule's forms, each posted to
 // /inbox/settings/{form}.
-var scheduleForms = []string{"days-off", "remove-day-off", "notice", "hours", "reminder"}
+var scheduleForms = []string{"days-off", "remove-day-off", "notice", "crews", "hours", "reminder"}
 
 // settingsView is the page as b stands now.
 func (h *handler) settingsView(b *booking.Business, s Session, lang string) settingsView {
@@ -53,6 +53,7 @@ func (h *handler) settingsView(b *booking.Business, s Session, lang string) sett
 	}
 	v.NoticeHours = strconv.Itoa(sch.MinNoticeMinutes / 60)
 	v.NoticeMinutes = strconv.Itoa(sch.MinNoticeMinutes % 60)
+	v.Crews = strconv.Itoa(sch.CrewsPerWindow)
 	for _, d := range weekDays(&sch.Hours) {
 		day := hoursDay{Key: d.key, Name: tr(lang, "day_"+d.key)}
 		for i, iv := range *d.intervals {
@@ -163,6 +164,9 @@ func (h *handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 	if refused != nil && form == "notice" {
 		v.NoticeHours, v.NoticeMinutes = refused.PostFormValue("notice_hours"), refused.PostFormValue("notice_minutes")
 	}
+	if refused != nil && form == "crews" {
+		v.Crews = refused.PostFormValue("crews_per_window")
+	}
 	render(w, r, status, "settings", lang, &s, tr(lang, "settings_title"), v)
 }
 
@@ -197,6 +201,14 @@ func changeSchedule(sch *booking.Schedule, form string, r *http.Request) badForm
 			return "bad_notice"
 		}
 		sch.MinNoticeMinutes = hours*60 + minutes
+	case "crews":
+		// 1 to booking.MaxCrews is booking's to check: lowering it keeps
+		// the requests the windows hold.
+		crews, err := strconv.Atoi(strings.TrimSpace(r.PostFormValue("crews_per_window")))
+		if err != nil {
+			return "bad_crews"
+		}
+		sch.CrewsPerWindow = crews
 	case "hours":
 		for _, d := range weekDays(&sch.Hours) {
 			opens, closes := r.PostForm[d.key+"_open"], r.PostForm[d.key+"_close"]

@@ -74,6 +74,16 @@ func TestScheduleForms(t *testing.T) {
 		{"not a number", nil, "notice", url.Values{"notice_hours": {"two"}, "notice_minutes": {"0"}}, "es", 400, []string{"horas y minutos enteros", `value="two"`}, notice(0)},
 		{"more than a week", nil, "notice", url.Values{"notice_hours": {"169"}, "notice_minutes": {"0"}}, "", 400, []string{"up to a week"}, notice(0)},
 		{"a week and a minute", nil, "notice", url.Values{"notice_hours": {"168"}, "notice_minutes": {"1"}}, "", 400, []string{"min_notice_minutes"}, notice(0)},
+		{"two crews", nil, "crews", url.Values{"crews_per_window": {"2"}}, "", 303, nil, crews(2)},
+		{"fewer crews", func(b *booking.Business) { b.CrewsPerWindow = 3 }, "crews", url.Values{"crews_per_window": {" 1 "}}, "", 303, nil, crews(1)},
+		{"no crew", nil, "crews", url.Values{"crews_per_window": {"0"}}, "", 400,
+			[]string{"Enter the crews as a whole number from 1 to 20.", "crews_per_window: want 1 to 20, got 0", `value="0"`}, crews(1)},
+		{"21 crews", nil, "crews", url.Values{"crews_per_window": {"21"}}, "", 400,
+			[]string{"Enter the crews as a whole number from 1 to 20.", `value="21"`}, crews(1)},
+		{"crews in words", nil, "crews", url.Values{"crews_per_window": {"two"}}, "es", 400,
+			[]string{"Escriba los equipos como un número entero de 1 a 20.", `value="two"`}, crews(1)},
+		{"no number of crews", nil, "crews", url.Values{"crews_per_window": {""}}, "", 400,
+			[]string{"Enter the crews as a whole number from 1 to 20.", `name="crews_per_window" min="1" max="20" inputmode="numeric" aria-describedby="crews-help" value=""`}, crews(1)},
 		{"weekly hours", nil, "hours", url.Values{"mon_open": {"08:00", "13:00", ""}, "mon_close": {"12:00", "17:00", ""}, "sat_open": {"09:00"}, "sat_close": {"24:00"}}, "", 303, nil,
 			func(b *booking.Business) bool {
 				return clocks(b.Hours.Mon) == "08:00-12:00 13:00-17:00" && clocks(b.Hours.Sat) == "09:00-24:00" &&
@@ -118,7 +128,7 @@ func TestScheduleForms(t *testing.T) {
 			}
 			wantIn(t, res.body, tt.wantIn...)
 			if b := f.business(t, slug); !tt.check(b) {
-				t.Errorf("stored days off %v, notice %d, hours %+v, reminder %v", b.DaysOff, b.MinNoticeMinutes, b.Hours, b.ReminderHour)
+				t.Errorf("stored days off %v, notice %d, crews %d, hours %+v, reminder %v", b.DaysOff, b.MinNoticeMinutes, b.CrewsPerWindow, b.Hours, b.ReminderHour)
 			}
 		})
 	}
@@ -147,6 +157,10 @@ func notice(minutes int) func(*booking.Business) bool {
 	return func(b *booking.Business) bool { return b.MinNoticeMinutes == minutes }
 }
 
+func crews(n int) func(*booking.Business) bool {
+	return func(b *booking.Business) bool { return b.Schedule().CrewsPerWindow == n }
+}
+
 // Every schedule form is refused without the session's CSRF token, with
 // another business's, or from another site, and nothing is stored; a
 // business's form changes its own record only.
@@ -161,6 +175,7 @@ func TestScheduleFormRefusals(t *testing.T) {
 		"days-off":       {"from": {"2026-12-25"}},
 		"remove-day-off": {"index": {"0"}},
 		"notice":         {"notice_hours": {"2"}, "notice_minutes": {"0"}},
+		"crews":          {"crews_per_window": {"2"}},
 		"hours":          {"mon_open": {"10:00"}, "mon_close": {"11:00"}},
 		"reminder":       {"reminder_hour": {"18"}},
 	}
@@ -215,55 +230,79 @@ func TestScheduleFormRefusals(t *testing.T) {
 // A form of a schedule changed since the page was shown stores nothing,
 // and shows the settings as they are now, saying they changed meanwhile.
 func TestScheduleLostRace(t *testing.T) {
-	for _, lang := range []string{"en", "es"} {
-		t.Run(lang, func(t *testing.T) {
-			f := newFixture(t, nil)
-			const slug = "desert-cool-hvac"
-			a, csrf := f.signIn(t, slug)
-			version := f.version(t, a)
-			f.setSchedule(t, slug, func(b *booking.Business) { b.MinNoticeMinutes = 180 }) // meanwhile, elsewhere
-			res := f.do(t, a, "POST", "/inbox/settings/days-off?lang="+lang, url.Values{"csrf": {csrf}, "version": {version}, "from": {"2026-12-25"}})
-			if res.status != http.StatusConflict {
-				t.Fatalf("got %d, want 409", res.status)
-			}
-			want := map[string]string{"en": "Nothing changed: your settings were changed meanwhile", "es": "No cambió nada: sus ajustes cambiaron mientras tanto"}[lang]
-			wantIn(t, res.body, want, `id="notice_hours" name="notice_hours" min="0" max="168" inputmode="numeric" value="3"`)
-			if b := f.business(t, slug); len(b.DaysOff) != 0 || b.MinNoticeMinutes != 180 {
-				t.Errorf("stored days off %v, notice %d: want the change made meanwhile only", b.DaysOff, b.MinNoticeMinutes)
-			}
-			// The page shown has the version now: the same form goes through.
-			m := versionField.FindStringSubmatch(res.body)
-			if m == nil || m[1] == version {
-				t.Fatalf("the page after the race has version %v, want a new one", m)
-			}
-			res = f.do(t, a, "POST", "/inbox/settings/days-off", url.Values{"csrf": {csrf}, "version": {m[1]}, "from": {"2026-12-25"}})
-			if res.status != http.StatusSeeOther || len(f.business(t, slug).DaysOff) != 1 {
-				t.Errorf("again with the new version: got %d, days off %v", res.status, f.business(t, slug).DaysOff)
-			}
-		})
+	forms := []struct {
+		path   string
+		values url.Values
+		done   func(*booking.Business) bool // the form's change is stored
+	}{
+		{"days-off", url.Values{"from": {"2026-12-25"}}, func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
+		{"crews", url.Values{"crews_per_window": {"2"}}, crews(2)},
+	}
+	for _, form := range forms {
+		for _, lang := range []string{"en", "es"} {
+			t.Run(form.path+"/"+lang, func(t *testing.T) {
+				f := newFixture(t, nil)
+				const slug = "desert-cool-hvac"
+				a, csrf := f.signIn(t, slug)
+				post := func(version, query string) response {
+					v := url.Values{"csrf": {csrf}, "version": {version}}
+					for k, x := range form.values {
+						v[k] = x
+					}
+					return f.do(t, a, "POST", "/inbox/settings/"+form.path+query, v)
+				}
+				version := f.version(t, a)
+				f.setSchedule(t, slug, func(b *booking.Business) { b.MinNoticeMinutes = 180 }) // meanwhile, elsewhere
+				res := post(version, "?lang="+lang)
+				if res.status != http.StatusConflict {
+					t.Fatalf("got %d, want 409", res.status)
+				}
+				want := map[string]string{"en": "Nothing changed: your settings were changed meanwhile", "es": "No cambió nada: sus ajustes cambiaron mientras tanto"}[lang]
+				wantIn(t, res.body, want, `id="notice_hours" name="notice_hours" min="0" max="168" inputmode="numeric" value="3"`)
+				if b := f.business(t, slug); form.done(b) || b.MinNoticeMinutes != 180 {
+					t.Errorf("stored days off %v, notice %d, crews %d: want the change made meanwhile only", b.DaysOff, b.MinNoticeMinutes, b.CrewsPerWindow)
+				}
+				// The page shown has the version now: the same form goes through.
+				m := versionField.FindStringSubmatch(res.body)
+				if m == nil || m[1] == version {
+					t.Fatalf("the page after the race has version %v, want a new one", m)
+				}
+				res = post(m[1], "")
+				if b := f.business(t, slug); res.status != http.StatusSeeOther || !form.done(b) {
+					t.Errorf("again with the new version: got %d, days off %v, crews %d", res.status, b.DaysOff, b.CrewsPerWindow)
+				}
+			})
+		}
 	}
 }
 
 // The settings page lists the days off with their notes, and the forms in
-// the page's language.
+// the page's language (here after the crews are saved).
 func TestSettingsPageSchedule(t *testing.T) {
 	f := newFixture(t, nil)
 	const slug = "desert-cool-hvac"
 	f.setSchedule(t, slug, func(b *booking.Business) {
 		b.DaysOff = []booking.DayOff{{From: "2026-12-24", To: "2026-12-26", Note: "Family <visit>"}}
 		b.MinNoticeMinutes = 150
+		b.CrewsPerWindow = 3
 	})
 	a, _ := f.signIn(t, slug)
 	tests := []struct {
 		lang string
 		want []string
 	}{
-		{"en", []string{"Days off", "Thursday, December 24, 2026 – Saturday, December 26, 2026", "Family &lt;visit&gt;", `value="2"`, `value="30"`, "Weekly hours", "Monday", `<option value="9" selected>09:00</option>`}},
-		{"es", []string{"Días libres", "jueves 24 de diciembre de 2026", "Antelación", "Horario semanal", "Lunes", "Recordatorios"}},
+		{"en", []string{"Days off", "Thursday, December 24, 2026 – Saturday, December 26, 2026", "Family &lt;visit&gt;", `value="2"`, `value="30"`,
+			"The crews are saved.", `<label for="crews_per_window">Crews per arrival window</label>`,
+			`<p class="muted" id="crews-help">How many jobs you can take in the same arrival window (1 to 20). Lowering it keeps the jobs you already have.</p>`,
+			`id="crews_per_window" name="crews_per_window" min="1" max="20" inputmode="numeric" aria-describedby="crews-help" value="3"`,
+			"Weekly hours", "Monday", `<option value="9" selected>09:00</option>`}},
+		{"es", []string{"Días libres", "jueves 24 de diciembre de 2026", "Antelación",
+			"Los equipos están guardados.", `<label for="crews_per_window">Equipos por franja de llegada</label>`, "Guardar los equipos",
+			"Horario semanal", "Lunes", "Recordatorios"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
-			res := f.do(t, a, "GET", "/inbox/settings?lang="+tt.lang, nil)
+			res := f.do(t, a, "GET", "/inbox/settings?done=crews&lang="+tt.lang, nil)
 			if res.status != http.StatusOK {
 				t.Fatalf("got %d", res.status)
 			}

@@ -162,6 +162,7 @@ type settingsView struct {
 	Add       dayOffForm // the refused day off, to fix
 	// NoticeHours and NoticeMinutes are min_notice_minutes.
 	NoticeHours, NoticeMinutes string
+	Crews                      string // crews_per_window
 	Days                       []hoursDay
 	ReminderHour               int
 	Hours                      []hourChoice
