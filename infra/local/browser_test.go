@@ -56,7 +56,8 @@ var signInLink = regexp.MustCompile(`https?://\S+/inbox/sign-in/[A-Za-z0-9_-]+`)
 // signs in; opens the new request, offers another window, then accepts;
 // and the person's status page shows the new window, changed by the
 // business. On the settings page the business closes a day and asks for 2
-// hours' notice, and the public availability changes accordingly. Every page is checked with axe-core (WCAG 2.0-2.2 A and AA)
+// hours' notice, and the public availability changes accordingly; then it
+// sets 2 crews per window. Every page is checked with axe-core (WCAG 2.0-2.2 A and AA)
 // and for touch targets of at least 24×24 px, and screenshotted to
 // artifacts/screenshots/inbox-{lang}-{n}-{page}.png. The server's log must
 // hold neither the sign-in token, the session nor the CSRF token.
@@ -100,19 +101,20 @@ func TestBrowserInbox(t *testing.T) {
 		notFound, spent       string // an unknown code's page; a spent link's
 		dayOffAdded           string // the settings page's notices (pkg/inboxweb text.go)
 		noticeSaved           string
+		crewsSaved            string
 	}{
 		{"en", "mile-high-electric", "outlet-switch-repair", "80202", "Denver", true,
 			"Sign in to your inbox", "Check your e-mail", "Sign in", "Requests", "Needs an answer",
 			"Offer another window", "Accepted. The person is told.",
 			"The business moved your arrival window to this time.",
 			"Page not found", "This sign-in link cannot be used any more: it was used already, or it expired. Ask for a new one.",
-			"The day off is added.", "The notice is saved."},
+			"The day off is added.", "The notice is saved.", "The crews are saved."},
 		{"es", "limpieza-la-estrella", "standard-cleaning", "90026", "Los Angeles", false,
 			"Inicie sesión en su bandeja", "Revise su correo", "Iniciar sesión", "Solicitudes", "",
 			"Ofrecer otro horario", "",
 			"El negocio cambió su horario de llegada a esta hora.",
 			"Página no encontrada", "Este enlace ya no sirve: ya se usó o venció. Pida uno nuevo.",
-			"El día libre está agregado.", "La antelación está guardada."},
+			"El día libre está agregado.", "La antelación está guardada.", "Los equipos están guardados."},
 	}
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -370,6 +372,18 @@ func TestBrowserInbox(t *testing.T) {
 					t.Errorf("availability: the window at %s, within 2 hours, is still offered", w.Start)
 				}
 			}
+			// 2 crews: a window holds two requests at once.
+			if err := chromedp.Do(tab, chromedp.SetValue(chromedp.CSS("#crews_per_window"), "2")); err != nil {
+				t.Fatal(err)
+			}
+			click("#crews button")
+			if got := text(".notice"); got != tt.crewsSaved {
+				t.Errorf("after setting the crews: got notice %q, want %q", got, tt.crewsSaved)
+			}
+			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#crews_per_window"), "value")); got.Value != "2" {
+				t.Errorf("after setting the crews: the form shows %q crews, want 2", got.Value)
+			}
+			shot("settings-crews")
 			navigate(srv.URL + "/inbox/requests/XXXX-XXXX-XXXX")
 			if got := text("main h1"); got != tt.notFound {
 				t.Errorf("unknown code: got %q, want %q", got, tt.notFound)
