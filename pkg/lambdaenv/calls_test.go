@@ -72,7 +72,8 @@ func TestDynamoDBCallsPerOperation(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	counter := &callCounter{calls: map[string]int{}}
 	client := countingClient(dynamotest.NewClient(env.Vars["DYNAMODB_ENDPOINT"]), counter)
-	bookings := booking.NewBookings(dynamo.New(client, env.Vars["TABLE_NAME"]), lambdatest.SiteURL, nil, time.Now)
+	store := dynamo.New(client, env.Vars["TABLE_NAME"])
+	bookings := booking.NewBookings(store, lambdatest.SiteURL, nil, time.Now)
 	handler := httpapi.New(bookings, slog.New(slog.DiscardHandler))
 
 	const slug = "desert-cool-hvac" // no deposit, open 24/7
@@ -88,12 +89,13 @@ func TestDynamoDBCallsPerOperation(t *testing.T) {
 	var (
 		windowStart string
 		code        string
+		phone       = "(602) 555-0147"
 	)
 	createBody := func() string {
 		return fmt.Sprintf(`{"window_start": %q,
 			"address": {"street": "1820 N 7th St", "zip": "85006"},
-			"contact": {"name": "Jordan Lee", "phone": "(602) 555-0147"},
-			"service_id": "ac-not-cooling", "description": "The AC blows warm air."}`, windowStart)
+			"contact": {"name": "Jordan Lee", "phone": %q},
+			"service_id": "ac-not-cooling", "description": "The AC blows warm air."}`, windowStart, phone)
 	}
 	calls := []call{
 		{name: "getBusiness", method: http.MethodGet,
@@ -110,6 +112,11 @@ func TestDynamoDBCallsPerOperation(t *testing.T) {
 			key: "calls-test-0001", wantStatus: 201, maxCalls: 4},
 		{name: "getServiceRequest", method: http.MethodGet,
 			path: func() string { return "/api/v1/requests/" + code }, wantStatus: 200, maxCalls: 2},
+		// The business now has two crews (below): its window's holds are
+		// read too, to choose a free place in it.
+		{name: "createServiceRequest, two crews", method: http.MethodPost,
+			path: func() string { return "/api/v1/businesses/" + slug + "/requests" }, body: createBody,
+			wantStatus: 201, maxCalls: 4},
 	}
 
 	for _, c := range calls {
@@ -118,6 +125,10 @@ func TestDynamoDBCallsPerOperation(t *testing.T) {
 			body = strings.NewReader(c.body())
 		} else {
 			body = strings.NewReader("")
+		}
+		if c.name == "createServiceRequest, two crews" {
+			twoCrews(t, store, slug)
+			phone = "(602) 555-0148" // the same window as the first create, another person
 		}
 		req := httptest.NewRequest(c.method, c.path(), body)
 		if c.key != "" {
@@ -153,6 +164,19 @@ func TestDynamoDBCallsPerOperation(t *testing.T) {
 				t.Fatalf("the second create was not a replay: %v %s", rec.Header(), rec.Body)
 			}
 		}
+	}
+}
+
+// twoCrews stores the business with two crews per window.
+func twoCrews(t *testing.T, store *dynamo.Store, slug string) {
+	t.Helper()
+	err := store.UpdateBusiness(context.Background(), slug, func(stored *booking.Business) (*booking.Business, error) {
+		changed := *stored
+		changed.CrewsPerWindow = 2
+		return &changed, nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
