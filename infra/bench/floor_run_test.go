@@ -261,14 +261,14 @@ func (f *floorRun) listFloor(ctx context.Context) (time.Duration, error) {
 	in := &dynamodb.QueryInput{
 		TableName:              f.table,
 		KeyConditionExpression: aws.String("pk = :pk AND sk BETWEEN :first AND :last"),
-		FilterExpression:       aws.String("expires_at > :now"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":pk":    str("BUSINESS#" + listSlug),
 			":first": str(holdSK(from)),
-			":last":  str(holdSK(to.Add(-time.Second))),
-			":now":   num(now.Unix()),
+			":last":  str(holdSK(to.Add(-time.Second)) + "#~"), // every crew's hold of the last window
 		},
-		ProjectionExpression: aws.String("sk"),
+		// The store reads every hold, lapsed ones too, and skips a lapsed
+		// one itself (a move deletes its own lapsed hold from the same read).
+		ProjectionExpression: aws.String("sk, request_code, expires_at"),
 		ConsistentRead:       aws.Bool(true),
 	}
 	start := time.Now()
@@ -281,7 +281,15 @@ func (f *floorRun) listFloor(ctx context.Context) (time.Duration, error) {
 		if err != nil {
 			return 0, err
 		}
-		held += len(page.Items)
+		for _, item := range page.Items {
+			var expires int64
+			if err := attributevalue.Unmarshal(item["expires_at"], &expires); err != nil {
+				return 0, err
+			}
+			if expires > now.Unix() {
+				held++
+			}
+		}
 	}
 	d := time.Since(start)
 	if held != 4 {
@@ -376,6 +384,7 @@ func (f *floorRun) createTransaction(start time.Time, phone string, now time.Tim
 		return nil, err
 	}
 	delete(request, "hold_expires") // zero without a deposit; dynamo drops it too
+	delete(request, "reminder_due") // zero until accepted; likewise
 	for name, v := range f.templateItem {
 		if _, ok := request[name]; !ok {
 			request[name] = v // pk, sk, inbox_slug
