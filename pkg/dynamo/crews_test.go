@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strconv"
 	"testing"
@@ -229,6 +230,34 @@ func TestCrews(t *testing.T) {
 			}
 			if got, want := got.Crews(), (booking.Crews{PerWindow: 1, Ever: 3}); got != want {
 				t.Errorf("crews after a reload = %+v, want %+v", got, want)
+			}
+		}},
+		{"a full window refuses in the create's order", 2, func(t *testing.T, f crewsFixture) {
+			ctx := context.Background()
+			r := newRequest(slug, phone(0), monday)
+			key := record(r, "key-1", now.Add(booking.IdempotencyKeyTTL))
+			if err := f.store.CreateRequest(ctx, r, key, limitsOf(f.b), now); err != nil {
+				t.Fatal(err)
+			}
+			f.create(t, 1, monday)
+			// The retry of a create that took a place is its stored
+			// answer, though the window is now full.
+			var used *booking.KeyUsedError
+			if err := f.store.CreateRequest(ctx, r, key, limitsOf(f.b), now); !errors.As(err, &used) || used.Record.Response.Code != r.Code {
+				t.Errorf("retry under the key = %v, want the stored record of %s", err, r.Code)
+			}
+			// A phone at its most open requests is TOO_MANY_OPEN, not
+			// WINDOW_TAKEN: the phone's count comes before the hold.
+			for i := range booking.MaxOpenPerPhone {
+				if _, c := f.create(t, 5, monday.Add(time.Duration(i+1)*2*time.Hour)); c != "" {
+					t.Fatalf("create %d of phone 5 = %q", i, c)
+				}
+			}
+			if _, c := f.create(t, 5, monday); c != booking.TooManyOpen {
+				t.Errorf("create of a busy phone in a full window = %q, want TOO_MANY_OPEN", c)
+			}
+			if _, c := f.create(t, 6, monday); c != booking.WindowTaken {
+				t.Errorf("create in a full window = %q, want WINDOW_TAKEN", c)
 			}
 		}},
 	}

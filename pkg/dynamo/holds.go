@@ -1,9 +1,11 @@
 package dynamo
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -133,8 +135,10 @@ func (s *Store) chooseHold(ctx context.Context, r booking.Request, crews booking
 			free = append(free, i)
 		}
 	}
-	// Creates at once try different slots.
+	// Creates at once try different free slots; when too few are free, the
+	// live holds that lapse first make up the rest.
 	rand.Shuffle(len(free), func(i, j int) { free[i], free[j] = free[j], free[i] })
+	slices.SortFunc(taken, func(i, j int) int { return cmp.Compare(held[i].expires, held[j].expires) })
 	need := crews.Ever - crews.PerWindow + 1 // the slot taken and those kept free
 	slots := append(free, taken...)[:need]
 	return holdChoice{slot: slots[0], keepFree: slots[1:], room: len(free) >= need}, nil
