@@ -287,39 +287,8 @@ func TestLocalMCPTransport(t *testing.T) {
 // again that hour.
 func TestLocalLimitHitIsTold(t *testing.T) {
 	// The demo businesses, desert-cool-hvac taking one request an hour.
-	data, err := os.ReadFile("businesses.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var businesses []map[string]any
-	if err := json.Unmarshal(data, &businesses); err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range businesses {
-		if b["slug"] == "desert-cool-hvac" {
-			b["requests_per_hour"] = 1
-		}
-	}
-	file := filepath.Join(t.TempDir(), "businesses.json")
-	if data, err = json.Marshal(businesses); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(file, data, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	base := startLocal(t, "--businesses", file)
-
-	getJSON := func(path string, v any) {
-		t.Helper()
-		res, err := http.Get(base + path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		if err := json.NewDecoder(res.Body).Decode(v); err != nil || res.StatusCode != 200 {
-			t.Fatalf("GET %s: got %d, %v", path, res.StatusCode, err)
-		}
-	}
+	base := startLocal(t, "--businesses", demoBusinessesWith(t, "desert-cool-hvac", "requests_per_hour", 1))
+	getJSON := func(path string, v any) { t.Helper(); getLocalJSON(t, base+path, v) }
 	var availability struct{ Windows []struct{ Start string } }
 	getJSON("/api/v1/businesses/desert-cool-hvac/availability?days=3", &availability)
 	if len(availability.Windows) < 3 {
@@ -364,6 +333,117 @@ func TestLocalLimitHitIsTold(t *testing.T) {
 	for _, m := range told {
 		if !strings.HasPrefix(m, "limit#desert-cool-hvac#") || !strings.HasSuffix(m, "/limit_reached/business/email -> inbox@desert-cool-hvac.example.com") {
 			t.Errorf("got %s, want the limit_reached e-mail to desert-cool-hvac's inbox", m)
+		}
+	}
+}
+
+// demoBusinessesWith writes the demo businesses file with one field of the
+// business slug set to value, and returns its path.
+func demoBusinessesWith(t *testing.T, slug, field string, value any) string {
+	t.Helper()
+	data, err := os.ReadFile("businesses.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var businesses []map[string]any
+	if err := json.Unmarshal(data, &businesses); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range businesses {
+		if b["slug"] == slug {
+			b[field] = value
+		}
+	}
+	file := filepath.Join(t.TempDir(), "businesses.json")
+	if data, err = json.Marshal(businesses); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return file
+}
+
+// getLocalJSON decodes the 200 answer of GET url into v.
+func getLocalJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if err := json.NewDecoder(res.Body).Decode(v); err != nil || res.StatusCode != 200 {
+		t.Fatalf("GET %s: got %d, %v", url, res.StatusCode, err)
+	}
+}
+
+// TestLocalCrews: a business of two crews (crews_per_window in its file)
+// keeps a window listed, on the JSON API and to the MCP tool, until two
+// requests hold it; the third is WINDOW_TAKEN.
+func TestLocalCrews(t *testing.T) {
+	const slug = "desert-cool-hvac"
+	base := startLocal(t, "--businesses", demoBusinessesWith(t, slug, "crews_per_window", 2))
+	var availability struct{ Windows []struct{ Start time.Time } }
+	getLocalJSON(t, base+"/api/v1/businesses/"+slug+"/availability?days=2", &availability)
+	if len(availability.Windows) == 0 {
+		t.Fatal("no window to ask for")
+	}
+	window := availability.Windows[0].Start
+
+	// listed counts the window on the JSON API and through the MCP tool.
+	listed := func() (api, mcp int) {
+		t.Helper()
+		var a struct{ Windows []struct{ Start time.Time } }
+		getLocalJSON(t, base+"/api/v1/businesses/"+slug+"/availability?days=2", &a)
+		for _, w := range a.Windows {
+			if w.Start.Equal(window) {
+				api++
+			}
+		}
+		call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"list_arrival_windows","arguments":{"business":"` + slug + `","days":2}}}`
+		req, err := http.NewRequest(http.MethodPost, base+"/mcp", strings.NewReader(call))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var rpc struct {
+			Result struct {
+				StructuredContent struct{ Windows []struct{ Start time.Time } } `json:"structuredContent"`
+			} `json:"result"`
+		}
+		if err := json.NewDecoder(res.Body).Decode(&rpc); err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range rpc.Result.StructuredContent.Windows {
+			if w.Start.Equal(window) {
+				mcp++
+			}
+		}
+		return api, mcp
+	}
+
+	for i, want := range []struct {
+		status   int
+		api, mcp int // the window listed after
+	}{{201, 1, 1}, {201, 0, 0}, {409, 0, 0}} {
+		body := fmt.Sprintf(`{"window_start":%q,"address":{"street":"1 A St","zip":"85004"},"contact":{"name":"Jo","phone":"602-555-020%d"},"service_id":"ac-not-cooling"}`,
+			window.Format(time.RFC3339), i)
+		res, err := http.Post(base+"/api/v1/businesses/"+slug+"/requests", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		if res.StatusCode != want.status {
+			t.Fatalf("create %d: got %d, want %d", i+1, res.StatusCode, want.status)
+		}
+		if api, mcp := listed(); api != want.api || mcp != want.mcp {
+			t.Errorf("after create %d: the window listed %d times on the API and %d through MCP, want %d and %d", i+1, api, mcp, want.api, want.mcp)
 		}
 	}
 }
