@@ -79,7 +79,8 @@ FUZZ_TARGETS := \
     ./pkg/booking:FuzzIsZIP \
     ./pkg/booking:FuzzParseSiteLink \
     ./pkg/booking:FuzzWindowQuery \
-    ./pkg/booking:FuzzWindows
+    ./pkg/booking:FuzzWindows \
+    ./pkg/booking:FuzzArrivalWindowsCrews
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

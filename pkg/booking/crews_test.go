@@ -103,3 +103,41 @@ func TestArrivalWindowsCrews(t *testing.T) {
 		})
 	}
 }
+
+// FuzzArrivalWindowsCrews: whatever holds a day's windows have and however
+// many crews the business has (and had), ArrivalWindows lists exactly the
+// windows with fewer holds than crews, in order.
+func FuzzArrivalWindowsCrews(f *testing.F) {
+	f.Add(uint8(1), uint8(0), []byte{0})
+	f.Add(uint8(3), uint8(0), []byte{0, 0, 1, 1, 1, 2})
+	f.Add(uint8(2), uint8(5), []byte{0, 0, 0, 0, 0, 3, 3})
+	f.Add(uint8(20), uint8(20), []byte{})
+	now := utc("2026-11-20T00:00:00Z")
+	day := date("2026-11-23")
+	f.Fuzz(func(t *testing.T, crews, ever uint8, holds []byte) {
+		biz := withSchedule(t, "split-day-plumbing", 0)
+		biz.CrewsPerWindow, biz.CrewsEver = int(crews)%MaxCrews+1, int(ever)%(MaxCrews+1)
+		all := biz.Windows(now, day, 1, nil)
+		count := make([]int, len(all))
+		var held []time.Time
+		for _, h := range holds {
+			i := int(h) % len(all)
+			count[i]++
+			held = append(held, all[i].Start)
+		}
+		s := NewBookings(&benchStore{biz: biz, held: held}, "https://book.example.com", nil, func() time.Time { return now })
+		got, err := s.ArrivalWindows(context.Background(), biz, WindowQuery{From: day, Days: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []Window
+		for i, w := range all {
+			if count[i] < biz.CrewsPerWindow {
+				want = append(want, w)
+			}
+		}
+		if !slices.EqualFunc(got.Windows, want, func(a, b Window) bool { return a.Start.Equal(b.Start) }) {
+			t.Errorf("%d crews, holds %v: windows %v, want %v", biz.CrewsPerWindow, count, got.Windows, want)
+		}
+	})
+}
