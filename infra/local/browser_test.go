@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	ics "github.com/arran4/golang-ical"
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -384,6 +385,17 @@ func TestBrowserInbox(t *testing.T) {
 				t.Errorf("after setting the crews: the form shows %q crews, want 2", got.Value)
 			}
 			shot("settings-crews")
+			// The calendar feed: a new address, shown once, which a calendar
+			// app subscribes to; it lists the accepted job.
+			click("#new-feed button")
+			feed, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#feed-address"), "value"))
+			if err != nil || !strings.HasPrefix(feed.Value, srv.URL+"/calendar/"+tt.slug+".") {
+				t.Fatalf("feed page: got address %q (%v), want %s/calendar/%s.<secret>.ics", feed.Value, err, srv.URL, tt.slug)
+			}
+			shot("settings-feed")
+			if status, event := feedEvent(t, feed.Value, created.Code); status != "CONFIRMED" {
+				t.Errorf("the feed's event of the accepted request %s: status %q, want CONFIRMED (%v)", created.Code, status, event)
+			}
 			navigate(srv.URL + "/inbox/requests/XXXX-XXXX-XXXX")
 			if got := text("main h1"); got != tt.notFound {
 				t.Errorf("unknown code: got %q, want %q", got, tt.notFound)
@@ -457,3 +469,28 @@ func getJSON(t *testing.T, url string, v any) {
 // itoa writes n (0 to 99) in two digits, so that the screenshots sort in
 // the order they were taken.
 func itoa(n int) string { return string(rune('0'+n/10)) + string(rune('0'+n%10)) }
+
+// feedEvent reads the calendar feed at url as a calendar app does, parsed
+// with a well-kept iCalendar parser, and returns the STATUS of the event
+// of the request code (its UID is code@host), and the event.
+func feedEvent(t *testing.T, url, code string) (string, *ics.VEvent) {
+	t.Helper()
+	res, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/calendar") {
+		t.Fatalf("GET %s: got %d %s, want 200 text/calendar", url, res.StatusCode, res.Header.Get("Content-Type"))
+	}
+	cal, err := ics.ParseCalendar(res.Body)
+	if err != nil {
+		t.Fatalf("the feed does not parse: %v", err)
+	}
+	for _, e := range cal.Events() {
+		if strings.HasPrefix(e.Id(), code+"@") {
+			return e.GetProperty(ics.ComponentPropertyStatus).Value, e
+		}
+	}
+	return "", nil
+}

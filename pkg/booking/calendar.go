@@ -20,6 +20,29 @@ import (
 // hash to store in its record.
 func NewFeedToken(slug string) (token, hash string) { return NewInboxToken(slug) }
 
+// FeedPathPrefix is where the businesses' calendar feeds are: a feed's
+// address is the site's, then FeedPathPrefix, the token and ".ics".
+const FeedPathPrefix = "/calendar/"
+
+// NewFeedAddress mints a new calendar feed token for b and stores its
+// hash, with the store's conditional UpdateBusiness, and returns the feed's
+// address: the only time the token is shown, as only its hash is kept.
+// The old token, if any, stops opening the feed at once (within the
+// business cache of each function).
+func (s *Bookings) NewFeedAddress(ctx context.Context, b *Business) (string, error) {
+	token, hash := NewFeedToken(b.Slug)
+	if _, err := s.changeBusiness(ctx, b.Slug, func(changed *Business) { changed.FeedTokenSHA256 = hash }); err != nil {
+		return "", err
+	}
+	return s.siteURL + FeedPathPrefix + token + ".ics", nil
+}
+
+// StopFeed forgets b's calendar feed token, so that its address opens
+// nothing, and returns the business as stored after.
+func (s *Bookings) StopFeed(ctx context.Context, b *Business) (*Business, error) {
+	return s.changeBusiness(ctx, b.Slug, func(changed *Business) { changed.FeedTokenSHA256 = "" })
+}
+
 // OpensFeed reports whether token is the calendar feed token of b,
 // comparing the hashes in constant time. A business without a stored hash
 // has no feed.

@@ -208,15 +208,21 @@ func (s *Bookings) EndSession(ctx context.Context, token string) error {
 // requests, with the store's conditional UpdateBusiness, and returns the
 // business as stored after.
 func (s *Bookings) SetAcceptingRequests(ctx context.Context, b *Business, on bool) (*Business, error) {
+	return s.changeBusiness(ctx, b.Slug, func(changed *Business) { changed.AcceptingRequests = on })
+}
+
+// changeBusiness makes change to the record of the business slug as stored
+// now, not to a business read earlier, which may be older (anything else
+// changed since stays changed), stores it with the store's conditional
+// UpdateBusiness, and returns the business as stored after.
+func (s *Bookings) changeBusiness(ctx context.Context, slug string, change func(changed *Business)) (*Business, error) {
 	var after *Business
-	err := s.store.UpdateBusiness(ctx, b.Slug, func(stored *Business) (*Business, error) {
+	err := s.store.UpdateBusiness(ctx, slug, func(stored *Business) (*Business, error) {
 		if stored == nil {
-			return nil, Errorf(NotFound, "no business has the slug %s", excerpt(b.Slug))
+			return nil, Errorf(NotFound, "no business has the slug %s", excerpt(slug))
 		}
-		// The change is made on the record as stored now, not on b, which
-		// may be older: anything else changed since stays changed.
 		changed := *stored
-		changed.AcceptingRequests = on
+		change(&changed)
 		after = &changed
 		return after, nil
 	})

@@ -13,7 +13,7 @@ import (
 
 // CalendarPrefix is where the businesses' calendar feeds are:
 // {SITE_URL}/calendar/{token}.ics.
-const CalendarPrefix = "/calendar/"
+const CalendarPrefix = booking.FeedPathPrefix
 
 // feedRefresh is how often a subscribed calendar is asked to read the
 // feed again; the apps decide (Google reads a feed every few hours).

@@ -75,6 +75,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/settings/remove-day-off", "removeWebInboxDayOff"},
 		{"POST", "/inbox/settings/notice", "setWebInboxNotice"},
 		{"POST", "/inbox/settings/crews", "setWebInboxCrews"},
+		{"POST", "/inbox/settings/feed", "newWebInboxFeedAddress"},
+		{"POST", "/inbox/settings/feed-stop", "stopWebInboxFeed"},
 		{"POST", "/inbox/settings/hours", "setWebInboxHours"},
 		{"POST", "/inbox/settings/reminder", "setWebInboxReminderHour"},
 		{"GET", "/r/{code}.ics", "getVisitCalendarEvent"},
@@ -94,8 +96,8 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
 		}
 	}
-	if got := len(doc.Paths.Map()); got != 31 {
-		t.Errorf("got %d paths, want the 31 above", got)
+	if got := len(doc.Paths.Map()); got != 33 {
+		t.Errorf("got %d paths, want the 33 above", got)
 	}
 	// openapitest picks the answer to a request no operation matches by the
 	// tag of the path's operations: pages, business-web and payments

@@ -57,6 +57,11 @@ type SignIn interface {
 	// the version seen; else booking.ErrScheduleChanged with the business
 	// as stored now.
 	UpdateSchedule(ctx context.Context, b *booking.Business, seen string, next booking.Schedule) (*booking.Business, error)
+	// NewFeedAddress mints b's calendar feed token, which replaces the
+	// one before, and returns the feed's address: shown once.
+	NewFeedAddress(ctx context.Context, b *booking.Business) (string, error)
+	// StopFeed forgets b's calendar feed token.
+	StopFeed(ctx context.Context, b *booking.Business) (*booking.Business, error)
 }
 
 // Bookings is all the inbox needs of the booking service; *booking.Bookings
@@ -107,7 +112,7 @@ var templateFiles embed.FS
 var style string
 
 // site is the inbox's templates, style sheet and headers.
-var site = htmlpage.New(templateFiles, style, "signin", "sent", "token", "inbox", "request", "confirm", "move", "settings", "message")
+var site = htmlpage.New(templateFiles, style, "signin", "sent", "token", "inbox", "request", "confirm", "move", "settings", "feed", "message")
 
 // page is what the layout renders: the language, the title, the labels in
 // that language, the signed-in header (if any), the language switch, and
@@ -144,7 +149,9 @@ type handler struct {
 //	POST /inbox/requests/{code}/{action}      make the move
 //	GET  /inbox/settings                      pause or resume online requests
 //	POST /inbox/settings                      do it, once confirmed
-//	POST /inbox/settings/{form}               change the schedule: days-off (add one), remove-day-off, notice, hours, reminder
+//	POST /inbox/settings/{form}               change the schedule: days-off (add one), remove-day-off, notice, crews, hours, reminder
+//	POST /inbox/settings/feed                 make a new calendar feed address (shown once; the old one stops)
+//	POST /inbox/settings/feed-stop            stop the calendar feed
 //
 // Every form that changes something is a POST carrying the session's CSRF
 // token, from this site only (http.CrossOriginProtection). Another
@@ -174,6 +181,8 @@ func New(c Config) http.Handler {
 	mux.HandleFunc("GET /inbox/settings", h.signedIn(h.settings))
 	mux.HandleFunc("POST /inbox/settings", h.form(h.setAccepting))
 	mux.HandleFunc("POST /inbox/settings/{form}", h.form(h.setSchedule))
+	mux.HandleFunc("POST /inbox/settings/feed", h.form(h.newFeed))
+	mux.HandleFunc("POST /inbox/settings/feed-stop", h.form(h.stopFeed))
 	notFound := func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r, nil) }
 	mux.HandleFunc("/inbox", notFound)
 	mux.HandleFunc("/inbox/", notFound)

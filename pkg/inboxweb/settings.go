@@ -34,7 +34,7 @@ func (h *handler) settings(w http.ResponseWriter, r *http.Request, s Session) {
 		v.Notice = tr(lang, "resumed")
 	case done == "off" && !b.AcceptingRequests:
 		v.Notice = tr(lang, "paused")
-	case slices.Contains(scheduleForms, done):
+	case slices.Contains(scheduleForms, done), done == "feed-stopped":
 		v.Notice = tr(lang, "saved_"+done)
 	}
 	render(w, r, http.StatusOK, "settings", lang, &s, tr(lang, "settings_title"), v)
@@ -47,7 +47,7 @@ var scheduleForms = []string{"days-off", "remove-day-off", "notice", "crews", "h
 // settingsView is the page as b stands now.
 func (h *handler) settingsView(b *booking.Business, s Session, lang string) settingsView {
 	sch := b.Schedule()
-	v := settingsView{On: b.AcceptingRequests, CSRF: s.CSRF, Version: sch.Version()}
+	v := settingsView{On: b.AcceptingRequests, CSRF: s.CSRF, Version: sch.Version(), FeedOn: b.FeedTokenSHA256 != ""}
 	for i, d := range sch.DaysOff {
 		v.DaysOff = append(v.DaysOff, dayOffView{Index: i, Label: dayOffLabel(d, lang), Note: d.Note})
 	}
@@ -106,6 +106,28 @@ func (h *handler) setAccepting(w http.ResponseWriter, r *http.Request, s Session
 		return
 	}
 	http.Redirect(w, r, "/inbox/settings?done="+set, http.StatusSeeOther)
+}
+
+// newFeed makes a new calendar feed address for the business and shows
+// it, the only time it is shown (the page is no-store, as every page is):
+// only its hash is kept, and the address before stops at once.
+func (h *handler) newFeed(w http.ResponseWriter, r *http.Request, s Session) {
+	address, err := h.Bookings.NewFeedAddress(r.Context(), s.Business)
+	if err != nil {
+		h.failFor(w, r, s, err)
+		return
+	}
+	lang := language(w, r, s.Business)
+	render(w, r, http.StatusOK, "feed", lang, &s, tr(lang, "feed_address_title"), feedView{Address: address})
+}
+
+// stopFeed stops the business's calendar feed: its address opens nothing.
+func (h *handler) stopFeed(w http.ResponseWriter, r *http.Request, s Session) {
+	if _, err := h.Bookings.StopFeed(r.Context(), s.Business); err != nil {
+		h.failFor(w, r, s, err)
+		return
+	}
+	http.Redirect(w, r, "/inbox/settings?done=feed-stopped", http.StatusSeeOther)
 }
 
 // badForm is a form's value the page itself refuses (not a number): the

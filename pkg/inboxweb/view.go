@@ -166,7 +166,11 @@ type settingsView struct {
 	Days                       []hoursDay
 	ReminderHour               int
 	Hours                      []hourChoice
+	FeedOn                     bool // the business has a calendar feed
 }
+
+// feedView is the page that shows a new calendar feed's address, once.
+type feedView struct{ Address string }
 
 type dayOffView struct {
 	Index int
