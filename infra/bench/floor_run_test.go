@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -107,6 +108,7 @@ type floorRun struct {
 	handler http.Handler
 
 	listLoc     *time.Location // listSlug's time zone
+	limits      booking.Limits // createSlug's
 	firstWindow time.Time      // createSlug's window 0; each create takes the next
 	windows     int            // createSlug's windows taken
 	phones      int            // phone numbers used
@@ -146,6 +148,19 @@ func newFloorRun(t *testing.T) *floorRun {
 	}
 	if f.listLoc, err = time.LoadLocation(b.Timezone); err != nil {
 		t.Fatal(err)
+	}
+	create, err := f.getItem(ctx, businessKey(createSlug))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cb, err := booking.DecodeBusiness([]byte(create["doc"].(*types.AttributeValueMemberS).Value))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.limits = cb.Limits(); f.limits.Crews.Ever != 1 {
+		// More crews add the Query of the window's holds and the checks of
+		// its other slots, which createFloor does not make.
+		t.Fatalf("%s has crews %+v: the create floor is that of a business of one crew", createSlug, f.limits.Crews)
 	}
 
 	// Holds for the listing's Query to find.
@@ -303,6 +318,20 @@ func (f *floorRun) listFloor(ctx context.Context) (time.Duration, error) {
 // floor: GetItem of the business, then dynamo's createTransaction: the
 // phone counter's update, the hold's put and the request's put, each with
 // its condition.
+//
+// The business's limits (Limits: requests_per_hour, max_unanswered, the
+// default 10 and 20 for createSlug) would refuse every create after the
+// tenth with RATE_LIMITED, and a run makes thousands. Raising them would
+// not do: the slot Query reads every slot, so a limit of 1000 would time a
+// read of 1000 items where a business at the defaults reads 10. So before
+// each create, handler's and floor's alike, resetLimits puts createSlug
+// back in one state, untimed: each of its requests_per_hour slots there
+// and lapsed (a slot item outlives its hour until the table's TTL removes
+// it, so a business that takes requests has them all), and its OPEN count
+// at 0 (the requests the run made stay new: as if the business had
+// answered them). Each timed create then does all its work, the full slot
+// read included, at a business under its limits. The phone's count needs
+// no reset: each create has a new number.
 
 func createBody(windowStart, zip, phone, service string) string {
 	return fmt.Sprintf(`{"window_start":%q,"address":{"street":"1 Bench St","zip":%q},`+
@@ -325,9 +354,47 @@ func (f *floorRun) nextPhone() string {
 	return fmt.Sprintf("212%07d", 2000000+f.phones)
 }
 
-func (f *floorRun) createHandler(context.Context) (time.Duration, error) {
+// The keys of createSlug's items that the limits count (pkg/dynamo's
+// keys.go: rateSK, skOpen).
+func rateSK(slot int) string { return "RATE#" + strconv.Itoa(slot) }
+
+const openSK = "OPEN"
+
+// resetLimits puts createSlug's hourly slots, all lapsed a minute ago, and
+// its OPEN count at 0, in BatchWriteItem calls (see above why).
+func (f *floorRun) resetLimits(ctx context.Context) error {
+	pk := str("BUSINESS#" + createSlug)
+	lapsed := num(time.Now().Add(-time.Minute).Unix())
+	var writes []types.WriteRequest
+	put := func(item map[string]types.AttributeValue) {
+		writes = append(writes, types.WriteRequest{PutRequest: &types.PutRequest{Item: item}})
+	}
+	for i := range f.limits.PerHour {
+		put(map[string]types.AttributeValue{"pk": pk, "sk": str(rateSK(i)), "used_until": lapsed, "expires_at": lapsed})
+	}
+	put(map[string]types.AttributeValue{"pk": pk, "sk": str(openSK), "open_count": num(0)})
+	for len(writes) > 0 {
+		batch := writes[:min(len(writes), 25)] // BatchWriteItem's most
+		writes = writes[len(batch):]
+		for len(batch) > 0 {
+			out, err := f.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{
+				RequestItems: map[string][]types.WriteRequest{*f.table: batch},
+			})
+			if err != nil {
+				return fmt.Errorf("reset the limits of %s: %w", createSlug, err)
+			}
+			batch = out.UnprocessedItems[*f.table]
+		}
+	}
+	return nil
+}
+
+func (f *floorRun) createHandler(ctx context.Context) (time.Duration, error) {
 	start, err := f.nextWindow()
 	if err != nil {
+		return 0, err
+	}
+	if err := f.resetLimits(ctx); err != nil {
 		return 0, err
 	}
 	body := createBody(start.UTC().Format(time.RFC3339), createZIP, f.nextPhone(), createSvc)
@@ -346,6 +413,9 @@ func (f *floorRun) createHandler(context.Context) (time.Duration, error) {
 func (f *floorRun) createFloor(ctx context.Context) (time.Duration, error) {
 	start, err := f.nextWindow()
 	if err != nil {
+		return 0, err
+	}
+	if err := f.resetLimits(ctx); err != nil {
 		return 0, err
 	}
 	now := time.Now()
