@@ -38,7 +38,7 @@ func floorWarmup(iterations int) int { return 30 + iterations/5 }
 var floorOperations = []struct{ name, floor string }{
 	{"getBusiness", "GetItem business"},
 	{"listArrivalWindows", "GetItem business + Query holds"},
-	{"createServiceRequest", "GetItem business + TransactWriteItems (counter, hold, request)"},
+	{"createServiceRequest", "GetItem business + Query RATE# slots + TransactWriteItems (block check, slot, open counts, hold, request)"},
 	{"getServiceRequest", "GetItem request + GetItem business"},
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -315,9 +316,12 @@ func (f *floorRun) listFloor(ctx context.Context) (time.Duration, error) {
 
 // createServiceRequest, without an idempotency key, on the next window of
 // createSlug with a new phone number: POST /businesses/{slug}/requests;
-// floor: GetItem of the business, then dynamo's createTransaction: the
-// phone counter's update, the hold's put and the request's put, each with
-// its condition.
+// floor: what dynamo's CreateRequest makes for a business of one crew:
+// GetItem of the business, the Query of its hourly slots (RATE#) and the
+// pick of a free one, then createTransaction's TransactWriteItems: the
+// check that the phone is not blocked, the slot's put, the business's OPEN
+// count and the phone's count, the hold's put and the request's put, each
+// with its condition, in the store's order.
 //
 // The business's limits (Limits: requests_per_hour, max_unanswered, the
 // default 10 and 20 for createSlug) would refuse every create after the
@@ -419,7 +423,7 @@ func (f *floorRun) createFloor(ctx context.Context) (time.Duration, error) {
 		return 0, err
 	}
 	now := time.Now()
-	in, err := f.createTransaction(start, f.nextPhone(), now)
+	in, slotItem, err := f.createTransaction(start, f.nextPhone(), now)
 	if err != nil {
 		return 0, err
 	}
@@ -427,14 +431,78 @@ func (f *floorRun) createFloor(ctx context.Context) (time.Duration, error) {
 	if _, err := f.getItem(ctx, businessKey(createSlug)); err != nil {
 		return 0, err
 	}
+	slot, err := f.freeSlot(ctx, now)
+	if err != nil {
+		return 0, err
+	}
+	slotItem["sk"] = str(rateSK(slot))
 	_, err = f.client.TransactWriteItems(ctx, in)
 	return time.Since(t0), err
 }
 
+// freeSlot is dynamo's freeSlot: the Query of createSlug's hourly slots and
+// the pick of a free one at random. After resetLimits every slot is there
+// and free; anything else is an error.
+func (f *floorRun) freeSlot(ctx context.Context, now time.Time) (int, error) {
+	p := dynamodb.NewQueryPaginator(f.client, &dynamodb.QueryInput{
+		TableName:              f.table,
+		KeyConditionExpression: aws.String("pk = :pk AND begins_with(sk, :prefix)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":pk": str("BUSINESS#" + createSlug), ":prefix": str("RATE#"),
+		},
+		ConsistentRead: aws.Bool(true),
+	})
+	var free []int
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return 0, err
+		}
+		for _, item := range page.Items {
+			sk, _ := item["sk"].(*types.AttributeValueMemberS)
+			until, _ := item["used_until"].(*types.AttributeValueMemberN)
+			if sk == nil || until == nil {
+				return 0, fmt.Errorf("hourly slot without sk or used_until: %v", item)
+			}
+			i, err := strconv.Atoi(strings.TrimPrefix(sk.Value, "RATE#"))
+			if err != nil {
+				return 0, fmt.Errorf("hourly slot %q: %w", sk.Value, err)
+			}
+			u, err := strconv.ParseInt(until.Value, 10, 64)
+			if err != nil {
+				return 0, fmt.Errorf("hourly slot %q: %w", sk.Value, err)
+			}
+			if i >= 0 && i < f.limits.PerHour && u <= now.Unix() {
+				free = append(free, i)
+			}
+		}
+	}
+	if len(free) != f.limits.PerHour {
+		return 0, fmt.Errorf("the slot Query found %d free slots of %s, want all %d", len(free), createSlug, f.limits.PerHour)
+	}
+	return free[rand.N(len(free))], nil
+}
+
+// countOpen is dynamo's countOpen: one more open request under the key,
+// unless it has max.
+func (f *floorRun) countOpen(pk types.AttributeValue, sk string, max int) *types.Update {
+	return &types.Update{
+		TableName:           f.table,
+		Key:                 map[string]types.AttributeValue{"pk": pk, "sk": str(sk)},
+		UpdateExpression:    aws.String("SET open_count = if_not_exists(open_count, :zero) + :one"),
+		ConditionExpression: aws.String("attribute_not_exists(open_count) OR open_count < :max"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":zero": num(0), ":one": num(1), ":max": num(int64(max)),
+		},
+	}
+}
+
 // createTransaction is the TransactWriteItems dynamo's CreateRequest makes
 // for a request like the template on the window starting at start, from
-// phone, at now (pkg/dynamo/store.go, createTransaction, without a key).
-func (f *floorRun) createTransaction(start time.Time, phone string, now time.Time) (*dynamodb.TransactWriteItemsInput, error) {
+// phone, at now, at a business of one crew (pkg/dynamo/create.go,
+// createTransaction, without a key). It returns the slot's item too: its
+// sk is for the caller to set, once freeSlot has picked the slot.
+func (f *floorRun) createTransaction(start time.Time, phone string, now time.Time) (*dynamodb.TransactWriteItemsInput, map[string]types.AttributeValue, error) {
 	r := f.template
 	r.Code = booking.NewCode()
 	zone := f.template.Window.Start.Location()
@@ -451,7 +519,7 @@ func (f *floorRun) createTransaction(start time.Time, phone string, now time.Tim
 
 	request, err := attributevalue.MarshalMapWithOptions(r, func(o *attributevalue.EncoderOptions) { o.TagKey = "json" })
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	delete(request, "hold_expires") // zero without a deposit; dynamo drops it too
 	delete(request, "reminder_due") // zero until accepted; likewise
@@ -462,36 +530,60 @@ func (f *floorRun) createTransaction(start time.Time, phone string, now time.Tim
 	}
 	request["pk"] = str("REQUEST#" + r.Code)
 	if got, want := slices.Sorted(maps.Keys(request)), slices.Sorted(maps.Keys(f.templateItem)); !slices.Equal(got, want) {
-		return nil, fmt.Errorf("the floor's request item has %v, the handler's %v", got, want)
+		return nil, nil, fmt.Errorf("the floor's request item has %v, the handler's %v", got, want)
 	}
 
 	pk := str("BUSINESS#" + r.BusinessSlug)
+	nowValue := map[string]types.AttributeValue{":now": num(now.Unix())}
+	var items []types.TransactWriteItem
+	notBlocked := func(kind, value string) {
+		items = append(items, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+			TableName: f.table,
+			Key: map[string]types.AttributeValue{
+				"pk": pk, "sk": str("BLOCK#" + kind + "#" + booking.ContactHash(r.BusinessSlug, kind, value)),
+			},
+			ConditionExpression: aws.String("attribute_not_exists(pk)"),
+		}})
+	}
+	notBlocked("phone", r.Contact.Phone)
+	if r.Contact.Email != "" {
+		notBlocked("email", r.Contact.Email)
+	}
+
+	until := num(now.Add(time.Hour).Unix())
+	slot := map[string]types.AttributeValue{"pk": pk, "used_until": until, "expires_at": until} // sk: the slot freeSlot picks
+	items = append(items, types.TransactWriteItem{Put: &types.Put{
+		TableName:                 f.table,
+		Item:                      slot,
+		ConditionExpression:       aws.String("attribute_not_exists(pk) OR used_until <= :now"),
+		ExpressionAttributeValues: nowValue,
+	}})
+
+	items = append(items,
+		types.TransactWriteItem{Update: f.countOpen(pk, openSK, f.limits.Unanswered)},
+		types.TransactWriteItem{Update: f.countOpen(pk, "PHONE#"+r.Contact.Phone, booking.MaxOpenPerPhone)})
+	if r.Contact.Email != "" {
+		sk := "EMAIL#" + booking.ContactHash(r.BusinessSlug, "email", r.Contact.Email)
+		items = append(items, types.TransactWriteItem{Update: f.countOpen(pk, sk, booking.MaxOpenPerPhone)})
+	}
+
 	hold := map[string]types.AttributeValue{
 		"pk": pk, "sk": str(holdSK(r.Window.Start)),
 		"request_code": str(r.Code), "expires_at": num(r.HoldUntil().Unix()),
 	}
-	return &dynamodb.TransactWriteItemsInput{TransactItems: []types.TransactWriteItem{
-		{Update: &types.Update{
-			TableName:           f.table,
-			Key:                 map[string]types.AttributeValue{"pk": pk, "sk": str("PHONE#" + phone)},
-			UpdateExpression:    aws.String("SET open_count = if_not_exists(open_count, :zero) + :one"),
-			ConditionExpression: aws.String("attribute_not_exists(open_count) OR open_count < :max"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{
-				":zero": num(0), ":one": num(1), ":max": num(booking.MaxOpenPerPhone),
-			},
-		}},
-		{Put: &types.Put{
+	items = append(items,
+		types.TransactWriteItem{Put: &types.Put{
 			TableName:                 f.table,
 			Item:                      hold,
 			ConditionExpression:       aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":now": num(now.Unix())},
+			ExpressionAttributeValues: nowValue,
 		}},
-		{Put: &types.Put{
+		types.TransactWriteItem{Put: &types.Put{
 			TableName:           f.table,
 			Item:                request,
 			ConditionExpression: aws.String("attribute_not_exists(pk)"),
-		}},
-	}}, nil
+		}})
+	return &dynamodb.TransactWriteItemsInput{TransactItems: items}, slot, nil
 }
 
 // getServiceRequest of the last request created through the handler: GET
