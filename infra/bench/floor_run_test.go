@@ -18,9 +18,11 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awsmiddleware "github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
@@ -125,7 +127,9 @@ type floorRun struct {
 
 // newFloorRun makes a table on DynamoDB Local with the demo and bench
 // businesses, four holds in listSlug's listing, and one request stored
-// through the handler as the template of the floor's creates.
+// through the handler as the template of the floor's creates; and it checks
+// that a create on the floor makes the calls the handler's create made
+// (sameCreate).
 func newFloorRun(t *testing.T) *floorRun {
 	client, table := dynamotest.Local(t)
 	store := dynamo.New(client, table) // no business cache: the handler reads the business, as its floor does
@@ -180,9 +184,13 @@ func newFloorRun(t *testing.T) *floorRun {
 		}
 	}
 
+	// The template's create, through a handler whose client records its calls.
+	var handlerCalls, floorCalls recorder
+	f.handler = apiHandler(dynamo.New(handlerCalls.client(client), table), floorSiteURL)
 	if _, err := f.createHandler(ctx); err != nil {
 		t.Fatal(err)
 	}
+	f.handler = apiHandler(store, floorSiteURL)
 	if f.templateItem, err = f.getItem(ctx, requestKey(f.code)); err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +200,129 @@ func newFloorRun(t *testing.T) *floorRun {
 	if len(f.template.History) != 1 || f.template.Deposit != nil {
 		t.Fatalf("template request: want one event and no deposit, got %+v", f.template)
 	}
+
+	f.client = floorCalls.client(client)
+	if _, err := f.createFloor(ctx); err != nil {
+		t.Fatal(err)
+	}
+	f.client = client
+	if err := sameCreate(handlerCalls, floorCalls); err != nil {
+		t.Fatal(err)
+	}
 	return f
+}
+
+// recorder keeps the DynamoDB calls made through its client: each
+// operation's name and input.
+type recorder struct {
+	ops    []string
+	inputs []any
+}
+
+// client is a client of the same engine as base that records its calls in r.
+func (r *recorder) client(base *dynamodb.Client) *dynamodb.Client {
+	record := middleware.InitializeMiddlewareFunc("DoorstepBenchRecord",
+		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			r.ops = append(r.ops, awsmiddleware.GetOperationName(ctx))
+			r.inputs = append(r.inputs, in.Parameters)
+			return next.HandleInitialize(ctx, in)
+		})
+	return dynamodb.New(base.Options(), func(o *dynamodb.Options) {
+		o.APIOptions = append(o.APIOptions, func(s *middleware.Stack) error {
+			return s.Initialize.Add(record, middleware.After)
+		})
+	})
+}
+
+// sameCreate checks that the floor's create made the calls the handler's
+// made, each with the same expressions and the same items, but for what
+// differs from one create to the next (times, codes, numbers, hashes):
+// when pkg/dynamo's create changes, the floor run fails here rather than
+// time a floor that is no longer the create's. resetLimits' BatchWriteItem,
+// untimed, is left out.
+func sameCreate(handler, floor recorder) error {
+	h, fl := createShape(handler), createShape(floor)
+	if slices.Equal(h, fl) {
+		return nil
+	}
+	return fmt.Errorf("the floor's create is not the handler's:\nhandler:\n\t%s\nfloor:\n\t%s",
+		strings.Join(h, "\n\t"), strings.Join(fl, "\n\t"))
+}
+
+// createShape describes the recorded calls, one line per call and per item
+// of a TransactWriteItems: the operation, the keys (up to their last "#",
+// if any), the attribute names of a put, the expressions, and the expression
+// values but :now.
+func createShape(r recorder) []string {
+	keyShape := func(item map[string]types.AttributeValue) string {
+		var parts []string
+		for _, name := range []string{"pk", "sk"} {
+			v, _ := item[name].(*types.AttributeValueMemberS)
+			if v == nil {
+				parts = append(parts, name+"=?")
+				continue
+			}
+			prefix := v.Value
+			if i := strings.LastIndex(prefix, "#"); i >= 0 {
+				prefix = prefix[:i+1]
+			}
+			parts = append(parts, name+"="+prefix)
+		}
+		return strings.Join(parts, " ")
+	}
+	values := func(vs map[string]types.AttributeValue) string {
+		var parts []string
+		for _, name := range slices.Sorted(maps.Keys(vs)) {
+			if name == ":now" {
+				continue
+			}
+			switch v := vs[name].(type) {
+			case *types.AttributeValueMemberS:
+				parts = append(parts, name+"="+v.Value)
+			case *types.AttributeValueMemberN:
+				parts = append(parts, name+"="+v.Value)
+			default:
+				parts = append(parts, fmt.Sprintf("%s=%T", name, v))
+			}
+		}
+		return strings.Join(parts, " ")
+	}
+	var lines []string
+	for i, op := range r.ops {
+		switch in := r.inputs[i].(type) {
+		case *dynamodb.BatchWriteItemInput:
+		case *dynamodb.GetItemInput:
+			lines = append(lines, fmt.Sprintf("GetItem %s consistent=%v projection=%s",
+				keyShape(in.Key), aws.ToBool(in.ConsistentRead), aws.ToString(in.ProjectionExpression)))
+		case *dynamodb.QueryInput:
+			lines = append(lines, fmt.Sprintf("Query index=%s %q %s filter=%q projection=%q consistent=%v",
+				aws.ToString(in.IndexName), aws.ToString(in.KeyConditionExpression), values(in.ExpressionAttributeValues),
+				aws.ToString(in.FilterExpression), aws.ToString(in.ProjectionExpression), aws.ToBool(in.ConsistentRead)))
+		case *dynamodb.TransactWriteItemsInput:
+			lines = append(lines, "TransactWriteItems")
+			for _, item := range in.TransactItems {
+				switch {
+				case item.ConditionCheck != nil:
+					c := item.ConditionCheck
+					lines = append(lines, fmt.Sprintf("  ConditionCheck %s %q %s",
+						keyShape(c.Key), aws.ToString(c.ConditionExpression), values(c.ExpressionAttributeValues)))
+				case item.Put != nil:
+					p := item.Put
+					lines = append(lines, fmt.Sprintf("  Put %s %v %q %s", keyShape(p.Item),
+						slices.Sorted(maps.Keys(p.Item)), aws.ToString(p.ConditionExpression), values(p.ExpressionAttributeValues)))
+				case item.Update != nil:
+					u := item.Update
+					lines = append(lines, fmt.Sprintf("  Update %s %q %q %s", keyShape(u.Key),
+						aws.ToString(u.UpdateExpression), aws.ToString(u.ConditionExpression), values(u.ExpressionAttributeValues)))
+				case item.Delete != nil:
+					lines = append(lines, "  Delete "+keyShape(item.Delete.Key))
+				}
+			}
+		default:
+			lines = append(lines, op)
+		}
+	}
+	return lines
 }
 
 func jsonNames(o *attributevalue.DecoderOptions) { o.TagKey = "json" }
