@@ -288,9 +288,8 @@ func TestLocalMCPTransport(t *testing.T) {
 func TestLocalLimitHitIsTold(t *testing.T) {
 	// The demo businesses, desert-cool-hvac taking one request an hour.
 	base := startLocal(t, "--businesses", demoBusinessesWith(t, "desert-cool-hvac", "requests_per_hour", 1))
-	getJSON := func(path string, v any) { t.Helper(); getLocalJSON(t, base+path, v) }
 	var availability struct{ Windows []struct{ Start string } }
-	getJSON("/api/v1/businesses/desert-cool-hvac/availability?days=3", &availability)
+	getJSON(t, base+"/api/v1/businesses/desert-cool-hvac/availability?days=3", &availability)
 	if len(availability.Windows) < 3 {
 		t.Fatalf("got %d windows, want 3", len(availability.Windows))
 	}
@@ -317,7 +316,7 @@ func TestLocalLimitHitIsTold(t *testing.T) {
 	var box struct {
 		Messages []struct{ ID, Kind, To, Body string }
 	}
-	getJSON("/dev/outbox", &box)
+	getJSON(t, base+"/dev/outbox", &box)
 	var told []string
 	for _, m := range box.Messages {
 		if m.Kind == "limit_reached" {
@@ -364,19 +363,6 @@ func demoBusinessesWith(t *testing.T, slug, field string, value any) string {
 	return file
 }
 
-// getLocalJSON decodes the 200 answer of GET url into v.
-func getLocalJSON(t *testing.T, url string, v any) {
-	t.Helper()
-	res, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer res.Body.Close()
-	if err := json.NewDecoder(res.Body).Decode(v); err != nil || res.StatusCode != 200 {
-		t.Fatalf("GET %s: got %d, %v", url, res.StatusCode, err)
-	}
-}
-
 // TestLocalCrews: a business of two crews (crews_per_window in its file)
 // keeps a window listed, on the JSON API and to the MCP tool, until two
 // requests hold it; the third is WINDOW_TAKEN.
@@ -384,7 +370,7 @@ func TestLocalCrews(t *testing.T) {
 	const slug = "desert-cool-hvac"
 	base := startLocal(t, "--businesses", demoBusinessesWith(t, slug, "crews_per_window", 2))
 	var availability struct{ Windows []struct{ Start time.Time } }
-	getLocalJSON(t, base+"/api/v1/businesses/"+slug+"/availability?days=2", &availability)
+	getJSON(t, base+"/api/v1/businesses/"+slug+"/availability?days=2", &availability)
 	if len(availability.Windows) == 0 {
 		t.Fatal("no window to ask for")
 	}
@@ -394,7 +380,7 @@ func TestLocalCrews(t *testing.T) {
 	listed := func() (api, mcp int) {
 		t.Helper()
 		var a struct{ Windows []struct{ Start time.Time } }
-		getLocalJSON(t, base+"/api/v1/businesses/"+slug+"/availability?days=2", &a)
+		getJSON(t, base+"/api/v1/businesses/"+slug+"/availability?days=2", &a)
 		for _, w := range a.Windows {
 			if w.Start.Equal(window) {
 				api++

@@ -51,9 +51,7 @@ func (f *crewsFixture) create(t *testing.T, i int, start time.Time) (booking.Req
 	t.Helper()
 	r := newRequest(slug, phone(i), start)
 	r.History = []booking.Event{{At: now, By: booking.ActorCustomer, Action: booking.ActionCreate, To: r.Status, Window: r.Window}}
-	limits := bookingtest.Unlimited
-	limits.Crews = f.b.Crews()
-	return r, code(f.store.CreateRequest(context.Background(), r, nil, limits, f.clock))
+	return r, code(f.store.CreateRequest(context.Background(), r, nil, limitsOf(f.b), f.clock))
 }
 
 // move makes the business's move of r, and returns its error code.
