@@ -158,13 +158,16 @@ func (s *Store) moveTransaction(ctx context.Context, before, after booking.Reque
 	if err != nil {
 		return nil, at, err
 	}
-	oldKey := keyMap(pk, holdSK(before.Window.Start, slot))
-	ours := map[string]types.AttributeValue{":code": str(before.Code)}
 	switch {
 	case slot < 0 && e.EndPaymentHold:
 		return nil, at, fmt.Errorf("move request %s: no hold on its window names it", before.Code)
 	case slot < 0:
 		// Released already (the window lapsed and was taken by another).
+		return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at, nil
+	}
+	oldKey := keyMap(pk, holdSK(before.Window.Start, slot))
+	ours := map[string]types.AttributeValue{":code": str(before.Code)}
+	switch {
 	case e.EndPaymentHold:
 		at.oldHold = len(items)
 		ours[":until"] = unix(after.HoldUntil())
