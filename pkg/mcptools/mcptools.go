@@ -15,11 +15,9 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
-	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // Path is where the tool server is mounted.
@@ -184,20 +182,16 @@ func exampleReminder(b *booking.Business) string {
 	return b.Name + " is an example business (example: true), made up to show the product: no request may be sent to it for a real person."
 }
 
-// toolResult turns a tool's outcome into an MCP result. A domain error is a
-// normal result with isError true and the JSON API's error body; an error
-// without a code is logged and answered as SERVER_ERROR, its text kept inside.
+// toolResult turns a tool's outcome into an MCP result. A domain error is
+// a refusal; an error without a code is logged and refused as SERVER_ERROR,
+// its text kept inside.
 func (t *tools) toolResult(ctx context.Context, r result, err error) *mcp.CallToolResult {
 	if err != nil {
-		body := edge.ErrorBodyOf(err)
-		if body.Error.Code == booking.ServerError {
+		code := booking.ErrorCode(err)
+		if code == booking.ServerError {
 			t.log.ErrorContext(ctx, "tool call failed", "error", err.Error())
 		}
-		return &mcp.CallToolResult{
-			IsError:           true,
-			Content:           []mcp.Content{&mcp.TextContent{Text: string(body.Error.Code) + ": " + body.Error.Message}},
-			StructuredContent: body,
-		}
+		return refusal(code, booking.ErrorMessage(err), booking.RetryAfter(err))
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
@@ -234,9 +228,10 @@ type toolSpec struct {
 
 // add registers a tool whose arguments decode into In. Arguments that do not
 // match the published input schema (a wrong type, a missing required
-// argument) are a JSON-RPC invalid-params error, as unknown tools are;
-// anything the domain refuses is a tool result with isError. handle gets the
-// decoded arguments.
+// argument) are refused as INVALID_REQUEST, as MCP 2025-11-25 counts input
+// validation errors as tool execution errors: the model reads the refusal
+// and corrects itself. Only an unknown tool stays a JSON-RPC error. handle
+// gets the decoded arguments.
 func add[In any](s *mcp.Server, t *tools, spec toolSpec, handle func(context.Context, In) (result, error)) {
 	// The published schema states the spec's limits for the assistant; the
 	// protocol enforces only its shape (types, required arguments), so that a
@@ -259,26 +254,44 @@ func add[In any](s *mcp.Server, t *tools, spec toolSpec, handle func(context.Con
 		if len(raw) == 0 || string(raw) == "null" {
 			raw = json.RawMessage("{}")
 		}
-		var instance any
-		if err := json.Unmarshal(raw, &instance); err != nil {
-			return nil, invalidParams(spec.name, err)
-		}
-		if err := resolved.Validate(instance); err != nil {
-			return nil, invalidParams(spec.name, err)
-		}
-		var in In
-		if err := json.Unmarshal(raw, &in); err != nil {
-			return nil, invalidParams(spec.name, err)
-		}
 		start := time.Now()
+		in, err := decodeArguments[In](resolved, raw)
+		if err != nil {
+			t.logCall(ctx, spec.name, start, err)
+			return t.toolResult(ctx, result{}, err), nil
+		}
 		r, err := handle(ctx, in)
 		t.logCall(ctx, spec.name, start, err)
 		return t.toolResult(ctx, r, err), nil
 	})
 }
 
-func invalidParams(tool string, err error) error {
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: fmt.Sprintf("%s: invalid arguments: %v", tool, err)}
+// maxArgumentsError bounds, in characters, what a refusal of arguments
+// quotes of the schema validator's words, which may quote what was sent.
+const maxArgumentsError = 100
+
+// decodeArguments checks raw, a call's arguments, against the tool's input
+// shape and decodes them into In; arguments that fail are INVALID_REQUEST,
+// with the validator's words on what failed.
+func decodeArguments[In any](shape *jsonschema.Resolved, raw json.RawMessage) (In, error) {
+	var in In
+	var instance any
+	if err := json.Unmarshal(raw, &instance); err != nil {
+		return in, booking.Errorf(booking.InvalidRequest, "The arguments are not a JSON object.")
+	}
+	if err := shape.Validate(instance); err != nil {
+		why := strings.TrimPrefix(err.Error(), "validating root: ")
+		if r := []rune(why); len(r) > maxArgumentsError {
+			why = string(r[:maxArgumentsError]) + "..."
+		}
+		return in, booking.Errorf(booking.InvalidRequest, "The arguments do not match the tool's input schema (%s).", why)
+	}
+	if err := json.Unmarshal(raw, &in); err != nil {
+		// The shape holds, so a value does not fit its Go type: a number
+		// too large for an integer.
+		return in, booking.Errorf(booking.InvalidRequest, "An argument's value is out of range.")
+	}
+	return in, nil
 }
 
 // annotations are a tool's hints, every one set: a client reads a missing

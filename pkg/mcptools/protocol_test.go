@@ -268,6 +268,35 @@ func protoResult(t *testing.T, res protoResponse, out any) {
 	}
 }
 
+// protoRefusal checks that result, a tools/call result, is a refusal in
+// the one form every official client takes (the TypeScript SDK v1 and the
+// MCP Inspector throw on a result whose structuredContent does not match
+// the tool's outputSchema): isError true, no structuredContent, one text
+// that starts with the code ("WINDOW_TAKEN: ") and goes on to say what
+// happened and what to do next. It returns the code.
+func protoRefusal(t *testing.T, result json.RawMessage) string {
+	t.Helper()
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal(result, &got); err != nil {
+		t.Fatalf("result: %v: %s", err, result)
+	}
+	if string(got["isError"]) != "true" {
+		t.Fatalf("got %s, want isError true", result)
+	}
+	if sc, ok := got["structuredContent"]; ok {
+		t.Errorf("got structuredContent %s in a refusal, want none", sc)
+	}
+	var content []struct{ Type, Text string }
+	if err := json.Unmarshal(got["content"], &content); err != nil || len(content) != 1 || content[0].Type != "text" {
+		t.Fatalf("got content %s, want one text", got["content"])
+	}
+	code, rest, ok := strings.Cut(content[0].Text, ": ")
+	if !ok || code == "" || strings.ToUpper(code) != code || strings.ContainsAny(code, " .") || len(rest) < 20 {
+		t.Fatalf("got text %q, want CODE: what happened and what to do next", content[0].Text)
+	}
+	return code
+}
+
 // protoCheckServerInfo checks the instructions and capabilities that
 // initialize and server/discover hand the client.
 func protoCheckServerInfo(t *testing.T, instructions string, capabilities map[string]json.RawMessage) {
@@ -459,10 +488,10 @@ func TestProtoToolsCall(t *testing.T) {
 		{name: "list_arrival_windows", tool: "list_arrival_windows", arguments: `{"business":"desert-cool-hvac","days":2}`, wantField: "timezone", wantValue: "America/Phoenix"},
 		{name: "get_request_status", tool: "get_request_status", arguments: `{"code":"` + lambdatest.SampleRequestCode + `"}`, wantField: "code", wantValue: lambdatest.SampleRequestCode},
 		{name: "unknown tool", tool: "cancel_everything", arguments: `{}`, wantRPCError: -32602},
-		{name: "business of the wrong type", tool: "get_business", arguments: `{"business":5}`, wantRPCError: -32602},
-		{name: "days of the wrong type", tool: "list_arrival_windows", arguments: `{"business":"desert-cool-hvac","days":"seven"}`, wantRPCError: -32602},
-		{name: "missing required argument", tool: "get_request_status", arguments: `{}`, wantRPCError: -32602},
-		{name: "missing nested required argument", tool: "request_service", arguments: `{"business":"desert-cool-hvac","window_start":"2026-12-01T08:00:00-07:00","address":{"zip":"85004"},"contact":{"name":"Ana","phone":"6025550100"}}`, wantRPCError: -32602},
+		{name: "business of the wrong type", tool: "get_business", arguments: `{"business":5}`, wantErrorCode: "INVALID_REQUEST"},
+		{name: "days of the wrong type", tool: "list_arrival_windows", arguments: `{"business":"desert-cool-hvac","days":"seven"}`, wantErrorCode: "INVALID_REQUEST"},
+		{name: "missing required argument", tool: "get_request_status", arguments: `{}`, wantErrorCode: "INVALID_REQUEST"},
+		{name: "missing nested required argument", tool: "request_service", arguments: `{"business":"desert-cool-hvac","window_start":"2026-12-01T08:00:00-07:00","address":{"zip":"85004"},"contact":{"name":"Ana","phone":"6025550100"}}`, wantErrorCode: "INVALID_REQUEST"},
 		{name: "unknown business", tool: "get_business", arguments: `{"business":"no-such-business"}`, wantErrorCode: "NOT_FOUND"},
 		{name: "unknown request", tool: "get_request_status", arguments: `{"code":"NONE-SUCH-0000"}`, wantErrorCode: "NOT_FOUND"},
 	}
@@ -487,6 +516,12 @@ func TestProtoToolsCall(t *testing.T) {
 							if rpc.Error != nil {
 								t.Fatalf("got JSON-RPC error %d %q, want a result", rpc.Error.Code, rpc.Error.Message)
 							}
+							if c.wantErrorCode != "" {
+								if got := protoRefusal(t, rpc.Result); got != c.wantErrorCode {
+									t.Errorf("got refusal %s, want %s", got, c.wantErrorCode)
+								}
+								return
+							}
 							var got struct {
 								IsError           bool           `json:"isError"`
 								StructuredContent map[string]any `json:"structuredContent"`
@@ -497,13 +532,6 @@ func TestProtoToolsCall(t *testing.T) {
 							}
 							if len(got.Content) == 0 {
 								t.Errorf("got no content, want text for clients that ignore structured content")
-							}
-							if c.wantErrorCode != "" {
-								e, _ := got.StructuredContent["error"].(map[string]any)
-								if code, msg := e["code"], e["message"]; !got.IsError || code != c.wantErrorCode || msg == nil || msg == "" {
-									t.Errorf("got isError %t structured content %v, want isError with {error: {code: %s, message}}", got.IsError, got.StructuredContent, c.wantErrorCode)
-								}
-								return
 							}
 							if got.IsError || got.StructuredContent[c.wantField] != c.wantValue {
 								t.Errorf("got isError %t %s %v, want %s %s", got.IsError, c.wantField, got.StructuredContent[c.wantField], c.wantField, c.wantValue)
@@ -532,13 +560,9 @@ func TestProtoDaysOutOfBoundsMatchTheJSONAPI(t *testing.T) {
 						t.Fatalf("JSON API: got %d %s, want 400 with an error", rec.Code, rec.Body)
 					}
 					body := protoBody("", "tools/call", `"name":"list_arrival_windows","arguments":{"business":"desert-cool-hvac","days":`+days+`}`)
-					var got struct {
-						IsError           bool `json:"isError"`
-						StructuredContent struct{ Error struct{ Code string } }
-					}
-					protoResult(t, tr.send(t, http.MethodPost, protoHeaders("", "tools/call", ""), body), &got)
-					if !got.IsError || got.StructuredContent.Error.Code != apiBody.Error.Code {
-						t.Errorf("got isError %t code %q, want isError with the JSON API's %q", got.IsError, got.StructuredContent.Error.Code, apiBody.Error.Code)
+					rpc := protoDecode(t, tr.send(t, http.MethodPost, protoHeaders("", "tools/call", ""), body), http.StatusOK)
+					if got := protoRefusal(t, rpc.Result); got != apiBody.Error.Code {
+						t.Errorf("got refusal %q, want the JSON API's %q", got, apiBody.Error.Code)
 					}
 				})
 			}

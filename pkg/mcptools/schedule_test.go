@@ -57,12 +57,9 @@ func TestDaysOffAndNotice(t *testing.T) {
 		{"2026-11-20T10:00:00-08:00", "TOO_LATE"},
 		{"2026-11-23T08:00:00-08:00", "INVALID_WINDOW"},
 	} {
-		out, text, isErr := f.call(t, "request_service", with(requestArgs(tt.window, "3235550142"), "business", "split-day-plumbing"))
-		if !isErr {
-			t.Fatalf("request_service %s: got %s, want %s", tt.window, text, tt.want)
-		}
-		if got := out["error"].(map[string]any)["code"]; got != tt.want {
-			t.Errorf("request_service %s: got %v, want %s", tt.window, got, tt.want)
+		_, text, isErr := f.call(t, "request_service", with(requestArgs(tt.window, "3235550142"), "business", "split-day-plumbing"))
+		if !isErr || refusedCode(text) != tt.want {
+			t.Errorf("request_service %s: got %s, want %s", tt.window, text, tt.want)
 		}
 	}
 	out, text, isErr := f.call(t, "get_business", map[string]any{"business": "split-day-plumbing"})

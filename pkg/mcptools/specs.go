@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -84,7 +85,7 @@ var (
 			"If example is true, the business is made up: never send a request to it for a real person. " +
 			"If booking_deposit is not null, tell the person the amount and its rules before sending a request. Nothing returned is a price quote.",
 		readOnly: true,
-		output:   schemaFor[booking.Business](),
+		output:   outputSchema[booking.Business](),
 	}
 	listArrivalWindowsTool = toolSpec{
 		name:  "list_arrival_windows",
@@ -92,7 +93,7 @@ var (
 		description: "Lists the arrival windows that can still be requested, for up to 14 days. Times are ISO 8601 in the business's own UTC offset; " +
 			"pass a window's start unchanged as window_start. accepting_requests false means online requests are paused: the person should call the business.",
 		readOnly: true,
-		output:   schemaFor[booking.Availability](),
+		output:   outputSchema[booking.Availability](),
 	}
 	requestServiceTool = toolSpec{
 		name:  "request_service",
@@ -102,7 +103,7 @@ var (
 			"Send only details the person gave, and only their own e-mail. Ask the person for sms_consent and deposit_accepted; never assume yes. " +
 			"If a deposit is due, the person pays it themselves at payment_url; never ask for card details. Never use it for a business with example: true for a real person. " +
 			"Reuse the same idempotency_key when retrying.",
-		output: schemaFor[booking.Created](),
+		output: outputSchema[booking.Created](),
 	}
 	getRequestStatusTool = toolSpec{
 		name:  "get_request_status",
@@ -110,14 +111,47 @@ var (
 		description: "Reads the status of a request by its code: new (sent, not confirmed), pending_payment (deposit not paid yet), accepted, declined, completed, cancelled, no_show or expired. " +
 			"changed_by_business true means the business moved the arrival window.",
 		readOnly: true,
-		output:   schemaFor[booking.RequestStatus](),
+		output:   outputSchema[booking.RequestStatus](),
 	}
 )
 
-// schemaFor is the published schema of T: its shape with the limits the
-// spec states.
-func schemaFor[T any]() *jsonschema.Schema {
-	return withLimits(shapeOf[T]())
+// outputSchema is the published outputSchema of T: exactly the fields the
+// public gets, every object closed, so that a structuredContent naming a
+// field the schema does not, or a schema naming a private field, shows at
+// once (TestOutputSchemasAreThePublicResponse).
+func outputSchema[T any]() *jsonschema.Schema {
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: hiddenEmbeds(reflect.TypeFor[T](), nil)})
+	if err != nil {
+		panic(fmt.Sprintf("schema of %T: %v", *new(T), err))
+	}
+	return s
+}
+
+// hiddenEmbeds maps each struct type that t embeds with the tag json:"-"
+// (booking.Business's Private) to an object schema without properties.
+// encoding/json leaves such a field out, promoted fields and all;
+// jsonschema.For would list its promoted fields as properties.
+func hiddenEmbeds(t reflect.Type, hidden map[reflect.Type]*jsonschema.Schema) map[reflect.Type]*jsonschema.Schema {
+	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return hidden
+	}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if f.Anonymous && f.Tag.Get("json") == "-" {
+			if hidden == nil {
+				hidden = map[reflect.Type]*jsonschema.Schema{}
+			}
+			hidden[f.Type] = &jsonschema.Schema{Type: "object"}
+			continue
+		}
+		if f.IsExported() {
+			hidden = hiddenEmbeds(f.Type, hidden)
+		}
+	}
+	return hidden
 }
 
 // withLimits adds to s the limits the spec states.

@@ -60,7 +60,8 @@ func newToolsBookings(t *testing.T) *booking.Bookings {
 }
 
 // call calls a tool and returns its structured content as a JSON object,
-// its text content, and whether it is an error result.
+// its text content, and whether it is a refusal (isError). A refusal must
+// have the form every official client takes (checkRefusal).
 func (f *toolsFixture) call(t *testing.T, name string, args map[string]any) (map[string]any, string, bool) {
 	t.Helper()
 	res, err := f.session.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
@@ -73,6 +74,13 @@ func (f *toolsFixture) call(t *testing.T, name string, args map[string]any) (map
 			texts = append(texts, tc.Text)
 		}
 	}
+	text := strings.Join(texts, "\n")
+	if res.IsError {
+		if res.StructuredContent != nil || len(res.Content) != 1 {
+			t.Fatalf("%s: got a refusal with structured content %v and %d contents, want one text and no structured content", name, res.StructuredContent, len(res.Content))
+		}
+		return nil, text, true
+	}
 	data, err := json.Marshal(res.StructuredContent)
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +89,7 @@ func (f *toolsFixture) call(t *testing.T, name string, args map[string]any) (map
 	if err := json.Unmarshal(data, &structured); err != nil {
 		t.Fatalf("%s: structured content is not an object: %s", name, data)
 	}
-	return structured, strings.Join(texts, "\n"), res.IsError
+	return structured, text, false
 }
 
 // post sends a JSON API request and returns its status and decoded body.
@@ -115,8 +123,15 @@ func with(args map[string]any, key string, value any) map[string]any {
 	return out
 }
 
-func errorCode(structured map[string]any) string {
-	e, _ := structured["error"].(map[string]any)
+// refusedCode is the code a refusal's text starts with: "WINDOW_TAKEN: ...".
+func refusedCode(text string) string {
+	code, _, _ := strings.Cut(text, ": ")
+	return code
+}
+
+// errorCode is the code of a JSON API error body.
+func errorCode(body map[string]any) string {
+	e, _ := body["error"].(map[string]any)
 	code, _ := e["code"].(string)
 	return code
 }
@@ -232,12 +247,12 @@ func TestToolErrorsMatchTheJSONAPI(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			structured, text, isErr := f.call(t, "request_service", with(tt.args, "business", tt.business))
-			if !isErr || errorCode(structured) != tt.want {
-				t.Fatalf("tool: got isError %v %v, want %s", isErr, structured, tt.want)
+			_, text, isErr := f.call(t, "request_service", with(tt.args, "business", tt.business))
+			if !isErr || refusedCode(text) != tt.want {
+				t.Fatalf("tool: got isError %v %q, want %s", isErr, text, tt.want)
 			}
-			if msg := structured["error"].(map[string]any)["message"]; msg == "" || !strings.Contains(text, tt.want) {
-				t.Errorf("got message %q and text %q, want both to say what went wrong", msg, text)
+			if len(text) < len(tt.want)+20 {
+				t.Errorf("got text %q, want it to say what went wrong and what to do next", text)
 			}
 			_, body := f.post(t, "/api/v1/businesses/"+tt.business+"/requests", tt.args)
 			if got := errorCode(body); got != tt.want {
@@ -246,15 +261,15 @@ func TestToolErrorsMatchTheJSONAPI(t *testing.T) {
 		})
 	}
 	t.Run("unknown request code", func(t *testing.T) {
-		structured, _, isErr := f.call(t, "get_request_status", map[string]any{"code": "0000-0000-0000"})
-		if !isErr || errorCode(structured) != "NOT_FOUND" {
-			t.Fatalf("got %v, want NOT_FOUND", structured)
+		_, text, isErr := f.call(t, "get_request_status", map[string]any{"code": "0000-0000-0000"})
+		if !isErr || refusedCode(text) != "NOT_FOUND" {
+			t.Fatalf("got %q, want NOT_FOUND", text)
 		}
 	})
 	t.Run("a link to another site", func(t *testing.T) {
-		structured, _, isErr := f.call(t, "get_business", map[string]any{"business": "https://split-day-plumbing.example.com.evil.example/"})
-		if !isErr || errorCode(structured) != "NOT_FOUND" {
-			t.Fatalf("got %v, want NOT_FOUND", structured)
+		_, text, isErr := f.call(t, "get_business", map[string]any{"business": "https://split-day-plumbing.example.com.evil.example/"})
+		if !isErr || refusedCode(text) != "NOT_FOUND" {
+			t.Fatalf("got %q, want NOT_FOUND", text)
 		}
 	})
 }
@@ -316,9 +331,9 @@ func TestToolIdempotencyKey(t *testing.T) {
 	if isErr || again["code"] != first["code"] {
 		t.Fatalf("got %v on the retry, want the code %v again", again, first["code"])
 	}
-	changed, _, isErr := f.call(t, "request_service", with(args, "description", "Another problem"))
-	if !isErr || errorCode(changed) != "IDEMPOTENCY_KEY_REUSED" {
-		t.Fatalf("got %v, want IDEMPOTENCY_KEY_REUSED for another body under the key", changed)
+	_, text, isErr := f.call(t, "request_service", with(args, "description", "Another problem"))
+	if !isErr || refusedCode(text) != "IDEMPOTENCY_KEY_REUSED" {
+		t.Fatalf("got %q, want IDEMPOTENCY_KEY_REUSED for another body under the key", text)
 	}
 }
 
