@@ -593,6 +593,45 @@ func TestProtoNotification(t *testing.T) {
 	}
 }
 
+// initialize belongs to the versions before 2026-07-28; sent under
+// 2026-07-28 it gets the unsupported-version error listing the versions it
+// negotiates, so that a client can retry with one of them.
+func TestProtoInitializeUnderTheNewProtocol(t *testing.T) {
+	body := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2026-07-28","capabilities":{},"clientInfo":{"name":"proto-test","version":"1.0.0"}}}`
+	for _, tr := range protoTransports(t) {
+		t.Run(tr.name, func(t *testing.T) {
+			res := tr.send(t, http.MethodPost, map[string]string{"content-type": "application/json", "accept": "application/json, text/event-stream", "mcp-protocol-version": protoNewProtocol}, body)
+			var got struct {
+				ID    json.RawMessage `json:"id"`
+				Error struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+					Data    struct {
+						Supported []string `json:"supported"`
+						Requested string   `json:"requested"`
+					} `json:"data"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(res.body), &got); err != nil || res.status != http.StatusBadRequest {
+				t.Fatalf("got %d %q, want 400 with a JSON-RPC error", res.status, res.body)
+			}
+			if string(got.ID) != "1" || got.Error.Code != mcp.CodeUnsupportedProtocolVersion || got.Error.Data.Requested != protoNewProtocol {
+				t.Errorf("got %s, want error %d for id 1 naming %s", res.body, mcp.CodeUnsupportedProtocolVersion, protoNewProtocol)
+			}
+			var want []string
+			for _, v := range protoVersions {
+				if v.requested < protoNewProtocol {
+					want = append(want, v.requested)
+				}
+			}
+			got2 := slices.Sorted(slices.Values(got.Error.Data.Supported))
+			if !slices.Equal(got2, want) || strings.Contains(got.Error.Message, "_meta") {
+				t.Errorf("got supported %v and message %q, want %v and no word of _meta", got.Error.Data.Supported, got.Error.Message, want)
+			}
+		})
+	}
+}
+
 func TestProtoMethodNotAllowed(t *testing.T) {
 	cases := []struct {
 		method string

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/edge"
@@ -85,7 +86,7 @@ func transport(next http.Handler) http.Handler {
 			return
 		}
 		msg, ok := oneMessage(w, body)
-		if !ok {
+		if !ok || legacyInitialize(w, msg, r.Header.Get("Mcp-Protocol-Version")) {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
@@ -143,28 +144,63 @@ func readableID(body []byte) json.RawMessage {
 }
 
 // rpcError is a JSON-RPC 2.0 error response. ID is kept raw so that it is
-// echoed exactly, and written as null when unknown.
+// echoed exactly; nil leaves the member out, as in the answer to a
+// notification, which has no id to echo (JSON-RPC never answers one; HTTP
+// still has to say why its POST was refused).
 type rpcError struct {
-	JSONRPC string          `json:"jsonrpc"`
-	ID      json.RawMessage `json:"id"`
-	Error   rpcErrorDetail  `json:"error"`
+	JSONRPC string           `json:"jsonrpc"`
+	ID      *json.RawMessage `json:"id,omitempty"`
+	Error   rpcErrorDetail   `json:"error"`
 }
 
 type rpcErrorDetail struct {
 	Code    int    `json:"code"`
 	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
 }
 
+// writeRPCError answers a request with a JSON-RPC error; id is the
+// request's, written as null when it could not be read.
 func writeRPCError(w http.ResponseWriter, status int, id json.RawMessage, code int, message string) {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
-	data, _ := json.Marshal(rpcError{JSONRPC: "2.0", ID: id, Error: rpcErrorDetail{Code: code, Message: message}})
+	writeRPCAnswer(w, status, rpcError{JSONRPC: "2.0", ID: &id, Error: rpcErrorDetail{Code: code, Message: message}})
+}
+
+func writeRPCAnswer(w http.ResponseWriter, status int, answer rpcError) {
+	data, _ := json.Marshal(answer)
 	h := w.Header()
 	h.Del("Content-Length")
 	h.Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(data)
+}
+
+// legacyInitialize answers an initialize sent under a protocol version of
+// SEP-2575's sessionless generation (2026-07-28 on), which has no
+// initialize (server/discover replaces it): the unsupported-version error,
+// listing the versions initialize negotiates, so that the client retries
+// with one of them. The SDK would complain of a missing _meta instead.
+func legacyInitialize(w http.ResponseWriter, msg jsonrpc.Message, version string) bool {
+	req, ok := msg.(*jsonrpc.Request)
+	if !ok || req.Method != "initialize" || !req.IsCall() || version < "2026-07-28" {
+		return false
+	}
+	var legacy []string
+	for _, v := range mcp.SupportedProtocolVersions() {
+		if v < "2026-07-28" {
+			legacy = append(legacy, v)
+		}
+	}
+	id, _ := json.Marshal(req.ID.Raw())
+	raw := json.RawMessage(id)
+	writeRPCAnswer(w, http.StatusBadRequest, rpcError{JSONRPC: "2.0", ID: &raw, Error: rpcErrorDetail{
+		Code:    mcp.CodeUnsupportedProtocolVersion,
+		Message: "unsupported protocol version: initialize belongs to versions before 2026-07-28 (supported versions: " + strings.Join(legacy, ", ") + ")",
+		Data:    mcp.UnsupportedProtocolVersionData{Supported: legacy, Requested: version},
+	}})
+	return true
 }
 
 // maxErrorMessage bounds, in characters, a JSON-RPC error message the
@@ -240,11 +276,7 @@ func (w *textErrors) finish(msg jsonrpc.Message, version string) {
 	}
 	text := strings.TrimSpace(w.text.String())
 	status, code := w.status, jsonrpc.CodeInvalidRequest
-	var id json.RawMessage
 	req, isRequest := msg.(*jsonrpc.Request)
-	if isRequest && req.IsCall() {
-		id, _ = json.Marshal(req.ID.Raw())
-	}
 	switch {
 	case status >= 500:
 		code = jsonrpc.CodeInternalError
@@ -258,6 +290,14 @@ func (w *textErrors) finish(msg jsonrpc.Message, version string) {
 		if isRequest && req.IsCall() && version < "2026-07-28" {
 			status = http.StatusOK
 		}
+	}
+	if isRequest && !req.IsCall() {
+		writeRPCAnswer(w.ResponseWriter, status, rpcError{JSONRPC: "2.0", Error: rpcErrorDetail{Code: code, Message: text}})
+		return
+	}
+	var id json.RawMessage
+	if isRequest {
+		id, _ = json.Marshal(req.ID.Raw())
 	}
 	writeRPCError(w.ResponseWriter, status, id, code, text)
 }
@@ -276,10 +316,11 @@ func shortErrorMessage(body []byte) []byte {
 		return body
 	}
 	m.Error.Message = string([]rune(m.Error.Message)[:maxErrorMessage]) + "..."
-	if len(m.ID) == 0 {
-		m.ID = json.RawMessage("null")
+	var id *json.RawMessage
+	if len(m.ID) > 0 {
+		id = &m.ID
 	}
-	short, err := json.Marshal(rpcError{JSONRPC: m.JSONRPC, ID: m.ID, Error: *m.Error})
+	short, err := json.Marshal(rpcError{JSONRPC: m.JSONRPC, ID: id, Error: *m.Error})
 	if err != nil {
 		return body
 	}

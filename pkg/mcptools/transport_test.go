@@ -104,8 +104,10 @@ func transportRPCError(t *testing.T, res protoResponse, wantStatus, wantCode int
 	if rpc.JSONRPC != "2.0" {
 		t.Errorf("got jsonrpc %q, want 2.0", rpc.JSONRPC)
 	}
-	// JSON-RPC 2.0: id is required in a response, null when it could not be read.
-	if id, ok := members["id"]; !ok || string(id) != wantID {
+	// JSON-RPC 2.0: id is required in a response, null when it could not
+	// be read; the refusal of a notification answers no request, so it has
+	// none (wantID "").
+	if id, ok := members["id"]; ok != (wantID != "") || string(id) != wantID {
 		t.Errorf("got id %s (present: %t), want %s (body %s)", id, ok, wantID, res.body)
 	}
 	if rpc.Error == nil || len(rpc.Result) != 0 {
@@ -221,11 +223,16 @@ func TestTransportMalformed(t *testing.T) {
 			status: func(v string) int { return protoErrorStatus(v, -32601) },
 			code:   -32601, id: "1",
 		},
-		{name: "unknown notification", body: constBody(`{"jsonrpc":"2.0","method":"notifications/destroyed"}`), status: constStatus(400), code: -32601, id: "null"},
+		{name: "unknown notification", body: constBody(`{"jsonrpc":"2.0","method":"notifications/destroyed"}`), status: constStatus(400), code: -32601, id: ""},
 		{
 			name:   "unsupported version header",
 			header: map[string]string{"mcp-protocol-version": "1999-01-01"},
 			body:   constBody(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`), status: constStatus(400), code: -32600, id: "1",
+		},
+		{
+			name:   "notification under an unsupported version header",
+			header: map[string]string{"mcp-protocol-version": "1999-01-01"},
+			body:   constBody(`{"jsonrpc":"2.0","method":"notifications/initialized"}`), status: constStatus(400), code: -32600, id: "",
 		},
 		{
 			name:   "text content type",
