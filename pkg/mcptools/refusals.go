@@ -2,6 +2,7 @@ package mcptools
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -18,6 +19,9 @@ import (
 // assistant should do next.
 func refusal(code booking.Code, message string, retryAfter time.Duration) *mcp.CallToolResult {
 	text := string(code) + ": " + message
+	if !strings.HasSuffix(text, ".") {
+		text += "."
+	}
 	if next := nextSteps[code]; next != "" {
 		text += " " + next
 	}
