@@ -39,11 +39,11 @@ AXE_VERSION := 4.14.1
 AXE_JS := $(AXE_DIR)/node_modules/axe-core/axe.min.js
 
 .DEFAULT_GOAL := help
-.PHONY: help run test fuzz dynamodb-local browser axe-core build deploy fmt vet clean bench ctl lint-api FORCE
+.PHONY: help run test fuzz dynamodb-local browser axe-core mcp-clients build deploy fmt vet clean bench ctl lint-api FORCE
 
 help:
 	@echo "make run             run the service locally: go run ./infra/local (ARGS='--addr ...' passes flags)"
-	@echo "make test            install DynamoDB Local and axe-core if needed, then go vet and go test"
+	@echo "make test            install DynamoDB Local, Chromium, axe-core and the MCP clients if needed, then go vet and go test"
 	@echo "make fuzz            run each fuzz target for FUZZTIME (default $(FUZZTIME)): make fuzz FUZZTIME=5m"
 	@echo "make build           build every functions/<name> into bin/<name>/bootstrap (linux/arm64)"
 	@echo "make deploy          sam build && sam deploy (settings in samconfig.toml)"
@@ -54,6 +54,7 @@ help:
 	@echo "make ctl             the operator's command line: make ctl ARGS='requests list desert-cool-hvac'"
 	@echo "make dynamodb-local  install DynamoDB Local into $(DDB_LOCAL_DIR)"
 	@echo "make axe-core        install axe-core $(AXE_VERSION) into $(AXE_DIR)"
+	@echo "make mcp-clients     install the official MCP clients pinned in $(MCP_CLIENTS_DIR)/package.json"
 
 ctl:
 	go run ./infra/ctl $(ARGS)
@@ -61,7 +62,7 @@ ctl:
 run:
 	go run ./infra/local $(ARGS)
 
-test: dynamodb-local browser axe-core
+test: dynamodb-local browser axe-core mcp-clients
 	go vet ./...
 	go test -count=1 ./...
 
@@ -108,18 +109,14 @@ dynamodb-local:
 		has_jar || { echo "dynamodb-local: the install left no $(DDB_LOCAL_JAR)" >&2; exit 1; }; \
 	fi
 
-# Installs axe-core on first use, or when AXE_VERSION changes. Without npm
-# the browser test's accessibility checks skip themselves, which CI
-# (CI=true) does not accept.
+# Installs axe-core on first use, or when AXE_VERSION changes. The browser
+# tests' accessibility checks must run, so without npm make test fails.
 axe-core:
 	@has_axe() { grep -qs '"version": "$(AXE_VERSION)"' $(AXE_DIR)/node_modules/axe-core/package.json && [ -f $(AXE_JS) ]; }; \
 	if has_axe; then :; \
 	elif ! command -v npm >/dev/null 2>&1; then \
-		if [ "$${CI:-}" = true ]; then \
-			echo "axe-core: npm not found. CI=true: the accessibility checks must run, so install npm." >&2; \
-			exit 1; \
-		fi; \
-		echo "axe-core: NOTE: npm not found, so the browser test's accessibility checks will be skipped. Install npm to run them."; \
+		echo "axe-core: npm not found; the accessibility checks must run. Install Node.js 20+ with npm: apt-get install nodejs npm" >&2; \
+		exit 1; \
 	else \
 		echo "axe-core: installing axe-core@$(AXE_VERSION) into $(AXE_DIR)"; \
 		mkdir -p $(AXE_DIR); \
@@ -127,17 +124,36 @@ axe-core:
 		has_axe || { echo "axe-core: the install left no $(AXE_JS)" >&2; exit 1; }; \
 	fi
 
-# Chromium for pkg/pages' browser test (chromedp). Under CI=true it is
-# installed with apt-get (Debian or Ubuntu runners, as root or with sudo);
-# elsewhere the test skips itself without it.
+# The official MCP clients (TypeScript SDK v1, the v2 client, the MCP
+# Inspector CLI) that infra/local's TestOfficialMCPClients drives, pinned
+# with their lockfile in $(MCP_CLIENTS_DIR). npm ci installs them on first
+# use and whenever the lockfile changes (the stamp is the lockfile it
+# installed). They must run, so without Node.js and npm make test fails.
+MCP_CLIENTS_DIR := infra/mcpclients
+MCP_CLIENTS_STAMP := $(MCP_CLIENTS_DIR)/node_modules/.doorstep-installed-lock.json
+mcp-clients:
+	@if cmp -s $(MCP_CLIENTS_DIR)/package-lock.json $(MCP_CLIENTS_STAMP); then :; \
+	elif ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then \
+		echo "mcp-clients: node or npm not found; the official MCP clients must run. Install Node.js 20+ with npm: apt-get install nodejs npm" >&2; \
+		exit 1; \
+	else \
+		echo "mcp-clients: installing the MCP clients pinned in $(MCP_CLIENTS_DIR)/package-lock.json"; \
+		npm ci --prefix $(MCP_CLIENTS_DIR) --no-audit --no-fund --loglevel=error || exit 1; \
+		cp $(MCP_CLIENTS_DIR)/package-lock.json $(MCP_CLIENTS_STAMP); \
+	fi
+
+# Chromium for the browser tests (chromedp). They must run, so make test
+# installs it with apt-get (Debian or Ubuntu, as root or with sudo), as CI
+# does, and fails with the command to run when it cannot.
 browser:
 	@if command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1; then :; \
-	elif [ "$${CI:-}" = true ]; then \
-		echo "browser: installing chromium for the browser test"; \
-		sudo=$$(command -v sudo || true); \
-		$$sudo apt-get update -qq && $$sudo apt-get install -y -qq --no-install-recommends chromium || exit 1; \
 	else \
-		echo "browser: NOTE: chromium not found, so the browser test will be skipped. Install chromium (apt-get install chromium) to run it."; \
+		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo -n"; \
+		echo "browser: installing chromium for the browser tests"; \
+		{ command -v apt-get >/dev/null 2>&1 && $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } || { \
+			echo "browser: chromium is not installed and could not be installed; the browser tests must run. Install it: sudo apt-get install chromium" >&2; \
+			exit 1; \
+		}; \
 	fi
 
 build: $(FUNCTIONS:%=bin/%/bootstrap)
