@@ -76,6 +76,12 @@ Commands:
   create-table
       Create the table, its indexes and its TTL (DynamoDB Local or a dev
       account); a table that exists already is fine.
+  mcp server-json --site-url URL --name NAME
+      Print the MCP Registry's server.json for the deployment at URL (default
+      $SITE_URL): its tool server, a streamable-http remote at URL/mcp, with
+      title, description and version. NAME is reverse DNS of a namespace you
+      can prove to the registry, such as com.example/doorstep. Touches no
+      table.
 
 Global flags, before COMMAND:
   --table NAME     the table (default $TABLE_NAME, else doorstep)
@@ -177,6 +183,8 @@ func (c *ctl) dispatch(ctx context.Context, args []string) error {
 		return c.mintFeedToken(ctx, args)
 	case "create-table":
 		return c.createTable(ctx, args)
+	case "mcp":
+		return c.mcpCommand(args)
 	case "requests":
 		if len(args) == 0 {
 			return usagef("", "requests: want list, show, move or add-sweep-keys")

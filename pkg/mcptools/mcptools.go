@@ -23,6 +23,14 @@ import (
 // Path is where the tool server is mounted.
 const Path = "/mcp"
 
+// What the tool server calls itself: in initialize's serverInfo, and in
+// the MCP Registry's server.json (go run ./infra/ctl mcp server-json).
+const (
+	Title       = "Doorstep"
+	Version     = "1.0.0"
+	Description = "Home-service requests: read a business, list its open arrival windows, request one, check it."
+)
+
 // Instructions are the spec's rules for agents, handed to the assistant with
 // the tools (initialize and server/discover results).
 const Instructions = `Doorstep sends service requests to home-service businesses (plumbing, electrical, HVAC, cleaning) for a person. Call get_business first, then list_arrival_windows, then request_service; check on a request with get_request_status. Rules:
@@ -62,7 +70,7 @@ func acceptJSON(next http.Handler) http.Handler {
 // announce tools without list changes and no logging: a client that saw
 // either would hold a stream open, which a Lambda cannot serve.
 func NewServer(bookings *booking.Bookings, log *slog.Logger) *mcp.Server {
-	s := mcp.NewServer(&mcp.Implementation{Name: "doorstep", Title: "Doorstep", Version: "1.0.0"}, &mcp.ServerOptions{
+	s := mcp.NewServer(&mcp.Implementation{Name: "doorstep", Title: Title, Version: Version}, &mcp.ServerOptions{
 		Instructions: Instructions,
 		Logger:       log,
 		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: false}},
