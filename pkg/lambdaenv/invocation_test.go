@@ -3,6 +3,9 @@ package lambdaenv
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"log"
+	"os"
 	"strings"
 	"testing"
 
@@ -31,5 +34,21 @@ func TestInvocation(t *testing.T) {
 	log.Info("between invocations")
 	if strings.Contains(buf.String(), "request_id") {
 		t.Errorf("got %s, want no request id between invocations", buf.String())
+	}
+}
+
+// TestStdLog: a failed start, logged with log.Fatalf by each function's
+// main, is a JSON line at ERROR like the others.
+func TestStdLog(t *testing.T) {
+	var buf bytes.Buffer
+	routeStdLog(&buf)
+	t.Cleanup(func() { routeStdLog(os.Stderr) })
+	log.Printf("pages: %v", "TABLE_NAME is not set")
+	var line map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &line); err != nil {
+		t.Fatalf("got %q, want a JSON line", buf.String())
+	}
+	if line["level"] != "ERROR" || line["msg"] != "pages: TABLE_NAME is not set" {
+		t.Errorf("got %v, want level ERROR and the message", line)
 	}
 }

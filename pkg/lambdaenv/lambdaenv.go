@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -105,6 +107,19 @@ func Invocation[E, R any](h func(context.Context, E) (R, error)) func(context.Co
 		}
 		return h(ctx, e)
 	}
+}
+
+// Every function's main logs a failed start with the standard library's
+// log.Fatalf: that line is JSON too, at ERROR, as every other line.
+func init() {
+	routeStdLog(os.Stderr)
+}
+
+// routeStdLog makes the standard library's log write its lines to w as the
+// JSON logger's, at ERROR.
+func routeStdLog(w io.Writer) {
+	log.SetFlags(0)
+	log.SetOutput(slog.NewLogLogger(logjson.New(w).Handler(), slog.LevelError).Writer())
 }
 
 // Logger is the JSON logger every function writes to CloudWatch with: the
