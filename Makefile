@@ -38,8 +38,14 @@ AXE_DIR := .tools/axe-core
 AXE_VERSION := 4.14.1
 AXE_JS := $(AXE_DIR)/node_modules/axe-core/axe.min.js
 
+# stripe-mock, Stripe's own mock server, which checks each call against
+# Stripe's API description: pkg/stripepay's test runs the Stripe adapter's
+# calls against it (the test starts it); make only installs it, pinned.
+STRIPE_MOCK_DIR := .tools/stripe-mock
+STRIPE_MOCK_VERSION := v0.203.0
+
 .DEFAULT_GOAL := help
-.PHONY: help run test fuzz dynamodb-local browser axe-core mcp-clients build deploy fmt vet clean bench ctl lint-api FORCE
+.PHONY: help run test fuzz dynamodb-local browser axe-core mcp-clients stripe-mock build deploy fmt vet clean bench ctl lint-api FORCE
 
 help:
 	@echo "make run             run the service locally: go run ./infra/local (ARGS='--addr ...' passes flags)"
@@ -55,6 +61,7 @@ help:
 	@echo "make dynamodb-local  install DynamoDB Local into $(DDB_LOCAL_DIR)"
 	@echo "make axe-core        install axe-core $(AXE_VERSION) into $(AXE_DIR)"
 	@echo "make mcp-clients     install the official MCP clients pinned in $(MCP_CLIENTS_DIR)/package.json"
+	@echo "make stripe-mock     install stripe-mock $(STRIPE_MOCK_VERSION) into $(STRIPE_MOCK_DIR)"
 
 ctl:
 	go run ./infra/ctl $(ARGS)
@@ -62,7 +69,7 @@ ctl:
 run:
 	go run ./infra/local $(ARGS)
 
-test: dynamodb-local browser axe-core mcp-clients
+test: dynamodb-local browser axe-core mcp-clients stripe-mock
 	go vet ./...
 	go test -count=1 ./...
 
@@ -140,6 +147,25 @@ mcp-clients:
 		echo "mcp-clients: installing the MCP clients pinned in $(MCP_CLIENTS_DIR)/package-lock.json"; \
 		npm ci --prefix $(MCP_CLIENTS_DIR) --no-audit --no-fund --loglevel=error || exit 1; \
 		cp $(MCP_CLIENTS_DIR)/package-lock.json $(MCP_CLIENTS_STAMP); \
+	fi
+
+# Installs stripe-mock on first use, or when STRIPE_MOCK_VERSION changes,
+# with go install from the Go module proxy. Without it the stripe-mock
+# tests skip themselves, which CI (CI=true) does not accept.
+stripe-mock:
+	@bin=$(STRIPE_MOCK_DIR)/stripe-mock; \
+	has_mock() { go version -m $$bin 2>/dev/null | grep -q '^[[:space:]]*mod[[:space:]]*github.com/stripe/stripe-mock[[:space:]]*$(STRIPE_MOCK_VERSION)[[:space:]]'; }; \
+	if has_mock; then :; else \
+		echo "stripe-mock: installing github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION) into $(STRIPE_MOCK_DIR)"; \
+		mkdir -p $(STRIPE_MOCK_DIR); \
+		GOBIN=$(abspath $(STRIPE_MOCK_DIR)) go install github.com/stripe/stripe-mock@$(STRIPE_MOCK_VERSION); \
+		if ! has_mock; then \
+			if [ "$${CI:-}" = true ]; then \
+				echo "stripe-mock: the install left no $$bin $(STRIPE_MOCK_VERSION). CI=true: the stripe-mock tests must run." >&2; \
+				exit 1; \
+			fi; \
+			echo "stripe-mock: NOTE: the install failed, so the stripe-mock tests will be skipped."; \
+		fi; \
 	fi
 
 # Chromium for the browser tests (chromedp). They must run, so make test

@@ -37,6 +37,6 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
+	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
 	return lambdaenv.HTTP(httpapi.NewInbox(bookings, lambdaenv.Logger())), nil
 }

@@ -41,7 +41,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
+	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
 	return lambdaenv.HTTP(inboxweb.New(inboxweb.Config{
 		Bookings: bookings,
 		Mailer:   inboxweb.EmailMailer{Sender: sesmail.New(ses, c.SenderEmail)},

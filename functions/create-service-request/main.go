@@ -41,6 +41,6 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	bookings := booking.NewBookings(store, c.SiteURL, payments, time.Now)
+	bookings := booking.NewBookings(store, c.SiteURL, payments, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
 	return lambdaenv.HTTP(httpapi.New(bookings, lambdaenv.Logger())), nil
 }

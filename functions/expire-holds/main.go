@@ -44,6 +44,6 @@ func newHandler(ctx context.Context, getenv func(string) string) (func(context.C
 	}
 	// No business cache: expiring a request, or recording its reminder,
 	// reads no business.
-	bookings := booking.NewBookings(dynamo.New(client, c.TableName), c.SiteURL, nil, time.Now)
-	return sweep.Handler(bookings, time.Now, lambdaenv.Logger()), nil
+	bookings := booking.NewBookings(dynamo.New(client, c.TableName), c.SiteURL, nil, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
+	return lambdaenv.Invocation(sweep.Handler(bookings, time.Now, lambdaenv.Logger())), nil
 }

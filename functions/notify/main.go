@@ -61,6 +61,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (func(context.C
 		Ledger:     dynamo.NewLedger(client, c.TableName),
 		Log:        log,
 		Now:        time.Now,
+		Metrics:    lambdaenv.Metrics(getenv),
 	}
-	return streams.Notify(n, log), nil
+	return lambdaenv.Invocation(streams.Notify(n, log)), nil
 }

@@ -40,6 +40,6 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
+	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
 	return lambdaenv.HTTP(pages.New(pages.Config{Bookings: bookings, Log: lambdaenv.Logger()})), nil
 }

@@ -54,7 +54,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	bookings := booking.NewBookings(store, c.SiteURL, payments, time.Now)
+	bookings := booking.NewBookings(store, c.SiteURL, payments, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
 	h := stripepay.NewHandler(stripepay.CheckoutConfig{Bookings: bookings, Payments: payments, Log: lambdaenv.Logger()}, webhookSecret)
 	return lambdaenv.HTTP(h), nil
 }

@@ -38,5 +38,5 @@ func newHandler(ctx context.Context, getenv func(string) string) (func(context.C
 	if err != nil {
 		return nil, err
 	}
-	return streams.Refunds(payments, lambdaenv.Logger()), nil
+	return lambdaenv.Invocation(streams.Refunds(payments, lambdaenv.Logger())), nil
 }

@@ -26,7 +26,9 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo/embedded"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
+	"github.com/doorstep/doorstep/pkg/logjson"
 	"github.com/doorstep/doorstep/pkg/mcptools"
+	"github.com/doorstep/doorstep/pkg/metrics"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/outbox"
 	"github.com/doorstep/doorstep/pkg/pages"
@@ -92,7 +94,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if o.siteURL == "" {
 		o.siteURL = "http://" + ln.Addr().String()
 	}
-	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	// The functions' JSON lines (pkg/logjson), metric lines included.
+	log := logjson.New(os.Stderr)
 	handler, closeStore, err := newHandler(ctx, businesses, o.siteURL, log)
 	if err != nil {
 		ln.Close()
@@ -170,6 +173,10 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	}
 	closeEngine := func() {}
 
+	// The business events as the functions write them: CloudWatch EMF
+	// lines on the log (pkg/metrics).
+	events := metrics.New(log, "", time.Now)
+
 	// Notifications: minidyn has no stream, so the store tells the notifier
 	// of each request write that commits, and of the first limit hit of a
 	// business in an hour; the outbox stands in for SES and SMS (GET
@@ -179,10 +186,11 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 		Composer:   notify.Composer{SiteURL: siteURL, PreviewInbox: "preview-inbox@doorstep.localhost"},
 		Businesses: store, Email: box, SMS: box,
 		Ledger: dynamo.NewLedger(client, tableName), Log: log, Now: time.Now,
+		Metrics: events,
 	}
 	// No payment provider runs here: every deposit is paid on the
 	// simulated page.
-	bookings := booking.NewBookings(notify.Notifying(store, notifier, log), siteURL, nil, time.Now)
+	bookings := booking.NewBookings(notify.Notifying(store, notifier, log), siteURL, nil, time.Now, booking.WithObserver(events))
 	// The hold sweeper, as ExpireHoldsFunction's schedule runs it on AWS.
 	go sweepEvery(ctx, bookings, time.Minute, log)
 	mux := http.NewServeMux()

@@ -21,13 +21,22 @@ type Bookings struct {
 	// nil: every deposit is paid at {SITE_URL}/pay/{code}.
 	payments Payments
 	now      func() time.Time
+	// observer hears of creates, refusals, moves and limit hits (metrics).
+	observer Observer
 }
 
 // NewBookings returns the service over store. siteURL is the public address
 // (no trailing slash) that status, API and payment URLs are built on;
 // payments may be nil (see Bookings); now is the clock.
-func NewBookings(store Store, siteURL string, payments Payments, now func() time.Time) *Bookings {
-	return &Bookings{store: store, siteURL: strings.TrimSuffix(siteURL, "/"), payments: payments, now: now}
+func NewBookings(store Store, siteURL string, payments Payments, now func() time.Time, opts ...Option) *Bookings {
+	s := &Bookings{store: store, siteURL: strings.TrimSuffix(siteURL, "/"), payments: payments, now: now, observer: nobody{}}
+	for _, o := range opts {
+		o(s)
+	}
+	if s.observer == nil {
+		s.observer = nobody{}
+	}
+	return s
 }
 
 // Business returns the business with the given slug (getBusiness), read
@@ -83,6 +92,7 @@ func (s *Bookings) ArrivalWindows(ctx context.Context, b *Business, q WindowQuer
 // replayed is true when the answer is the stored answer to an earlier call
 // with the same idempotency key and body.
 func (s *Bookings) CreateRequest(ctx context.Context, b *Business, in CreateInput) (c Created, replayed bool, err error) {
+	defer func() { s.observeCreate(ctx, replayed, err) }()
 	dr, err := in.checkFields(b)
 	if err != nil {
 		return Created{}, false, err

@@ -84,6 +84,7 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 		}
 		return Request{}, err
 	}
+	s.observer.RequestMoved(ctx, c.action)
 	return after, nil
 }
 

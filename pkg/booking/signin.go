@@ -105,6 +105,9 @@ func (s *Bookings) StartSignIn(ctx context.Context, email string) (token string,
 	// the same calls up to the token's write.
 	allowed, err := s.store.CountSignIn(ctx, hash, MaxSignInsPerHour, now)
 	if err != nil || !allowed {
+		if err == nil {
+			s.observer.LimitHit(ctx, LimitSignIns)
+		}
 		return "", nil, false, err
 	}
 	b, err = s.store.BusinessByInboxEmail(ctx, email)

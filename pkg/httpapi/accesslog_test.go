@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
@@ -73,6 +74,33 @@ func TestAccessLog(t *testing.T) {
 		openapitest.Serve(t, logged, req)
 		if !strings.Contains(buf.String(), `"request_id":"lambda-req-42"`) {
 			t.Fatalf("got %s, want the context's request id", buf.String())
+		}
+	})
+	// The request a line is about, by its LogRef: from the route's {code},
+	// and from the create that made it; never the code itself, which opens
+	// the person's pages.
+	t.Run("request ref", func(t *testing.T) {
+		buf.Reset()
+		res := call(t, logged, "POST", "/api/v1/businesses/split-day-plumbing/requests", requestBody(secondWindow, "3235550188"))
+		code, _ := res.body["code"].(string)
+		if res.status != 201 || code == "" {
+			t.Fatalf("got %d %s, want a create", res.status, res.raw)
+		}
+		created := buf.String()
+		buf.Reset()
+		call(t, logged, "GET", "/api/v1/requests/"+strings.ToLower(code), "")
+		read := buf.String()
+		for name, text := range map[string]string{"create": created, "read by a lower-case code": read} {
+			var line map[string]any
+			if err := json.Unmarshal([]byte(text), &line); err != nil {
+				t.Fatalf("%s: got %q, want one JSON line", name, text)
+			}
+			if got, want := line["request"], booking.LogRef(code); got != want {
+				t.Errorf("%s: got request %v, want %s", name, got, want)
+			}
+			if strings.Contains(strings.ToUpper(text), code) {
+				t.Errorf("%s: got the code in %s", name, text)
+			}
 		}
 	})
 }

@@ -117,6 +117,9 @@ func (a *api) createServiceRequest(w http.ResponseWriter, r *http.Request) {
 	if replayed {
 		w.Header().Set("Idempotent-Replayed", "true")
 	}
+	if err == nil {
+		edge.NoteRequestCode(w, created.Code)
+	}
 	a.respond(w, r, http.StatusCreated, created, err)
 }
 

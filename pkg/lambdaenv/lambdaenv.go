@@ -7,6 +7,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -20,6 +22,8 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/edge"
+	"github.com/doorstep/doorstep/pkg/logjson"
+	"github.com/doorstep/doorstep/pkg/metrics"
 )
 
 // Config is what the functions that serve the table read from their
@@ -74,9 +78,10 @@ func Store(ctx context.Context, c Config) (*dynamo.Store, error) {
 type HTTPHandler = func(context.Context, events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error)
 
 // HTTP adapts a net/http handler to API Gateway HTTP API (payload 2.0)
-// events, handing the Lambda request id to the access log.
+// events, handing the Lambda request id to the access log and to every
+// line the invocation logs (Invocation).
 func HTTP(h http.Handler) HTTPHandler {
-	return httpadapter.NewV2(withLambdaRequestID(h)).ProxyWithContext
+	return Invocation(httpadapter.NewV2(withLambdaRequestID(h)).ProxyWithContext)
 }
 
 // withLambdaRequestID hands the Lambda request id to the access log, so that
@@ -90,7 +95,42 @@ func withLambdaRequestID(next http.Handler) http.Handler {
 	})
 }
 
-// Logger is the JSON logger every function writes to CloudWatch with.
+// Invocation wraps a Lambda handler so that every line logged while it
+// runs, with a context or without, carries the invocation's request id
+// (logjson.SetInvocation): an execution environment runs one invocation at
+// a time.
+func Invocation[E, R any](h func(context.Context, E) (R, error)) func(context.Context, E) (R, error) {
+	return func(ctx context.Context, e E) (R, error) {
+		if lc, ok := lambdacontext.FromContext(ctx); ok {
+			logjson.SetInvocation(lc.AwsRequestID)
+			defer logjson.SetInvocation("")
+		}
+		return h(ctx, e)
+	}
+}
+
+// Every function's main logs a failed start with the standard library's
+// log.Fatalf: that line is JSON too, at ERROR, as every other line.
+func init() {
+	routeStdLog(os.Stderr)
+}
+
+// routeStdLog makes the standard library's log write its lines to w as the
+// JSON logger's, at ERROR.
+func routeStdLog(w io.Writer) {
+	log.SetFlags(0)
+	log.SetOutput(slog.NewLogLogger(logjson.New(w).Handler(), slog.LevelError).Writer())
+}
+
+// Logger is the JSON logger every function writes to CloudWatch with: the
+// local server's (pkg/logjson), on stderr.
 func Logger() *slog.Logger {
-	return slog.New(slog.NewJSONHandler(os.Stderr, nil))
+	return logjson.New(os.Stderr)
+}
+
+// Metrics writes the business events as CloudWatch EMF lines on the
+// function's log (pkg/metrics), in the namespace METRICS_NAMESPACE names
+// (the template sets Doorstep/<stack>; empty: metrics.DefaultNamespace).
+func Metrics(getenv func(string) string) *metrics.Metrics {
+	return metrics.New(Logger(), strings.TrimSpace(getenv("METRICS_NAMESPACE")), time.Now)
 }

@@ -56,9 +56,20 @@ type Notifier struct {
 	Ledger     Ledger
 	Log        *slog.Logger
 	Now        func() time.Time
+	// Metrics hears what became of each message; nil: nobody.
+	Metrics Metrics
 
 	// sleep waits d or until ctx ends; nil is a timer. Tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Metrics counts the messages handed to their channel and those that did
+// not go out this time (pkg/metrics writes them as CloudWatch EMF lines). A
+// message skipped as sent before, or not sent by design (texts off, the
+// number opted out), is neither.
+type Metrics interface {
+	NotificationSent(ctx context.Context, channel string)
+	NotificationFailed(ctx context.Context, channel string)
 }
 
 // Bounds of the calls made while a claim is held; see Notifier.
@@ -121,6 +132,9 @@ func (n *Notifier) Send(ctx context.Context, msgs []Message) error {
 	var errs []error
 	for _, m := range msgs {
 		if err := n.send(ctx, m); err != nil {
+			if n.Metrics != nil {
+				n.Metrics.NotificationFailed(ctx, string(m.Channel))
+			}
 			errs = append(errs, fmt.Errorf("message %s: %w", m.ID, err))
 		}
 	}
@@ -173,6 +187,9 @@ func (n *Notifier) send(ctx context.Context, m Message) error {
 				"message", logRef(m.ID), "error", err)
 		}
 		n.logMessage(slog.LevelInfo, "notify: sent", m)
+		if n.Metrics != nil {
+			n.Metrics.NotificationSent(ctx, string(m.Channel))
+		}
 		return nil
 	case errors.Is(sendErr, ErrOptedOut):
 		if err := n.Ledger.RecordOptOut(lctx, smsPhone(m), n.Now()); err != nil {

@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/notify"
 )
 
@@ -50,8 +51,9 @@ func (o *Outbox) add(ctx context.Context, m notify.Message) error {
 	}
 	o.mu.Unlock()
 	// The log line says what went out, not to whom or what it said: the
-	// outbox holds that, in memory only.
-	o.log.InfoContext(ctx, "outbox: message", "message", m.ID, "kind", m.Kind, "audience", m.Audience, "channel", m.Channel, "language", m.Language)
+	// outbox holds that, in memory only. The message is named as notify
+	// names it on AWS: its request by the code's LogRef.
+	o.log.InfoContext(ctx, "outbox: message", "message", booking.LogMessageRef(m.ID), "kind", m.Kind, "audience", m.Audience, "channel", m.Channel, "language", m.Language)
 	return nil
 }
 
