@@ -149,12 +149,15 @@ func (h *handler) setSchedule(w http.ResponseWriter, r *http.Request, s Session)
 	b := s.Business
 	lang := language(w, r, b)
 	sch := b.Schedule()
-	if bad := changeSchedule(&sch, form, r); bad != "" {
-		status := http.StatusBadRequest
-		if bad == "schedule_changed" { // a day off no longer in the list
-			status = http.StatusConflict
-		}
-		h.renderSettings(w, r, status, s, b, lang, form, tr(lang, string(bad)), r)
+	if form == "remove-day-off" && r.PostFormValue("version") != sch.Version() {
+		// The index is of the list as the form was shown: of another
+		// list, it may name another day.
+		h.renderSettings(w, r, http.StatusConflict, s, b, lang, form, tr(lang, "schedule_changed"), nil)
+		return
+	}
+	today := h.Now().In(b.Location())
+	if bad := changeSchedule(&sch, form, r, today); bad != "" {
+		h.renderSettings(w, r, http.StatusBadRequest, s, b, lang, form, tr(lang, string(bad)), r)
 		return
 	}
 	now, err := h.Bookings.UpdateSchedule(r.Context(), b, r.PostFormValue("version"), sch)
@@ -192,10 +195,14 @@ func (h *handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 	render(w, r, status, "settings", lang, &s, tr(lang, "settings_title"), v)
 }
 
+// maxDayOffAhead is how far ahead a day off may start: two years.
+const maxDayOffAhead = 2 * 366
+
 // changeSchedule makes the change form asks for to sch; a value that is
-// not even of the right kind is refused here, everything else is
-// booking's to validate.
-func changeSchedule(sch *booking.Schedule, form string, r *http.Request) badForm {
+// not even of the right kind is refused here, and so is a new day off
+// that ended before today (the business's) or starts more than
+// maxDayOffAhead days after it; everything else is booking's to validate.
+func changeSchedule(sch *booking.Schedule, form string, r *http.Request, today time.Time) badForm {
 	switch form {
 	case "days-off":
 		d := booking.DayOff{From: strings.TrimSpace(r.PostFormValue("from")), To: strings.TrimSpace(r.PostFormValue("to")), Note: strings.TrimSpace(r.PostFormValue("note"))}
@@ -205,12 +212,18 @@ func changeSchedule(sch *booking.Schedule, form string, r *http.Request) badForm
 		if d.To == d.From {
 			d.To = ""
 		}
+		if bad := dayOffInReach(d, today); bad != "" {
+			return bad
+		}
 		i, _ := slices.BinarySearchFunc(sch.DaysOff, d.From, func(x booking.DayOff, from string) int { return strings.Compare(x.From, from) })
 		sch.DaysOff = slices.Insert(sch.DaysOff, i, d)
 	case "remove-day-off":
-		i, err := strconv.Atoi(r.PostFormValue("index"))
-		if err != nil || i < 0 || i >= len(sch.DaysOff) {
-			return "schedule_changed"
+		// The form's version is the schedule's (setSchedule): an index
+		// that is not one of its days off is no index the page gave.
+		raw := r.PostFormValue("index")
+		i, err := strconv.Atoi(raw)
+		if err != nil || strconv.Itoa(i) != raw || i < 0 || i >= len(sch.DaysOff) {
+			return "bad_remove_day_off"
 		}
 		sch.DaysOff = slices.Delete(sch.DaysOff, i, i+1)
 	case "notice":
@@ -252,6 +265,30 @@ func changeSchedule(sch *booking.Schedule, form string, r *http.Request) badForm
 			return "bad_reminder"
 		}
 		sch.ReminderHour = hour
+	}
+	return ""
+}
+
+// dayOffInReach refuses a day off that ended before today or starts more
+// than maxDayOffAhead days after it (the year 0000 or 1999, a typo of a
+// year); one whose dates do not parse is booking's to refuse.
+func dayOffInReach(d booking.DayOff, today time.Time) badForm {
+	from, err := time.Parse(time.DateOnly, d.From)
+	if err != nil {
+		return ""
+	}
+	to := from
+	if d.To != "" {
+		if to, err = time.Parse(time.DateOnly, d.To); err != nil {
+			return ""
+		}
+	}
+	first := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
+	switch {
+	case to.Before(first):
+		return "bad_day_off_past"
+	case from.After(first.AddDate(0, 0, maxDayOffAhead)):
+		return "bad_day_off_far"
 	}
 	return ""
 }

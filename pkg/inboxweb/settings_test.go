@@ -65,8 +65,36 @@ func TestScheduleForms(t *testing.T) {
 		{"not a date", nil, "days-off", url.Values{"from": {"25/12/2026"}}, "es", 400, []string{"Este día libre no es válido"}, noDaysOff},
 		{"a note of two lines", nil, "days-off", url.Values{"from": {"2026-12-25"}, "note": {"a\nb"}}, "", 400, []string{"days_off[0].note"}, noDaysOff},
 		{"remove a day off", oneDay, "remove-day-off", url.Values{"index": {"0"}}, "", 303, nil, noDaysOff},
-		{"remove a day off not in the list", oneDay, "remove-day-off", url.Values{"index": {"3"}}, "", 409, []string{"changed meanwhile"},
+		{"yesterday", nil, "days-off", url.Values{"from": {"2026-11-22"}}, "", 400, []string{"This day off is over already."}, noDaysOff},
+		{"in the year 0000", nil, "days-off", url.Values{"from": {"0000-12-25"}}, "es", 400, []string{"Este día libre ya pasó."}, noDaysOff},
+		{"in 1999", nil, "days-off", url.Values{"from": {"1999-12-25"}, "to": {"2026-11-22"}}, "", 400, []string{"This day off is over already."}, noDaysOff},
+		{"more than two years ahead", nil, "days-off", url.Values{"from": {"2029-12-25"}}, "", 400, []string{"more than two years ahead"}, noDaysOff},
+		{"from yesterday to tomorrow", nil, "days-off", url.Values{"from": {"2026-11-22"}, "to": {"2026-11-24"}}, "", 303, nil,
+			func(b *booking.Business) bool {
+				return slices.Equal(b.DaysOff, []booking.DayOff{{From: "2026-11-22", To: "2026-11-24"}})
+			}},
+		{"a day off sent twice", nil, "days-off", url.Values{"from": {"2026-12-25", "2026-12-26"}}, "", 400, []string{"This form could not be sent: it is not one of your inbox"}, noDaysOff},
+		{"crews sent twice", nil, "crews", url.Values{"crews_per_window": {"2", "3"}}, "", 400, []string{"Nothing changed."}, crews(1)},
+		{"hours with a close sent twice", nil, "hours", url.Values{"mon_open": {"08:00"}, "mon_close": {"12:00", "13:00"}}, "", 400, []string{"These hours are not valid"}, hoursKept},
+		{"remove a day off not in the list", oneDay, "remove-day-off", url.Values{"index": {"3"}}, "", 400, []string{"not one of the days off listed"},
 			func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
+		{"remove the day off at -1", oneDay, "remove-day-off", url.Values{"index": {"-1"}}, "", 400, []string{"not one of the days off listed"},
+			func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
+		{"remove the day off at 99", oneDay, "remove-day-off", url.Values{"index": {"99"}}, "", 400, []string{"not one of the days off listed"},
+			func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
+		{"remove the day off at abc", oneDay, "remove-day-off", url.Values{"index": {"abc"}}, "", 400, []string{"not one of the days off listed"},
+			func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
+		{"remove the day off at ", oneDay, "remove-day-off", url.Values{"index": {""}}, "", 400, []string{"not one of the days off listed"},
+			func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
+		{"remove the day off at 1e0", oneDay, "remove-day-off", url.Values{"index": {"1e0"}}, "", 400, []string{"not one of the days off listed"},
+			func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
+		{"remove the day off at +0", oneDay, "remove-day-off", url.Values{"index": {"+0"}}, "", 400, []string{"not one of the days off listed"},
+			func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
+		{"remove the day off at 00", oneDay, "remove-day-off", url.Values{"index": {"00"}}, "", 400, []string{"not one of the days off listed"},
+			func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
+		{"remove the day off at  0", oneDay, "remove-day-off", url.Values{"index": {" 0"}}, "", 400, []string{"not one of the days off listed"},
+			func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
+		{"remove the day off at 0 of none", nil, "remove-day-off", url.Values{"index": {"0"}}, "es", 400, []string{"no es uno de los días libres de la lista"}, noDaysOff},
 		{"two hours' notice", nil, "notice", url.Values{"notice_hours": {"2"}, "notice_minutes": {"0"}}, "", 303, nil, notice(120)},
 		{"an hour and a half", nil, "notice", url.Values{"notice_hours": {"1"}, "notice_minutes": {"30"}}, "", 303, nil, notice(90)},
 		{"no notice", func(b *booking.Business) { b.MinNoticeMinutes = 60 }, "notice", url.Values{"notice_hours": {"0"}, "notice_minutes": {"0"}}, "", 303, nil, notice(0)},
@@ -225,6 +253,26 @@ func TestScheduleFormRefusals(t *testing.T) {
 			t.Errorf("notice of %s %d, of %s changed: %v", other, f.business(t, other).MinNoticeMinutes, slug, f.business(t, slug).Schedule().Version() != before)
 		}
 	})
+}
+
+// Removing a day off from a list that changed since the page was shown
+// removes nothing (409): its index may name another day now.
+func TestRemoveDayOffLostRace(t *testing.T) {
+	f := newFixture(t, nil)
+	const slug = "desert-cool-hvac"
+	two := []booking.DayOff{{From: "2026-12-24"}, {From: "2026-12-31"}}
+	f.setSchedule(t, slug, func(b *booking.Business) { b.DaysOff = two })
+	a, csrf := f.signIn(t, slug)
+	version := f.version(t, a)
+	f.setSchedule(t, slug, func(b *booking.Business) { b.DaysOff = two[1:] }) // the first removed elsewhere
+	res := f.do(t, a, "POST", "/inbox/settings/remove-day-off", url.Values{"csrf": {csrf}, "version": {version}, "index": {"0"}})
+	if res.status != http.StatusConflict {
+		t.Fatalf("got %d, want 409", res.status)
+	}
+	wantIn(t, res.body, "Nothing changed: your settings were changed meanwhile")
+	if got := f.business(t, slug).DaysOff; !slices.Equal(got, two[1:]) {
+		t.Errorf("days off %v, want %v", got, two[1:])
+	}
 }
 
 // A form of a schedule changed since the page was shown stores nothing,

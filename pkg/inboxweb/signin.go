@@ -45,6 +45,10 @@ func (h *handler) renderSignIn(w http.ResponseWriter, r *http.Request, status in
 // addresses belong to a business.
 func (h *handler) startSignIn(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	if duplicated(r) {
+		h.badForm(w, r)
+		return
+	}
 	lang := language(w, r, nil)
 	next := safeNext(r.PostFormValue("next"))
 	email := strings.TrimSpace(r.PostFormValue("email"))
@@ -108,6 +112,10 @@ func (h *handler) tokenPage(w http.ResponseWriter, r *http.Request) {
 // unknown token gets the sign-in form, to ask for a new link (410).
 func (h *handler) finishSignIn(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	if duplicated(r) {
+		h.badForm(w, r)
+		return
+	}
 	next := safeNext(r.PostFormValue("next"))
 	s, err := h.Bookings.FinishSignIn(ctx, r.PathValue("token"))
 	if booking.ErrorCode(err) == booking.Unauthorized {
