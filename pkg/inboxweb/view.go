@@ -24,6 +24,12 @@ type signInView struct {
 	Spent   bool // the link was spent, expired or unknown
 }
 
+// sentView is the answer to the sign-in form: the link is on its way (if
+// the address is a business's), or the hourly limit is reached.
+type sentView struct {
+	Limited string // the limit reached, and when to try again
+}
+
 // tokenView is the page of a sign-in link: the button that spends it.
 type tokenView struct {
 	Action string
