@@ -3,7 +3,6 @@ package inboxweb
 import (
 	"html/template"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -92,14 +91,16 @@ type requestView struct {
 	PhoneLink  template.URL
 	Email      string
 	Address    []string
+	MapLink    string // the address in a map app
 	Quote      string // the description, the person's own words
 	SMS        string
 	Language   string
 	Assistant  string
 	Deposit    string
 	History    []eventView
-	Accept     bool // accept is allowed now: a one-tap form
-	Actions    []actionLink
+	Accept     bool         // accept is allowed now: a one-tap form
+	Actions    []actionLink // the other moves that fit now, each to confirm
+	Spam       *actionLink  // "not a genuine request", apart
 	CSRF       string
 	AcceptPath string
 }
@@ -114,6 +115,7 @@ type actionLink struct {
 	Label  string
 	Action string
 	Danger bool
+	Hint   string // what it does, next to it: a decline and a cancel say how they differ
 }
 
 // confirmView is the step before a move.
@@ -132,7 +134,8 @@ type confirmView struct {
 	Danger      bool
 }
 
-// moveView is the list of open windows to offer instead.
+// moveView is the open windows to offer instead: the days that have
+// any, and the windows of the day picked.
 type moveView struct {
 	Code    string
 	Path    string
@@ -140,10 +143,15 @@ type moveView struct {
 	Summary string
 	Problem string
 	Days    []windowDay
+	Picked  *windowDay // the day whose windows are shown, if one is picked
 }
 
 type windowDay struct {
+	Date    string // YYYY-MM-DD in the business's time zone, the ?day= of Path
 	Day     string
+	Path    string // the picker with this day picked
+	Count   string // how many windows, in words
+	Current bool
 	Windows []windowChoice
 }
 
@@ -260,7 +268,9 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 	if a.Unit != "" {
 		street += ", " + a.Unit
 	}
-	v.Address = []string{street, strings.TrimSpace(a.City + " " + a.ZIP)} // as sent: no state, no map
+	place := strings.TrimSpace(a.City + " " + a.ZIP)
+	v.Address = []string{street, place} // as sent
+	v.MapLink = "https://www.google.com/maps/search/?api=1&query=" + url.QueryEscape(a.Street+", "+place)
 	if req.AssistantName != nil {
 		v.Assistant = *req.AssistantName
 	}
@@ -271,40 +281,44 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 		}
 		v.History = append(v.History, eventView{At: booking.FormatMoment(lang, e.At, loc), Text: text})
 	}
-	for _, action := range actionOrder {
+	started := !now.Before(req.ArrivalWindow.Start)
+	for _, action := range pageActions[req.Status] {
 		if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil {
 			continue
 		}
-		if action == booking.ActionAccept {
-			v.Accept, v.AcceptPath = true, requestPath(req.Code)+"/accept"
-			continue
+		if (action == booking.ActionComplete || action == booking.ActionNoShow) && !started {
+			continue // nothing to mark before the visit
 		}
-		v.Actions = append(v.Actions, actionLink{
+		link := actionLink{
 			Path: requestPath(req.Code) + "/" + string(action), Label: tr(lang, "action_"+string(action)), Action: string(action),
-			Danger: action != booking.ActionMove && action != booking.ActionComplete,
-		})
+			Danger: action == booking.ActionDecline || action == booking.ActionCancel || action == booking.ActionSpam,
+		}
+		switch action {
+		case booking.ActionAccept:
+			v.Accept, v.AcceptPath = true, link.Path
+		case booking.ActionSpam:
+			link.Hint = tr(lang, "explain_spam")
+			v.Spam = &link
+		default:
+			if link.Danger {
+				link.Hint = tr(lang, "hint_"+string(action))
+			}
+			v.Actions = append(v.Actions, link)
+		}
 	}
 	return v
 }
 
-// actionOrder is the order of the moves on a request's page: the ones
-// that keep the job first, the ones that end it last.
-var actionOrder = func() []booking.Action {
-	first := []booking.Action{booking.ActionAccept, booking.ActionMove, booking.ActionComplete, booking.ActionNoShow,
-		booking.ActionDecline, booking.ActionCancel, booking.ActionSpam}
-	var order []booking.Action
-	for _, a := range first {
-		if slices.Contains(booking.ActionsBy(booking.ActorBusiness), a) {
-			order = append(order, a)
-		}
-	}
-	for _, a := range booking.ActionsBy(booking.ActorBusiness) { // any the lifecycle adds
-		if !slices.Contains(order, a) {
-			order = append(order, a)
-		}
-	}
-	return order
-}()
+// pageActions are the moves a request's page offers in each state, in
+// their order, each when the lifecycle allows it (and done or no-show once
+// the window started): a new request is accepted, moved or declined (or
+// marked not genuine, apart); an accepted job is marked, moved or
+// cancelled. Any other move the lifecycle allows (cancelling a new
+// request: a decline) stays at its own address, unlisted.
+var pageActions = map[booking.Status][]booking.Action{
+	booking.StatusNew:      {booking.ActionAccept, booking.ActionMove, booking.ActionDecline, booking.ActionSpam},
+	booking.StatusAccepted: {booking.ActionComplete, booking.ActionNoShow, booking.ActionMove, booking.ActionCancel},
+}
 
 // summary names a request on a confirm page: service, window, city.
 func summary(req booking.InboxRequest, b *booking.Business, lang string) string {
