@@ -150,7 +150,8 @@ type handler struct {
 //	GET  /inbox/settings                      pause or resume online requests
 //	POST /inbox/settings                      do it, once confirmed
 //	POST /inbox/settings/{form}               change the schedule: days-off (add one), remove-day-off, notice, crews, hours, reminder
-//	POST /inbox/settings/feed                 make a new calendar feed address (shown once; the old one stops)
+//	POST /inbox/settings/feed                 make a new calendar feed address (the old one stops), 303 to its page
+//	GET  /inbox/settings/feed                 the new address, whole, to copy or subscribe to (until back to settings)
 //	POST /inbox/settings/feed-stop            stop the calendar feed
 //
 // Every form that changes something is a POST carrying the session's CSRF
@@ -182,6 +183,7 @@ func New(c Config) http.Handler {
 	mux.HandleFunc("POST /inbox/settings", h.form(h.setAccepting))
 	mux.HandleFunc("POST /inbox/settings/{form}", h.form(h.setSchedule))
 	mux.HandleFunc("POST /inbox/settings/feed", h.form(h.newFeed))
+	mux.HandleFunc("GET /inbox/settings/feed", h.signedIn(h.feed))
 	mux.HandleFunc("POST /inbox/settings/feed-stop", h.form(h.stopFeed))
 	notFound := func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r, nil) }
 	mux.HandleFunc("/inbox", notFound)

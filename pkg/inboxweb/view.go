@@ -169,11 +169,11 @@ type settingsView struct {
 	CSRF    string
 	// Version is the schedule's version the forms change (a form of an
 	// older one is refused, as changed meanwhile).
-	Version   string
-	Problem   string // what is wrong with the form ProblemAt
-	ProblemAt string
-	DaysOff   []dayOffView
-	Add       dayOffForm // the refused day off, to fix
+	Version  string
+	Problems []fieldProblem    // what is wrong with the form refused, listed at the top
+	Invalid  map[string]string // and next to each field, by its id
+	DaysOff  []dayOffView
+	Add      dayOffForm // the refused day off, to fix
 	// NoticeHours and NoticeMinutes are min_notice_minutes.
 	NoticeHours, NoticeMinutes string
 	Crews                      string // crews_per_window
@@ -183,8 +183,12 @@ type settingsView struct {
 	FeedOn                     bool // the business has a calendar feed
 }
 
-// feedView is the page that shows a new calendar feed's address, once.
-type feedView struct{ Address string }
+// feedView is the page that shows a new calendar feed's address.
+type feedView struct {
+	Address string
+	Webcal  template.URL // the address as a webcal: link, which calendar apps subscribe to
+	Script  template.JS  // copyScript, allowed by its hash
+}
 
 type dayOffView struct {
 	Index int
@@ -202,8 +206,16 @@ type hoursDay struct {
 }
 
 type hoursRow struct {
-	N           int
-	Open, Close string
+	N                 int
+	Open, Close       string // as the site shows a time, or as typed in a refused form
+	OpenErr, CloseErr string // what is wrong with each
+}
+
+// fieldProblem is a line of the list of what is wrong with a refused
+// form: a link to the field it is about, if any.
+type fieldProblem struct {
+	Field string // the field's id; "" for the form as a whole
+	Text  string
 }
 
 type hourChoice struct {
