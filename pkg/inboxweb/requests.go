@@ -186,6 +186,10 @@ func (h *handler) confirm(w http.ResponseWriter, r *http.Request, s Session) {
 		h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "not_now"), true)
 		return
 	}
+	if tooEarly(req, action, h.Now()) {
+		h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "not_yet"), true)
+		return
+	}
 	if action == booking.ActionMove {
 		h.renderMove(w, r, http.StatusOK, s, req, lang, r.URL.Query().Get("day"), "")
 		return
@@ -281,6 +285,10 @@ func (h *handler) move(w http.ResponseWriter, r *http.Request, s Session) {
 		h.lostRace(w, r, s, req, lang)
 		return
 	}
+	if tooEarly(req, action, h.Now()) {
+		h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "not_yet"), true)
+		return
+	}
 	if outcome, _ := consequence(req, action, lang, h.Now()); r.PostForm.Has("deposit") && r.PostFormValue("deposit") != outcome {
 		h.renderConfirm(w, r, http.StatusConflict, s, req, action, lang, true)
 		return
@@ -317,6 +325,13 @@ func (h *handler) move(w http.ResponseWriter, r *http.Request, s Session) {
 // because of what happened to it meanwhile (409).
 func (h *handler) lostRace(w http.ResponseWriter, r *http.Request, s Session, req booking.InboxRequest, lang string) {
 	h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "race_"+string(req.Status)), true)
+}
+
+// tooEarly reports whether action marks how a visit went (done, nobody
+// there) before its window started: the web inbox offers neither before
+// then, and refuses both from an older page.
+func tooEarly(req booking.InboxRequest, action booking.Action, now time.Time) bool {
+	return (action == booking.ActionComplete || action == booking.ActionNoShow) && now.Before(req.ArrivalWindow.Start)
 }
 
 // requestPath is the page of the request with the given code.

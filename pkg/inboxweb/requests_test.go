@@ -178,25 +178,31 @@ func TestMoves(t *testing.T) {
 		wantStatus  booking.Status
 		wantDeposit string
 		wantDone    string
+		started     bool // the clock is past the window's start
 	}{
-		{"accept", nil, booking.ActionAccept, nil, "", booking.StatusAccepted, booking.DepositPaid, "Accepted. The person is told."},
+		{"accept", nil, booking.ActionAccept, nil, "", booking.StatusAccepted, booking.DepositPaid, "Accepted. The person is told.", false},
 		{"decline", nil, booking.ActionDecline, []string{"Decline this request?", "$25.00 deposit is refunded in full.", "cannot take this job"},
-			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Declined. The person is told."},
+			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Declined. The person is told.", false},
 		// Marked not genuine is a decline: a paid deposit is refunded.
 		{"not genuine", nil, booking.ActionSpam, []string{"Not a genuine request?", "without telling anyone", "$25.00 deposit is refunded in full."},
-			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Marked not genuine."},
+			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Marked not genuine.", false},
 		{"cancel", []booking.Action{booking.ActionAccept}, booking.ActionCancel, []string{"Cancel this job?", "refunded in full"},
-			booking.DepositRefunded, booking.StatusCancelled, booking.DepositRefunded, "Cancelled. The person is told."},
+			booking.DepositRefunded, booking.StatusCancelled, booking.DepositRefunded, "Cancelled. The person is told.", false},
 		{"complete", []booking.Action{booking.ActionAccept}, booking.ActionComplete, []string{"Mark this job done?", "The $25.00 deposit is deducted from the bill."},
-			booking.DepositDeducted, booking.StatusCompleted, booking.DepositDeducted, "Marked done."},
+			booking.DepositDeducted, booking.StatusCompleted, booking.DepositDeducted, "Marked done.", true},
 		{"no-show", []booking.Action{booking.ActionAccept}, booking.ActionNoShow, []string{"Nobody was there?", "You keep the $25.00 deposit."},
-			booking.DepositKept, booking.StatusNoShow, booking.DepositKept, "Marked as nobody there."},
+			booking.DepositKept, booking.StatusNoShow, booking.DepositKept, "Marked as nobody there.", true},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code := f.createAt(t, slug, "", "", 1+i%4, i/4)
 			for _, m := range tt.before {
 				f.businessMove(t, slug, code, m, "")
+			}
+			if tt.started {
+				was := f.clock.Now()
+				f.clock.Set(f.request(t, code).Window.Start.Add(time.Minute))
+				defer f.clock.Set(was)
 			}
 			path := "/inbox/requests/" + code + "/" + string(tt.action)
 			form := url.Values{"csrf": {csrf}}
@@ -232,6 +238,24 @@ func TestMoves(t *testing.T) {
 			wantIn(t, f.do(t, a, "GET", res.location, nil).body, tt.wantDone)
 		})
 	}
+	t.Run("done or nobody there before the window", func(t *testing.T) {
+		code := f.createAt(t, slug, "", "", 4, 2)
+		f.businessMove(t, slug, code, booking.ActionAccept, "")
+		for _, action := range []string{"complete", "no_show"} {
+			path := "/inbox/requests/" + code + "/" + action
+			get := f.do(t, a, "GET", path, nil)
+			post := f.do(t, a, "POST", path, url.Values{"csrf": {csrf}})
+			for _, res := range []response{get, post} {
+				if res.status != http.StatusConflict {
+					t.Errorf("%s: got %d, want 409", action, res.status)
+				}
+				wantIn(t, res.body, "Nothing changed: the window has not started yet.")
+			}
+		}
+		if got := f.request(t, code).Status; got != booking.StatusAccepted {
+			t.Errorf("got %s, want accepted", got)
+		}
+	})
 	t.Run("a deposit's consequence changed meanwhile", func(t *testing.T) {
 		code := f.createAt(t, slug, "", "", 3, 2)
 		res := f.do(t, a, "POST", "/inbox/requests/"+code+"/decline", url.Values{"csrf": {csrf}, "deposit": {booking.DepositKept}})

@@ -64,6 +64,7 @@ var texts = htmlpage.Texts{
 		"race_no_show":          "Nothing changed: this job was already marked as nobody there.",
 		"race_expired":          "Nothing changed: this request has expired (its window started before it was answered).",
 		"not_now":               "This move is not possible for this request now.",
+		"not_yet":               "Nothing changed: the window has not started yet. A job is marked done, or nobody there, once its window has started.",
 
 		// Urgency.
 		"urgency_emergency": "Emergency",
@@ -332,6 +333,7 @@ var texts = htmlpage.Texts{
 		"race_no_show":          "No cambió nada: este trabajo ya estaba marcado sin nadie en casa.",
 		"race_expired":          "No cambió nada: esta solicitud venció (su horario empezó sin respuesta).",
 		"not_now":               "Este cambio no es posible para esta solicitud ahora.",
+		"not_yet":               "No cambió nada: el horario aún no empezó. Un trabajo se marca como terminado, o sin nadie en casa, cuando su horario ya empezó.",
 
 		"urgency_emergency": "Emergencia",
 		"urgency_soon":      "Pronto",

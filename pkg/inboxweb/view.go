@@ -293,13 +293,9 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 		}
 		v.History = append(v.History, eventView{At: booking.FormatMoment(lang, e.At, loc), Text: text})
 	}
-	started := !now.Before(req.ArrivalWindow.Start)
 	for _, action := range pageActions[req.Status] {
-		if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil {
+		if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil || tooEarly(req, action, now) {
 			continue
-		}
-		if (action == booking.ActionComplete || action == booking.ActionNoShow) && !started {
-			continue // nothing to mark before the visit
 		}
 		link := actionLink{
 			Path: requestPath(req.Code) + "/" + string(action), Label: tr(lang, "action_"+string(action)), Action: string(action),
