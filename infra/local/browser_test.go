@@ -71,7 +71,8 @@ func TestBrowserInbox(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	// Long enough for both languages on a busy machine.
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
 	var handler http.Handler
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
@@ -103,19 +104,23 @@ func TestBrowserInbox(t *testing.T) {
 		dayOffAdded           string // the settings page's notices (pkg/inboxweb text.go)
 		noticeSaved           string
 		crewsSaved            string
+		timeError             string // a time that is none, next to its field
+		copied                string // the feed page's Copy, done
 	}{
 		{"en", "mile-high-electric", "outlet-switch-repair", "80202", "Denver", true,
 			"Sign in to your inbox", "Check your e-mail", "Sign in", "Requests", "Needs an answer",
 			"Offer another window", "Accepted. The person is told.",
 			"The business moved your arrival window to this time.",
 			"Page not found", "This sign-in link cannot be used any more: it was used already, or it expired. Ask for a new one.",
-			"The day off is added.", "The notice is saved.", "The crews are saved."},
+			"The day off is added.", "The notice is saved.", "The crews are saved.",
+			"Enter a time such as 8:00 AM, 2pm or 14:00.", "The address is copied."},
 		{"es", "limpieza-la-estrella", "standard-cleaning", "90026", "Los Angeles", false,
 			"Inicie sesión en su bandeja", "Revise su correo", "Iniciar sesión", "Solicitudes", "",
 			"Ofrecer otro horario", "",
 			"El negocio cambió su horario de llegada a esta hora.",
 			"Página no encontrada", "Este enlace ya no sirve: ya se usó o venció. Pida uno nuevo.",
-			"El día libre está agregado.", "La antelación está guardada.", "Los equipos están guardados."},
+			"El día libre está agregado.", "La antelación está guardada.", "Los equipos están guardados.",
+			"Escriba una hora como 08:00, 14:00 o 2pm.", "La dirección está copiada."},
 	}
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -290,6 +295,27 @@ func TestBrowserInbox(t *testing.T) {
 			if got := text("#description"); got != "Please ring twice." {
 				t.Errorf("request page: got description %q", got)
 			}
+			// Who, where, what and when first, then the moves that fit a
+			// new request; "not a genuine request" apart, at the end.
+			order, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`[...document.querySelectorAll("main [id]")].map(e => e.id)`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantOrder := []string{"state", "phone", "address", "map", "service", "description", "window", "actions", "accept", "move", "decline", "spam"}
+			if got := slices.DeleteFunc(slices.Clone(order), func(id string) bool { return !slices.Contains(wantOrder, id) }); !slices.Equal(got, wantOrder) {
+				t.Errorf("request page: got the parts in the order %v, want %v", got, wantOrder)
+			}
+			if got := text("h1"); !strings.HasPrefix(got, "Test Person") {
+				t.Errorf("request page: got heading %q, want the person's name first", got)
+			}
+			if href, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("a#map"), "href")); !strings.HasPrefix(href.Value, "https://www.google.com/maps/search/?api=1&query=1+Test+St") {
+				t.Errorf("request page: got map link %q", href.Value)
+			}
+			for _, gone := range []string{"a#cancel", "a#complete", "a#no_show"} {
+				if n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("`+gone+`").length`)); n != 0 {
+					t.Errorf("request page: a new request offers %s", gone)
+				}
+			}
 			shot("request")
 			// The decline's confirmation, left without declining.
 			click("a#decline")
@@ -299,16 +325,28 @@ func TestBrowserInbox(t *testing.T) {
 			if got := text("h1"); got != tt.moveHeading {
 				t.Errorf("move page: got %q, want %q", got, tt.moveHeading)
 			}
+			// First the days, then the windows of the one picked.
+			if n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("input[type=radio]").length`)); n != 0 {
+				t.Errorf("move page: got %d windows before a day is picked, want none", n)
+			}
 			shot("move")
-			// Pick the last window of the first day offered.
-			const pick = "fieldset.choices:first-of-type label:last-of-type input"
+			click("a.card.day")
+			shot("move-day")
+			// The button is in view without scrolling past the windows.
+			inView, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector("#confirm").getBoundingClientRect())`))
+			if err != nil || !inView {
+				t.Errorf("move page: the confirm button is out of view (%v)", err)
+			}
+			// Pick the last window of the day.
+			const pick = "fieldset.choices label:last-of-type input"
 			start, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS(pick), "value"))
 			if err != nil {
 				t.Fatal(err)
 			}
-			dayText := text("fieldset.choices:first-of-type legend")
-			label := text("fieldset.choices:first-of-type label:last-of-type")
-			if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(pick))); err != nil {
+			dayText := text("#picked-day")
+			label := text("fieldset.choices label:last-of-type")
+			// Picked as a tap does, whatever the button kept in view covers.
+			if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(i => (i.click(), i.checked))(document.querySelector("`+pick+`"))`)); err != nil {
 				t.Fatal(err)
 			}
 			click("button#confirm")
@@ -385,15 +423,50 @@ func TestBrowserInbox(t *testing.T) {
 				t.Errorf("after setting the crews: the form shows %q crews, want 2", got.Value)
 			}
 			shot("settings-crews")
-			// The calendar feed: a new address, shown once, which a calendar
-			// app subscribes to; it lists the accepted job.
+			// A time that is none: said at the top, linked to its field, and
+			// next to it, which keeps what was typed; nothing is saved.
+			if err := chromedp.Do(tab, chromedp.SetValue(chromedp.CSS("#mon-open-0"), "8 oclock")); err != nil {
+				t.Fatal(err)
+			}
+			click("#hours button")
+			if got := text("#problems a[href='#mon-open-0']"); !strings.HasSuffix(got, tt.timeError) {
+				t.Errorf("a time that is none: got %q at the top, want it to end with %q", got, tt.timeError)
+			}
+			if got := text("#mon-open-0-error"); got != tt.timeError {
+				t.Errorf("a time that is none: got %q next to the field, want %q", got, tt.timeError)
+			}
+			if got, _ := chromedp.Run(tab, chromedp.Value(chromedp.CSS("#mon-open-0"))); got != "8 oclock" {
+				t.Errorf("a time that is none: the field shows %q, want what was typed", got)
+			}
+			top, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector("#problems").getBoundingClientRect())`))
+			if err != nil || !top {
+				t.Errorf("a time that is none: the list of problems is out of view (%v)", err)
+			}
+			shot("settings-error")
+			// The calendar feed: a new address, shown whole, which a
+			// calendar app subscribes to; it lists the accepted job.
 			click("#new-feed button")
-			feed, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#feed-address"), "value"))
-			if err != nil || !strings.HasPrefix(feed.Value, srv.URL+"/calendar/"+tt.slug+".") {
-				t.Fatalf("feed page: got address %q (%v), want %s/calendar/%s.<secret>.ics", feed.Value, err, srv.URL, tt.slug)
+			feed := text("#feed-address-value")
+			if !strings.HasPrefix(feed, srv.URL+"/calendar/"+tt.slug+".") || !strings.HasSuffix(feed, ".ics") {
+				t.Fatalf("feed page: got address %q, want %s/calendar/%s.<secret>.ics", feed, srv.URL, tt.slug)
+			}
+			if err := chromedp.Do(tab, chromedp.Reload()); err != nil {
+				t.Fatal(err)
+			}
+			if got := text("#feed-address-value"); got != feed {
+				t.Errorf("feed page, reloaded: got address %q, want the same %q", got, feed)
+			}
+			if href, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("a#subscribe"), "href")); href.Value != "webcal://"+strings.TrimPrefix(feed, "http://") {
+				t.Errorf("feed page: got Subscribe %q, want the webcal: address", href.Value)
+			}
+			if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS("button#copy"))); err != nil { // no page loads
+				t.Fatal(err)
+			}
+			if got, err := chromedp.Run(tab, chromedp.Poll[string](`document.querySelector("#copy-status").textContent || null`, chromedp.WithPollingTimeout(5*time.Second))); err != nil || got != tt.copied {
+				t.Errorf("feed page: after Copy got %q, want %q", got, tt.copied)
 			}
 			shot("settings-feed")
-			if status, event := feedEvent(t, feed.Value, created.Code); status != "CONFIRMED" {
+			if status, event := feedEvent(t, feed, created.Code); status != "CONFIRMED" {
 				t.Errorf("the feed's event of the accepted request %s: status %q, want CONFIRMED (%v)", created.Code, status, event)
 			}
 			navigate(srv.URL + "/inbox/requests/XXXX-XXXX-XXXX")

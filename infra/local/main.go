@@ -112,16 +112,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		MaxHeaderBytes:    16 << 10,
 	}
 	fmt.Fprintf(out, "Doorstep is listening on http://%s (public URLs start with %s)\n", ln.Addr(), o.siteURL)
-	fmt.Fprintf(out, "Demo businesses:")
-	for _, b := range businesses {
-		fmt.Fprintf(out, " %s", b.Slug)
-	}
-	fmt.Fprintf(out, "\nTry: curl %s/api/v1/businesses/%s\n", o.siteURL, businesses[0].Slug)
-	if o.businesses == "" {
-		fmt.Fprintf(out, "Business inbox: curl -H 'Authorization: Bearer %s%s' %s%s/requests\n",
-			businesses[0].Slug, demoTokenSuffix, o.siteURL, httpapi.InboxPrefix)
-		fmt.Fprintf(out, "Calendar feed: curl %s%s%s%s.ics\n", o.siteURL, httpapi.CalendarPrefix, businesses[0].Slug, demoFeedSuffix)
-	}
+	banner(out, businesses, o.siteURL, o.businesses == "")
 
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -139,6 +130,29 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	return nil
+}
+
+// banner tells, after the line with the address, where to start: the
+// businesses, the JSON API, the web inbox and the addresses it signs in
+// with, and the outbox where its sign-in links (and every e-mail and text)
+// land; demo is true for the demo businesses, whose tokens are published.
+func banner(out io.Writer, businesses []*booking.Business, siteURL string, demo bool) {
+	fmt.Fprintf(out, "Demo businesses:")
+	for _, b := range businesses {
+		fmt.Fprintf(out, " %s", b.Slug)
+	}
+	fmt.Fprintf(out, "\nTry: curl %s/api/v1/businesses/%s\n", siteURL, businesses[0].Slug)
+	if demo {
+		fmt.Fprintf(out, "Business inbox: curl -H 'Authorization: Bearer %s%s' %s%s/requests\n",
+			businesses[0].Slug, demoTokenSuffix, siteURL, httpapi.InboxPrefix)
+		fmt.Fprintf(out, "Calendar feed: curl %s%s%s%s.ics\n", siteURL, httpapi.CalendarPrefix, businesses[0].Slug, demoFeedSuffix)
+	}
+	fmt.Fprintf(out, "Web inbox: open %s/inbox and sign in with a business's inbox address; the link arrives in %s%s\n", siteURL, siteURL, outbox.Path)
+	for _, b := range businesses {
+		if b.InboxEmail != "" {
+			fmt.Fprintf(out, "  %-24s %s\n", b.Slug, b.InboxEmail)
+		}
+	}
 }
 
 func loadBusinesses(path string) ([]*booking.Business, error) {

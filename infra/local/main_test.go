@@ -433,3 +433,29 @@ func TestLocalCrews(t *testing.T) {
 		}
 	}
 }
+
+// The start banner names the web inbox, the outbox its sign-in links land
+// in, and each demo business's inbox address to sign in with.
+func TestBanner(t *testing.T) {
+	businesses, err := loadBusinesses("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const site = "http://127.0.0.1:8080"
+	var out strings.Builder
+	banner(&out, businesses, site, true)
+	got := out.String()
+	want := []string{site + "/inbox ", site + "/dev/outbox\n", site + "/api/v1/businesses/" + businesses[0].Slug}
+	for _, b := range businesses {
+		if b.InboxEmail == "" {
+			t.Errorf("%s has no inbox_email to sign in with", b.Slug)
+			continue
+		}
+		want = append(want, b.Slug+" ", " "+b.InboxEmail+"\n")
+	}
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("the banner lacks %q:\n%s", w, got)
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"encoding/hex"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -93,7 +94,9 @@ func WebTokenHash(token string) string {
 // single-use token, stores only its hash with its expiry (SignInTTL), and
 // returns the token and the business (ok true). Otherwise ok is false and
 // nothing is sent: the caller answers the same either way. The hourly
-// count is a conditional write, and is counted for unknown addresses too.
+// count is a conditional write, and is counted for unknown addresses too:
+// past the limit, known or not, the address gets RATE_LIMITED, whose
+// RetryAfter is the time to the next clock hour.
 func (s *Bookings) StartSignIn(ctx context.Context, email string) (token string, b *Business, ok bool, err error) {
 	email = strings.TrimSpace(email)
 	if normal, valid := NormalizeEmail(email); !valid || normal == "" {
@@ -104,11 +107,14 @@ func (s *Bookings) StartSignIn(ctx context.Context, email string) (token string,
 	// Counted before the lookup, so that known and unknown addresses cost
 	// the same calls up to the token's write.
 	allowed, err := s.store.CountSignIn(ctx, hash, MaxSignInsPerHour, now)
-	if err != nil || !allowed {
-		if err == nil {
-			s.observer.LimitHit(ctx, LimitSignIns)
-		}
+	if err != nil {
 		return "", nil, false, err
+	}
+	if !allowed {
+		s.observer.LimitHit(ctx, LimitSignIns)
+		next := now.Truncate(time.Hour).Add(time.Hour)
+		return "", nil, false, &Error{Code: RateLimited, RetryAfter: next.Sub(now),
+			Message: fmt.Sprintf("%d sign-in links were asked for this address this hour; try again after %s", MaxSignInsPerHour, next.UTC().Format(time.Kitchen+" UTC"))}
 	}
 	b, err = s.store.BusinessByInboxEmail(ctx, email)
 	switch {

@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"encoding/base64"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -270,32 +271,86 @@ func btoi(b bool) int {
 func TestStartSignInHourlyLimit(t *testing.T) {
 	ctx := context.Background()
 	s, store, clock := newSignInService(t)
+	const unknown = "someone@example.com"
 	steps := []struct {
 		name        string
 		at          string
 		email       string
 		wantOK      bool
 		wantCounted bool
+		wantRetry   time.Duration // RATE_LIMITED, to try again after this; 0: no error
 	}{
-		{"1st", "2026-11-20T15:00:00Z", inboxEmail, true, true},
-		{"2nd", "2026-11-20T15:10:00Z", inboxEmail, true, true},
-		{"3rd", "2026-11-20T15:20:00Z", inboxEmail, true, true},
-		{"4th, another case", "2026-11-20T15:30:00Z", strings.ToUpper(inboxEmail), true, true},
-		{"5th", "2026-11-20T15:40:00Z", inboxEmail, true, true},
-		{"6th of the hour", "2026-11-20T15:59:59Z", inboxEmail, false, false},
-		{"an unknown address has its own count", "2026-11-20T15:59:59Z", "someone@example.com", false, true},
-		{"the next clock hour", "2026-11-20T16:00:00Z", inboxEmail, true, true},
+		{"1st", "2026-11-20T15:00:00Z", inboxEmail, true, true, 0},
+		{"2nd", "2026-11-20T15:10:00Z", inboxEmail, true, true, 0},
+		{"3rd", "2026-11-20T15:20:00Z", inboxEmail, true, true, 0},
+		{"4th, another case", "2026-11-20T15:30:00Z", strings.ToUpper(inboxEmail), true, true, 0},
+		{"5th", "2026-11-20T15:40:00Z", inboxEmail, true, true, 0},
+		{"6th of the hour", "2026-11-20T15:45:00Z", inboxEmail, false, false, 15 * time.Minute},
+		{"7th, in its last second", "2026-11-20T15:59:59Z", inboxEmail, false, false, time.Second},
+		{"an unknown address has its own count: 1st", "2026-11-20T15:50:00Z", unknown, false, true, 0},
+		{"unknown 2nd", "2026-11-20T15:50:00Z", unknown, false, true, 0},
+		{"unknown 3rd", "2026-11-20T15:50:00Z", unknown, false, true, 0},
+		{"unknown 4th", "2026-11-20T15:50:00Z", unknown, false, true, 0},
+		{"unknown 5th", "2026-11-20T15:50:00Z", unknown, false, true, 0},
+		{"unknown 6th: limited as a known one is", "2026-11-20T15:50:00Z", unknown, false, false, 10 * time.Minute},
+		{"the next clock hour", "2026-11-20T16:00:00Z", inboxEmail, true, true, 0},
+		{"the next clock hour, unknown", "2026-11-20T16:00:00Z", unknown, false, true, 0},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {
 			clock.t = utc(st.at)
 			before := store.counted()
 			_, _, ok, err := s.StartSignIn(ctx, st.email)
-			if err != nil || ok != st.wantOK {
-				t.Errorf("StartSignIn(%q) at %s = %v, %v, want %v", st.email, st.at, ok, err, st.wantOK)
+			if ok != st.wantOK {
+				t.Errorf("StartSignIn(%q) at %s: ok %v, want %v", st.email, st.at, ok, st.wantOK)
+			}
+			var e *Error
+			switch {
+			case st.wantRetry == 0 && err != nil:
+				t.Errorf("StartSignIn(%q) at %s = %v, want no error", st.email, st.at, err)
+			case st.wantRetry != 0 && (!errors.As(err, &e) || e.Code != RateLimited || e.RetryAfter != st.wantRetry):
+				t.Errorf("StartSignIn(%q) at %s = %v, want RATE_LIMITED to retry after %s", st.email, st.at, err, st.wantRetry)
 			}
 			if got := store.counted() - before; got != btoi(st.wantCounted) {
 				t.Errorf("counted %d, want %d", got, btoi(st.wantCounted))
+			}
+		})
+	}
+}
+
+// TestStartSignInLimitRace asks for links at once, for a known address and
+// an unknown one: each gets exactly MaxSignInsPerHour through the count and
+// RATE_LIMITED past it, alike.
+func TestStartSignInLimitRace(t *testing.T) {
+	const n = 20
+	s, _, clock := newSignInService(t)
+	clock.t = utc("2026-11-20T15:30:00Z")
+	for _, email := range []string{inboxEmail, "someone@example.com"} {
+		t.Run(email, func(t *testing.T) {
+			var wg sync.WaitGroup
+			var mu sync.Mutex
+			passed, limited := 0, 0
+			for range n {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, _, _, err := s.StartSignIn(context.Background(), email)
+					mu.Lock()
+					defer mu.Unlock()
+					switch ErrorCode(err) {
+					case RateLimited:
+						limited++
+					default:
+						if err != nil {
+							t.Errorf("StartSignIn() = %v", err)
+						}
+						passed++
+					}
+				}()
+			}
+			wg.Wait()
+			if passed != MaxSignInsPerHour || limited != n-MaxSignInsPerHour {
+				t.Errorf("%d at once: %d passed the count, %d limited; want %d and %d", n, passed, limited, MaxSignInsPerHour, n-MaxSignInsPerHour)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -277,8 +278,8 @@ func TestSignInService(t *testing.T) {
 					t.Fatalf("StartSignIn(#%d) = %v, %v, want a link", i+1, ok, err)
 				}
 			}
-			if token, _, ok, err := s.StartSignIn(ctx, email); ok || token != "" || err != nil {
-				t.Errorf("StartSignIn(#6) = %q, %v, %v, want no link", token, ok, err)
+			if token, _, ok, err := s.StartSignIn(ctx, email); ok || token != "" || code(err) != booking.RateLimited {
+				t.Errorf("StartSignIn(#6) = %q, %v, %v, want no link, RATE_LIMITED", token, ok, err)
 			}
 			clock.Set(now.Add(49 * time.Hour))
 			if _, _, ok, err := s.StartSignIn(ctx, email); !ok || err != nil {
@@ -352,8 +353,9 @@ func TestSetAcceptingRequests(t *testing.T) {
 }
 
 // TestRaceSignIns asks for 20 links to one address at once: the count's
-// condition lets exactly MaxSignInsPerHour through; then 20 spends of one
-// link at once open exactly one session.
+// condition lets exactly MaxSignInsPerHour through and the rest are
+// RATE_LIMITED, as for an unknown address; then 20 spends of one link at
+// once open exactly one session.
 func TestRaceSignIns(t *testing.T) {
 	const n = 20
 	const email = "office@test-plumbing.example.com"
@@ -372,16 +374,39 @@ func TestRaceSignIns(t *testing.T) {
 		return err
 	})
 	var minted []string
+	limited := 0
 	for i, err := range errs {
-		if err != nil {
+		switch {
+		case code(err) == booking.RateLimited && tokens[i] == "":
+			limited++
+		case err != nil:
 			t.Errorf("StartSignIn(%d) = %v", i, err)
-		}
-		if tokens[i] != "" {
+		case tokens[i] != "":
 			minted = append(minted, tokens[i])
 		}
 	}
-	if len(minted) != booking.MaxSignInsPerHour {
-		t.Fatalf("%d concurrent StartSignIn for one address: %d links, want %d", n, len(minted), booking.MaxSignInsPerHour)
+	if len(minted) != booking.MaxSignInsPerHour || limited != n-booking.MaxSignInsPerHour {
+		t.Fatalf("%d concurrent StartSignIn for one address: %d links, %d limited, want %d and %d", n, len(minted), limited, booking.MaxSignInsPerHour, n-booking.MaxSignInsPerHour)
+	}
+	const unknown = "nobody@test-plumbing.example.com"
+	errs = race(n, func(int) error {
+		_, _, ok, err := s.StartSignIn(ctx, unknown)
+		if ok {
+			return errors.New("a link to an unknown address")
+		}
+		return err
+	})
+	limited = 0
+	for i, err := range errs {
+		switch {
+		case code(err) == booking.RateLimited:
+			limited++
+		case err != nil:
+			t.Errorf("StartSignIn(unknown, %d) = %v", i, err)
+		}
+	}
+	if limited != n-booking.MaxSignInsPerHour {
+		t.Errorf("%d concurrent StartSignIn for an unknown address: %d limited, want %d as for a known one", n, limited, n-booking.MaxSignInsPerHour)
 	}
 	count := engine{store, client, table}.item(t, itemKey{"SIGNINCOUNT#" + booking.EmailHash(email), "HOUR#" + now.Format(time.RFC3339)})
 	if got := attrN(t, count, "sign_ins"); got != booking.MaxSignInsPerHour {

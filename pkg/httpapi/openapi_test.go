@@ -76,6 +76,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/settings/notice", "setWebInboxNotice"},
 		{"POST", "/inbox/settings/crews", "setWebInboxCrews"},
 		{"POST", "/inbox/settings/feed", "newWebInboxFeedAddress"},
+		{"GET", "/inbox/settings/feed", "getWebInboxFeedAddress"},
 		{"POST", "/inbox/settings/feed-stop", "stopWebInboxFeed"},
 		{"POST", "/inbox/settings/hours", "setWebInboxHours"},
 		{"POST", "/inbox/settings/reminder", "setWebInboxReminderHour"},

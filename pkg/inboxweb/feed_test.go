@@ -9,10 +9,11 @@ import (
 	"testing"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/inboxweb"
 )
 
 // feedAddress is a feed's address as the page shows it.
-var feedAddress = regexp.MustCompile(`id="feed-address" readonly value="(` + regexp.QuoteMeta(siteURL) + `/calendar/([^"]+)\.ics)"`)
+var feedAddress = regexp.MustCompile(`<code id="feed-address-value">(` + regexp.QuoteMeta(siteURL) + `/calendar/([^"<]+)\.ics)</code>`)
 
 // TestFeedForms: the settings page makes a calendar feed address, shows
 // it once, replaces it and stops it; only the token's hash is stored.
@@ -29,22 +30,54 @@ func TestFeedForms(t *testing.T) {
 		}
 		return err == nil && b.Slug == slug
 	}
+	// withFeed is a with the cookie a POST of the feed form set.
+	withFeed := func(res response) agent {
+		t.Helper()
+		c := res.cookie("doorstep_inbox_feed")
+		if c == nil || c.Path != "/inbox/settings" || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode || c.MaxAge != 600 {
+			t.Fatalf("got the feed cookie %+v, want one for /inbox/settings, HttpOnly, SameSite=Strict, 10 minutes", c)
+		}
+		return agent{header: []string{"Cookie", inboxweb.CookieName + "=" + a.session + "; doorstep_inbox_feed=" + c.Value}}
+	}
 	newFeed := func(lang string) (address, token, page string) {
 		t.Helper()
 		res := f.do(t, a, "POST", "/inbox/settings/feed?lang="+lang, url.Values{"csrf": {csrf}})
-		m := feedAddress.FindStringSubmatch(res.body)
-		if res.status != http.StatusOK || m == nil {
-			t.Fatalf("got %d\n%s\nwant 200 and the feed's address", res.status, res.body)
+		if res.status != http.StatusSeeOther || res.location != "/inbox/settings/feed" {
+			t.Fatalf("got %d to %q, want 303 to /inbox/settings/feed", res.status, res.location)
+		}
+		b := withFeed(res)
+		before := f.business(t, slug).FeedTokenSHA256
+		var m []string
+		for range 2 { // a reload shows the same address, and makes none
+			res = f.do(t, b, "GET", "/inbox/settings/feed?lang="+lang, nil)
+			got := feedAddress.FindStringSubmatch(res.body)
+			if res.status != http.StatusOK || got == nil || (m != nil && got[1] != m[1]) {
+				t.Fatalf("got %d\n%s\nwant 200 and the feed's address, the same on a reload", res.status, res.body)
+			}
+			m = got
+		}
+		if f.business(t, slug).FeedTokenSHA256 != before {
+			t.Error("opening the page again changed the feed")
 		}
 		if got := res.header.Get("Cache-Control"); got != "no-store" {
-			t.Errorf("got Cache-Control %q, want no-store: the address is shown once", got)
+			t.Errorf("got Cache-Control %q, want no-store", got)
+		}
+		if csp := res.header.Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'sha256-") {
+			t.Errorf("got CSP %q, want the copy script allowed by its hash", csp)
+		}
+		wantIn(t, res.body, `<button type="button" id="copy" class="secondary" hidden`,
+			`<a class="button" id="subscribe" href="webcal://`+strings.TrimPrefix(m[1], "https://")+`">`)
+		// Back on the settings page, the cookie ends.
+		settings := f.do(t, b, "GET", "/inbox/settings", nil)
+		if c := settings.cookie("doorstep_inbox_feed"); c == nil || c.MaxAge >= 0 {
+			t.Errorf("the settings page kept the feed cookie: %+v", c)
 		}
 		return m[1], m[2], res.body
 	}
 
 	wantIn(t, f.do(t, a, "GET", "/inbox/settings", nil).body, "You have no calendar feed.", "Make a new feed address")
 	_, first, shown := newFeed("en")
-	wantIn(t, shown, "Copy it now: it is shown only this once.")
+	wantIn(t, shown, "Copy it now, or subscribe: once you go back to the settings it is not shown again.", "Copy the address", "Subscribe in your calendar app")
 	if !opens(first) {
 		t.Fatal("the address shown opens no feed")
 	}
@@ -56,7 +89,7 @@ func TestFeedForms(t *testing.T) {
 	wantNotIn(t, page, first)
 
 	address, second, shown := newFeed("es")
-	wantIn(t, shown, "Cópiela ahora: solo se muestra esta vez.")
+	wantIn(t, shown, "Cópiela ahora, o suscríbase", "Copiar la dirección", "Suscribirse en su aplicación de calendario")
 	if !opens(second) {
 		t.Error("the second address opens no feed")
 	}
@@ -87,6 +120,18 @@ func TestFeedForms(t *testing.T) {
 			}
 		})
 	}
+
+	t.Run("the page without the cookie", func(t *testing.T) {
+		if res := f.do(t, a, "GET", "/inbox/settings/feed", nil); res.status != http.StatusSeeOther || res.location != "/inbox/settings" {
+			t.Errorf("got %d to %q, want 303 to the settings", res.status, res.location)
+		}
+	})
+	t.Run("the page with the cookie of the address before", func(t *testing.T) {
+		old := agent{header: []string{"Cookie", inboxweb.CookieName + "=" + a.session + "; doorstep_inbox_feed=" + first}}
+		if res := f.do(t, old, "GET", "/inbox/settings/feed", nil); res.status != http.StatusSeeOther || strings.Contains(res.body, first) {
+			t.Errorf("got %d, want 303 and no address", res.status)
+		}
+	})
 
 	res := f.do(t, a, "POST", "/inbox/settings/feed-stop", url.Values{"csrf": {csrf}})
 	if want := "/inbox/settings?done=feed-stopped"; res.status != http.StatusSeeOther || res.location != want {

@@ -230,7 +230,7 @@ func (r response) cookie(name string) *http.Cookie {
 // agent is a browser: its session cookie (if any) and its origin.
 type agent struct {
 	session string
-	header  []string // more headers, in pairs
+	header  []string // more headers, in pairs; a POST has Sec-Fetch-Site: same-origin unless they say "" (not sent)
 }
 
 // do sends a request as a, form posted when not nil, and checks the
@@ -248,7 +248,14 @@ func (f *fixture) do(t *testing.T, a agent, method, path string, form url.Values
 	if a.session != "" {
 		req.AddCookie(&http.Cookie{Name: inboxweb.CookieName, Value: a.session})
 	}
+	if method == http.MethodPost { // as a browser sends a form of this site
+		req.Header.Set("Sec-Fetch-Site", "same-origin")
+	}
 	for i := 0; i+1 < len(a.header); i += 2 {
+		if a.header[i+1] == "" { // not sent
+			req.Header.Del(a.header[i])
+			continue
+		}
 		req.Header.Set(a.header[i], a.header[i+1])
 	}
 	rec := openapitest.Serve(t, f.h, req)

@@ -150,11 +150,12 @@ type handler struct {
 //	GET  /inbox/settings                      pause or resume online requests
 //	POST /inbox/settings                      do it, once confirmed
 //	POST /inbox/settings/{form}               change the schedule: days-off (add one), remove-day-off, notice, crews, hours, reminder
-//	POST /inbox/settings/feed                 make a new calendar feed address (shown once; the old one stops)
+//	POST /inbox/settings/feed                 make a new calendar feed address (the old one stops), 303 to its page
+//	GET  /inbox/settings/feed                 the new address, whole, to copy or subscribe to (until back to settings)
 //	POST /inbox/settings/feed-stop            stop the calendar feed
 //
 // Every form that changes something is a POST carrying the session's CSRF
-// token, from this site only (http.CrossOriginProtection). Another
+// token, from this site only (sameSite), each of its fields once. Another
 // business's request is the 404 page, as an unknown code is. The access
 // log records the route pattern, never the path (which may hold a token).
 func New(c Config) http.Handler {
@@ -182,12 +183,14 @@ func New(c Config) http.Handler {
 	mux.HandleFunc("POST /inbox/settings", h.form(h.setAccepting))
 	mux.HandleFunc("POST /inbox/settings/{form}", h.form(h.setSchedule))
 	mux.HandleFunc("POST /inbox/settings/feed", h.form(h.newFeed))
+	mux.HandleFunc("GET /inbox/settings/feed", h.signedIn(h.feed))
 	mux.HandleFunc("POST /inbox/settings/feed-stop", h.form(h.stopFeed))
 	notFound := func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r, nil) }
 	mux.HandleFunc("/inbox", notFound)
 	mux.HandleFunc("/inbox/", notFound)
-	// A form posted from another site is refused (Sec-Fetch-Site, Origin).
-	return edge.AccessLog(h.Log, site.Headers(maxFormBytes, http.NewCrossOriginProtection().Handler(mux)))
+	// A form posted from another site is refused (Sec-Fetch-Site, Origin,
+	// Referer: samesite.go).
+	return edge.AccessLog(h.Log, site.Headers(maxFormBytes, sameSite(origin(c.SiteURL), mux)))
 }
 
 // maxFormBytes bounds a form's body.
@@ -233,6 +236,10 @@ func (h *handler) signedIn(next func(http.ResponseWriter, *http.Request, Session
 // the session's is refused.
 func (h *handler) form(next func(http.ResponseWriter, *http.Request, Session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		if duplicated(r) {
+			h.badForm(w, r)
+			return
+		}
 		sent := r.PostFormValue("csrf")
 		if sent == "" {
 			h.forbidden(w, r)
@@ -327,6 +334,37 @@ func (h *handler) notFound(w http.ResponseWriter, r *http.Request, s *Session) {
 	}
 	lang := language(w, r, b)
 	h.message(w, r, http.StatusNotFound, lang, s, tr(lang, "not_found_title"), tr(lang, "not_found"))
+}
+
+// badForm refuses a form that is none of the site's: a field sent twice.
+func (h *handler) badForm(w http.ResponseWriter, r *http.Request) {
+	lang := language(w, r, nil)
+	h.message(w, r, http.StatusBadRequest, lang, nil, tr(lang, "bad_form_title"), tr(lang, "bad_form"))
+}
+
+// listFields are the only fields a form may send more than once: the
+// weekly hours' rows, one value per row.
+var listFields = func() map[string]bool {
+	m := map[string]bool{}
+	for _, d := range weekDays(&booking.Hours{}) {
+		m[d.key+"_open"], m[d.key+"_close"] = true, true
+	}
+	return m
+}()
+
+// duplicated reports whether the form of r sends a field more than once
+// (but the lists of listFields): none of the site's forms does, and which
+// of two values counts must never be a guess.
+func duplicated(r *http.Request) bool {
+	if err := r.ParseForm(); err != nil {
+		return false // unreadable: the form's own checks refuse it
+	}
+	for k, v := range r.PostForm {
+		if len(v) > 1 && !listFields[k] {
+			return true
+		}
+	}
+	return false
 }
 
 // forbidden refuses a form without the session's CSRF token.

@@ -186,8 +186,12 @@ func (h *handler) confirm(w http.ResponseWriter, r *http.Request, s Session) {
 		h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "not_now"), true)
 		return
 	}
+	if tooEarly(req, action, h.Now()) {
+		h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "not_yet"), true)
+		return
+	}
 	if action == booking.ActionMove {
-		h.renderMove(w, r, http.StatusOK, s, req, lang, "")
+		h.renderMove(w, r, http.StatusOK, s, req, lang, r.URL.Query().Get("day"), "")
 		return
 	}
 	h.renderConfirm(w, r, http.StatusOK, s, req, action, lang, false)
@@ -204,7 +208,10 @@ func (h *handler) renderConfirm(w http.ResponseWriter, r *http.Request, status i
 	render(w, r, status, "confirm", lang, &s, tr(lang, "confirm_"+string(action)), v)
 }
 
-func (h *handler) renderMove(w http.ResponseWriter, r *http.Request, status int, s Session, req booking.InboxRequest, lang, problem string) {
+// renderMove shows the open windows to offer instead, a day at a time:
+// the days that have any, as links (?day=, no script needed), and the
+// windows of the day picked, with the button right after them.
+func (h *handler) renderMove(w http.ResponseWriter, r *http.Request, status int, s Session, req booking.InboxRequest, lang, day, problem string) {
 	b := s.Business
 	// The open windows: while online requests are paused the public list
 	// is empty, but the business may still offer a window of its own; and
@@ -217,21 +224,44 @@ func (h *handler) renderMove(w http.ResponseWriter, r *http.Request, status int,
 		h.fail(w, r, err)
 		return
 	}
-	v := moveView{Code: req.Code, Path: requestPath(req.Code), CSRF: s.CSRF, Problem: problem, Summary: summary(req, b, lang)}
+	path := requestPath(req.Code)
+	v := moveView{Code: req.Code, Path: path, CSRF: s.CSRF, Problem: problem, Summary: summary(req, b, lang)}
+	loc := b.Location()
 	for _, win := range a.Windows {
 		if win.Start.Equal(req.ArrivalWindow.Start) {
 			continue
 		}
-		d := booking.FormatDay(lang, win.Start, b.Location())
-		if n := len(v.Days); n == 0 || v.Days[n-1].Day != d {
-			v.Days = append(v.Days, windowDay{Day: d})
+		date := win.Start.In(loc).Format(time.DateOnly)
+		if n := len(v.Days); n == 0 || v.Days[n-1].Date != date {
+			v.Days = append(v.Days, windowDay{Date: date, Day: booking.FormatDay(lang, win.Start, loc), Path: path + "/move?day=" + date, Current: date == day})
 		}
-		v.Days[len(v.Days)-1].Windows = append(v.Days[len(v.Days)-1].Windows, windowChoice{
+		d := &v.Days[len(v.Days)-1]
+		d.Windows = append(d.Windows, windowChoice{
 			Start: win.Start.UTC().Format(time.RFC3339),
-			Label: booking.FormatClock(lang, win.Start, b.Location()) + " – " + booking.FormatClock(lang, win.End, b.Location()),
+			Label: booking.FormatClock(lang, win.Start, loc) + " – " + booking.FormatClock(lang, win.End, loc),
 		})
+		d.Count = tr(lang, "window_count", len(d.Windows))
+		if len(d.Windows) == 1 {
+			d.Count = tr(lang, "window_count_1")
+		}
+	}
+	for i := range v.Days {
+		if v.Days[i].Current {
+			v.Picked = &v.Days[i]
+		}
 	}
 	render(w, r, status, "move", lang, &s, tr(lang, "confirm_move"), v)
+}
+
+// windowDate is the day, in the business's time zone, of the window that
+// starts at start (RFC 3339), as the picker's ?day= writes it; "" when
+// start is none.
+func windowDate(start string, b *booking.Business) string {
+	t, err := time.Parse(time.RFC3339, start)
+	if err != nil {
+		return ""
+	}
+	return t.In(b.Location()).Format(time.DateOnly)
 }
 
 // move makes the move the form confirms. A move the lifecycle no longer
@@ -255,6 +285,10 @@ func (h *handler) move(w http.ResponseWriter, r *http.Request, s Session) {
 		h.lostRace(w, r, s, req, lang)
 		return
 	}
+	if tooEarly(req, action, h.Now()) {
+		h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "not_yet"), true)
+		return
+	}
 	if outcome, _ := consequence(req, action, lang, h.Now()); r.PostForm.Has("deposit") && r.PostFormValue("deposit") != outcome {
 		h.renderConfirm(w, r, http.StatusConflict, s, req, action, lang, true)
 		return
@@ -262,10 +296,11 @@ func (h *handler) move(w http.ResponseWriter, r *http.Request, s Session) {
 	windowStart := ""
 	if action == booking.ActionMove {
 		if windowStart = r.PostFormValue("window_start"); windowStart == "" {
-			h.renderMove(w, r, http.StatusBadRequest, s, req, lang, tr(lang, "pick_window"))
+			h.renderMove(w, r, http.StatusBadRequest, s, req, lang, r.PostFormValue("day"), tr(lang, "pick_window"))
 			return
 		}
 	}
+	day := windowDate(windowStart, b)
 	_, err = h.Bookings.BusinessMove(ctx, b, req.Code, action, windowStart)
 	switch code := booking.ErrorCode(err); {
 	case err == nil:
@@ -278,9 +313,9 @@ func (h *handler) move(w http.ResponseWriter, r *http.Request, s Session) {
 		}
 		h.lostRace(w, r, s, now, lang)
 	case action == booking.ActionMove && code == booking.WindowTaken:
-		h.renderMove(w, r, http.StatusConflict, s, req, lang, tr(lang, "window_taken"))
+		h.renderMove(w, r, http.StatusConflict, s, req, lang, day, tr(lang, "window_taken"))
 	case action == booking.ActionMove && (code == booking.InvalidWindow || code == booking.TooLate):
-		h.renderMove(w, r, http.StatusBadRequest, s, req, lang, tr(lang, "pick_window"))
+		h.renderMove(w, r, http.StatusBadRequest, s, req, lang, day, tr(lang, "pick_window"))
 	default:
 		h.failFor(w, r, s, err)
 	}
@@ -290,6 +325,13 @@ func (h *handler) move(w http.ResponseWriter, r *http.Request, s Session) {
 // because of what happened to it meanwhile (409).
 func (h *handler) lostRace(w http.ResponseWriter, r *http.Request, s Session, req booking.InboxRequest, lang string) {
 	h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "race_"+string(req.Status)), true)
+}
+
+// tooEarly reports whether action marks how a visit went (done, nobody
+// there) before its window started: the web inbox offers neither before
+// then, and refuses both from an older page.
+func tooEarly(req booking.InboxRequest, action booking.Action, now time.Time) bool {
+	return (action == booking.ActionComplete || action == booking.ActionNoShow) && now.Before(req.ArrivalWindow.Start)
 }
 
 // requestPath is the page of the request with the given code.

@@ -90,13 +90,38 @@ func TestRequestPage(t *testing.T) {
 	checkHeaders(t, res)
 	wantIn(t, res.body, personName, `href="tel:&#43;1`+personPhone+`0"`, "(720) 555-0140", personEmail,
 		street+", "+unit+"<br>", city+" 85004<br>",
+		`<a id="map" href="https://www.google.com/maps/search/?api=1&amp;query=4417&#43;Wisteria&#43;Lane%2C&#43;Lakewood&#43;85004"`,
 		`<blockquote id="description">The breaker trips &lt;b&gt;twice&lt;/b&gt; a day.</blockquote>`,
 		"Agreed to get texts about this request", "Claude", "Emergency", "5 min ago", "Sent · by the person",
 		`action="/inbox/requests/`+code+`/accept"`, `href="/inbox/requests/`+code+`/decline"`, `href="/inbox/requests/`+code+`/move"`,
-		`href="/inbox/requests/`+code+`/cancel"`, `href="/inbox/requests/`+code+`/spam"`, "Not a genuine request",
+		`href="/inbox/requests/`+code+`/spam"`, "Not a genuine request",
+		`<span class="muted" id="hint-spam">The request is declined without telling anyone, and its phone and e-mail can no longer send you requests.</span>`,
+		`aria-describedby="hint-decline"`, "For a request you have not accepted: the person is told that you cannot take it",
 		`name="csrf" value="`, `data-state="new"`)
-	wantNotIn(t, res.body, "<b>twice", `/complete"`, `/no_show"`)
-	order(t, res.body, `id="accept"`, `id="move"`, `id="decline"`, `id="cancel"`, `id="spam"`)
+	wantNotIn(t, res.body, "<b>twice", `/complete"`, `/no_show"`, `/cancel"`)
+	// Who, where, what and when first; then the moves; the rest after.
+	order(t, res.body, `<h1 id="state" data-state="new">`+personName, `id="phone"`, `id="address"`, `id="map"`, `id="service"`,
+		`id="description"`, `id="window"`, `id="accept"`, `id="move"`, `id="decline"`, "Received", "History", `id="spam"`)
+
+	accepted := f.create(t, "desert-cool-hvac", "", "", 2)
+	f.businessMove(t, "desert-cool-hvac", accepted, booking.ActionAccept, "")
+	for _, tt := range []struct {
+		name      string
+		after     time.Duration // the clock moved on by this
+		want      []string      // the moves' ids, in their order
+		wantNotIn []string
+	}{
+		{"accepted, before its window", 0, []string{`id="move"`, `id="cancel"`}, []string{`id="complete"`, `id="no_show"`, `id="decline"`, `id="spam"`, `id="accept"`}},
+		{"accepted, once its window started", 3 * 24 * time.Hour, []string{`id="complete"`, `id="no_show"`, `id="move"`, `id="cancel"`}, []string{`id="decline"`, `id="spam"`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f.clock.Add(tt.after)
+			res := f.do(t, a, "GET", "/inbox/requests/"+accepted, nil)
+			order(t, res.body, append([]string{`id="window"`}, tt.want...)...)
+			wantIn(t, res.body, "For a job you accepted: the person is told that it will not happen")
+			wantNotIn(t, res.body, append(tt.wantNotIn, "For a request you have not accepted")...)
+		})
+	}
 
 	t.Run("lenient code", func(t *testing.T) {
 		res := f.do(t, a, "GET", "/inbox/requests/"+strings.ToLower(strings.ReplaceAll(code, "-", "")), nil)
@@ -153,25 +178,31 @@ func TestMoves(t *testing.T) {
 		wantStatus  booking.Status
 		wantDeposit string
 		wantDone    string
+		started     bool // the clock is past the window's start
 	}{
-		{"accept", nil, booking.ActionAccept, nil, "", booking.StatusAccepted, booking.DepositPaid, "Accepted. The person is told."},
+		{"accept", nil, booking.ActionAccept, nil, "", booking.StatusAccepted, booking.DepositPaid, "Accepted. The person is told.", false},
 		{"decline", nil, booking.ActionDecline, []string{"Decline this request?", "$25.00 deposit is refunded in full.", "cannot take this job"},
-			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Declined. The person is told."},
+			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Declined. The person is told.", false},
 		// Marked not genuine is a decline: a paid deposit is refunded.
 		{"not genuine", nil, booking.ActionSpam, []string{"Not a genuine request?", "without telling anyone", "$25.00 deposit is refunded in full."},
-			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Marked not genuine."},
+			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Marked not genuine.", false},
 		{"cancel", []booking.Action{booking.ActionAccept}, booking.ActionCancel, []string{"Cancel this job?", "refunded in full"},
-			booking.DepositRefunded, booking.StatusCancelled, booking.DepositRefunded, "Cancelled. The person is told."},
+			booking.DepositRefunded, booking.StatusCancelled, booking.DepositRefunded, "Cancelled. The person is told.", false},
 		{"complete", []booking.Action{booking.ActionAccept}, booking.ActionComplete, []string{"Mark this job done?", "The $25.00 deposit is deducted from the bill."},
-			booking.DepositDeducted, booking.StatusCompleted, booking.DepositDeducted, "Marked done."},
+			booking.DepositDeducted, booking.StatusCompleted, booking.DepositDeducted, "Marked done.", true},
 		{"no-show", []booking.Action{booking.ActionAccept}, booking.ActionNoShow, []string{"Nobody was there?", "You keep the $25.00 deposit."},
-			booking.DepositKept, booking.StatusNoShow, booking.DepositKept, "Marked as nobody there."},
+			booking.DepositKept, booking.StatusNoShow, booking.DepositKept, "Marked as nobody there.", true},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code := f.createAt(t, slug, "", "", 1+i%4, i/4)
 			for _, m := range tt.before {
 				f.businessMove(t, slug, code, m, "")
+			}
+			if tt.started {
+				was := f.clock.Now()
+				f.clock.Set(f.request(t, code).Window.Start.Add(time.Minute))
+				defer f.clock.Set(was)
 			}
 			path := "/inbox/requests/" + code + "/" + string(tt.action)
 			form := url.Values{"csrf": {csrf}}
@@ -207,6 +238,24 @@ func TestMoves(t *testing.T) {
 			wantIn(t, f.do(t, a, "GET", res.location, nil).body, tt.wantDone)
 		})
 	}
+	t.Run("done or nobody there before the window", func(t *testing.T) {
+		code := f.createAt(t, slug, "", "", 4, 2)
+		f.businessMove(t, slug, code, booking.ActionAccept, "")
+		for _, action := range []string{"complete", "no_show"} {
+			path := "/inbox/requests/" + code + "/" + action
+			get := f.do(t, a, "GET", path, nil)
+			post := f.do(t, a, "POST", path, url.Values{"csrf": {csrf}})
+			for _, res := range []response{get, post} {
+				if res.status != http.StatusConflict {
+					t.Errorf("%s: got %d, want 409", action, res.status)
+				}
+				wantIn(t, res.body, "Nothing changed: the window has not started yet.")
+			}
+		}
+		if got := f.request(t, code).Status; got != booking.StatusAccepted {
+			t.Errorf("got %s, want accepted", got)
+		}
+	})
 	t.Run("a deposit's consequence changed meanwhile", func(t *testing.T) {
 		code := f.createAt(t, slug, "", "", 3, 2)
 		res := f.do(t, a, "POST", "/inbox/requests/"+code+"/decline", url.Values{"csrf": {csrf}, "deposit": {booking.DepositKept}})
@@ -233,17 +282,44 @@ func TestMoveToAnotherWindow(t *testing.T) {
 	if res.status != http.StatusOK {
 		t.Fatalf("got %d, want 200", res.status)
 	}
-	wantIn(t, res.body, "Offer another window", "Wednesday, November 25, 2026", `type="radio"`, "Offer this window")
+	// First the days, as links; no window yet.
+	wantIn(t, res.body, "Offer another window", "Pick a day", `href="`+path+`?day=2026-11-25"><strong>Wednesday, November 25, 2026</strong>`, "open windows")
+	wantNotIn(t, res.body, `type="radio"`, "Offer this window")
+	// Then a day's windows, the button right after them.
+	res = f.do(t, a, "GET", path+"?day=2026-11-25", nil)
+	if res.status != http.StatusOK {
+		t.Fatalf("got %d, want 200", res.status)
+	}
+	wantIn(t, res.body, `<strong id="picked-day">Wednesday, November 25, 2026</strong>`, `type="radio"`, "Offer this window", "Or another day",
+		`href="`+path+`?day=2026-11-25" aria-current="true"`)
+	order(t, res.body, `type="radio"`, `id="confirm"`, "Or another day")
 	starts := windowStart.FindAllStringSubmatch(res.body, -1)
 	if len(starts) < 2 {
 		t.Fatalf("got %d windows, want more", len(starts))
 	}
-	old := f.request(t, code).Window.Start.UTC().Format(time.RFC3339)
+	b := f.business(t, slug)
 	for _, s := range starts {
-		if s[1] == old {
-			t.Errorf("the request's own window %s is offered", old)
+		if st, _ := time.Parse(time.RFC3339, s[1]); st.In(b.Location()).Format(time.DateOnly) != "2026-11-25" {
+			t.Errorf("window %s is not on the day picked", s[1])
 		}
 	}
+	old := f.request(t, code).Window.Start.UTC().Format(time.RFC3339)
+	own := f.do(t, a, "GET", path+"?day="+f.request(t, code).Window.Start.In(b.Location()).Format(time.DateOnly), nil)
+	if strings.Contains(own.body, old) {
+		t.Errorf("the request's own window %s is offered", old)
+	}
+	t.Run("a day with no window", func(t *testing.T) {
+		res := f.do(t, a, "GET", path+"?day=2027-01-01", nil)
+		if res.status != http.StatusOK {
+			t.Fatalf("got %d, want 200", res.status)
+		}
+		wantIn(t, res.body, "Pick a day")
+		wantNotIn(t, res.body, `type="radio"`)
+	})
+	t.Run("in Spanish", func(t *testing.T) {
+		res := f.do(t, a, "GET", path+"?lang=es", nil)
+		wantIn(t, res.body, "Ofrecer otro horario", "Elija un día", "miércoles 25 de noviembre de 2026", "horarios libres")
+	})
 	t.Run("no window picked", func(t *testing.T) {
 		res := f.do(t, a, "POST", path, url.Values{"csrf": {csrf}})
 		if res.status != http.StatusBadRequest {
@@ -263,7 +339,8 @@ func TestMoveToAnotherWindow(t *testing.T) {
 		if res.status != http.StatusConflict {
 			t.Errorf("got %d, want 409", res.status)
 		}
-		wantIn(t, res.body, "That window was just taken.")
+		// The windows of the same day, to pick another.
+		wantIn(t, res.body, "That window was just taken.", `<strong id="picked-day">`, `type="radio"`)
 	})
 	pick := starts[len(starts)-1][1]
 	res = f.do(t, a, "POST", path, url.Values{"csrf": {csrf}, "window_start": {pick}})
@@ -281,8 +358,8 @@ func TestMoveToAnotherWindow(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := f.do(t, a, "GET", path, nil)
-		if got := len(windowStart.FindAllString(res.body, -1)); got == 0 {
-			t.Errorf("got no windows while paused")
+		if !strings.Contains(res.body, `class="card day"`) {
+			t.Errorf("got no day with windows while paused")
 		}
 	})
 }

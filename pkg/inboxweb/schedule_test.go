@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,10 +41,15 @@ func TestMoveDaysOffAndNotice(t *testing.T) {
 
 	a, csrf := f.signIn(t, slug)
 	path := "/inbox/requests/" + code + "/move"
-	res := f.do(t, a, "GET", path, nil)
-	var starts []string
-	for _, m := range windowStart.FindAllStringSubmatch(res.body, -1) {
-		starts = append(starts, m[1])
+	var starts []string // the windows of the days with a request in the test
+	for _, d := range []string{day(1), day(3)} {
+		res := f.do(t, a, "GET", path+"?day="+d, nil)
+		for _, m := range windowStart.FindAllStringSubmatch(res.body, -1) {
+			starts = append(starts, m[1])
+		}
+	}
+	if res := f.do(t, a, "GET", path, nil); strings.Contains(res.body, "?day="+day(3)) {
+		t.Errorf("the move page lists the day off %s", day(3))
 	}
 	soonStart := soon[0].Start.UTC().Format(time.RFC3339)
 	if !slices.Contains(starts, soonStart) {

@@ -1,13 +1,17 @@
 package inboxweb
 
 import (
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"html/template"
 	"net/http"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 )
@@ -21,6 +25,7 @@ import (
 // it, ?done= what just happened (shown when the business agrees). Below
 // are the schedule's forms.
 func (h *handler) settings(w http.ResponseWriter, r *http.Request, s Session) {
+	endFeedCookie(w, r, h.secure())
 	b := s.Business
 	lang := language(w, r, b)
 	q := r.URL.Query()
@@ -57,14 +62,14 @@ func (h *handler) settingsView(b *booking.Business, s Session, lang string) sett
 	for _, d := range weekDays(&sch.Hours) {
 		day := hoursDay{Key: d.key, Name: tr(lang, "day_"+d.key)}
 		for i, iv := range *d.intervals {
-			day.Rows = append(day.Rows, hoursRow{N: i, Open: iv.Open, Close: iv.Close})
+			day.Rows = append(day.Rows, hoursRow{N: i, Open: showClock(lang, iv.Open), Close: showClock(lang, iv.Close)})
 		}
 		day.Rows = append(day.Rows, hoursRow{N: len(*d.intervals)}) // room for one more
 		v.Days = append(v.Days, day)
 	}
 	v.ReminderHour = sch.ReminderHour
 	for hour := range 24 {
-		v.Hours = append(v.Hours, hourChoice{Hour: hour, Label: fmt.Sprintf("%02d:00", hour)})
+		v.Hours = append(v.Hours, hourChoice{Hour: hour, Label: showClock(lang, fmt.Sprintf("%02d:00", hour))})
 	}
 	return v
 }
@@ -108,18 +113,72 @@ func (h *handler) setAccepting(w http.ResponseWriter, r *http.Request, s Session
 	http.Redirect(w, r, "/inbox/settings?done="+set, http.StatusSeeOther)
 }
 
-// newFeed makes a new calendar feed address for the business and shows
-// it, the only time it is shown (the page is no-store, as every page is):
-// only its hash is kept, and the address before stops at once.
+// feedCookie carries a new calendar feed's token from the form that made
+// it to the page that shows its address (POST, then redirect: a reload
+// of the page makes no other address and stops none). It is the browser's
+// own, HttpOnly, sent to the settings pages only, and lives minutes; the
+// settings page ends it, and the page shows nothing once the business's
+// feed is another one or none.
+const feedCookie = "doorstep_inbox_feed"
+
+// feedCookieAge is how long the page can show a new feed's address.
+const feedCookieAge = 10 * time.Minute
+
+// newFeed makes a new calendar feed address for the business (only its
+// hash is kept, and the address before stops at once) and sends the
+// browser to the page that shows it.
 func (h *handler) newFeed(w http.ResponseWriter, r *http.Request, s Session) {
 	address, err := h.Bookings.NewFeedAddress(r.Context(), s.Business)
 	if err != nil {
 		h.failFor(w, r, s, err)
 		return
 	}
-	lang := language(w, r, s.Business)
-	render(w, r, http.StatusOK, "feed", lang, &s, tr(lang, "feed_address_title"), feedView{Address: address})
+	token := strings.TrimSuffix(address[strings.LastIndex(address, booking.FeedPathPrefix)+len(booking.FeedPathPrefix):], ".ics")
+	http.SetCookie(w, &http.Cookie{Name: feedCookie, Value: token, Path: "/inbox/settings", MaxAge: int(feedCookieAge / time.Second),
+		HttpOnly: true, Secure: h.secure(), SameSite: http.SameSiteStrictMode})
+	http.Redirect(w, r, "/inbox/settings/feed", http.StatusSeeOther)
 }
+
+// feed shows the address of the feed just made, whole, with a Copy button
+// (a script, where scripts run) and a webcal: Subscribe link; without it
+// (gone, or another feed's), the settings.
+func (h *handler) feed(w http.ResponseWriter, r *http.Request, s Session) {
+	c, err := r.Cookie(feedCookie)
+	if err != nil || !s.Business.OpensFeed(c.Value) {
+		http.Redirect(w, r, "/inbox/settings", http.StatusSeeOther)
+		return
+	}
+	lang := language(w, r, s.Business)
+	address := h.SiteURL + booking.FeedPathPrefix + c.Value + ".ics"
+	_, rest, _ := strings.Cut(address, "://")
+	w.Header().Set("Content-Security-Policy", w.Header().Get("Content-Security-Policy")+"; script-src '"+copyScriptHash+"'")
+	render(w, r, http.StatusOK, "feed", lang, &s, tr(lang, "feed_address_title"),
+		feedView{Address: address, Webcal: template.URL("webcal://" + rest), Script: copyScript})
+}
+
+// endFeedCookie ends the cookie of a feed just made, if the browser has
+// one: the settings page is where its address stops being shown.
+func endFeedCookie(w http.ResponseWriter, r *http.Request, secure bool) {
+	if _, err := r.Cookie(feedCookie); err == nil {
+		http.SetCookie(w, &http.Cookie{Name: feedCookie, Value: "", Path: "/inbox/settings", MaxAge: -1, HttpOnly: true, Secure: secure, SameSite: http.SameSiteStrictMode})
+	}
+}
+
+// copyScript makes the feed page's Copy button work where scripts run:
+// it shows the button, copies the address and says so. Without it the
+// address is still shown whole, to copy by hand.
+const copyScript = `(function(){var b=document.getElementById("copy"),a=document.getElementById("feed-address-value"),s=document.getElementById("copy-status");` +
+	`if(!b||!a||!s)return;b.hidden=false;` +
+	`function done(){s.textContent=b.getAttribute("data-copied")}` +
+	`function byHand(){var r=document.createRange();r.selectNodeContents(a);var x=getSelection();x.removeAllRanges();x.addRange(r);try{if(document.execCommand("copy"))done()}catch(e){}}` +
+	`b.addEventListener("click",function(){var t=a.textContent;if(navigator.clipboard&&navigator.clipboard.writeText){navigator.clipboard.writeText(t).then(done,byHand)}else{byHand()}})})();`
+
+// copyScriptHash allows copyScript, and no other script, in the feed
+// page's Content-Security-Policy.
+var copyScriptHash = func() string {
+	sum := sha256.Sum256([]byte(copyScript))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}()
 
 // stopFeed stops the business's calendar feed: its address opens nothing.
 func (h *handler) stopFeed(w http.ResponseWriter, r *http.Request, s Session) {
@@ -130,16 +189,20 @@ func (h *handler) stopFeed(w http.ResponseWriter, r *http.Request, s Session) {
 	http.Redirect(w, r, "/inbox/settings?done=feed-stopped", http.StatusSeeOther)
 }
 
-// badForm is a form's value the page itself refuses (not a number): the
-// message key in text.go.
-type badForm string
+// problem is what is wrong with a refused form: the id of the field it is
+// about ("" for the form as a whole), the message key in text.go and its
+// arguments.
+type problem struct {
+	field string
+	key   string
+}
 
 // setSchedule makes the change of one of the schedule's forms ({form})
 // to the schedule as the form was shown (its version), and stores it with
 // booking's UpdateSchedule, which validates as the loader does. An invalid
-// value shows the page again with what is wrong (400); a schedule changed
-// meanwhile shows it as it is now and says so (409); nothing is stored
-// either way.
+// value shows the page again with what is wrong, at the top and next to
+// each field, keeping what was typed (400); a schedule changed meanwhile
+// shows it as it is now and says so (409); nothing is stored either way.
 func (h *handler) setSchedule(w http.ResponseWriter, r *http.Request, s Session) {
 	form := r.PathValue("form")
 	if !slices.Contains(scheduleForms, form) {
@@ -149,12 +212,15 @@ func (h *handler) setSchedule(w http.ResponseWriter, r *http.Request, s Session)
 	b := s.Business
 	lang := language(w, r, b)
 	sch := b.Schedule()
-	if bad := changeSchedule(&sch, form, r); bad != "" {
-		status := http.StatusBadRequest
-		if bad == "schedule_changed" { // a day off no longer in the list
-			status = http.StatusConflict
-		}
-		h.renderSettings(w, r, status, s, b, lang, form, tr(lang, string(bad)), r)
+	if form == "remove-day-off" && r.PostFormValue("version") != sch.Version() {
+		// The index is of the list as the form was shown: of another
+		// list, it may name another day.
+		h.renderSettings(w, r, http.StatusConflict, s, b, lang, form, []problem{{"", "schedule_changed"}}, nil)
+		return
+	}
+	today := h.Now().In(b.Location())
+	if bad := changeSchedule(&sch, form, r, today); len(bad) > 0 {
+		h.renderSettings(w, r, http.StatusBadRequest, s, b, lang, form, bad, r)
 		return
 	}
 	now, err := h.Bookings.UpdateSchedule(r.Context(), b, r.PostFormValue("version"), sch)
@@ -162,45 +228,107 @@ func (h *handler) setSchedule(w http.ResponseWriter, r *http.Request, s Session)
 	case err == nil:
 		http.Redirect(w, r, "/inbox/settings?done="+form, http.StatusSeeOther)
 	case errors.Is(err, booking.ErrScheduleChanged) && now != nil:
-		h.renderSettings(w, r, http.StatusConflict, s, now, lang, form, tr(lang, "schedule_changed"), nil)
+		h.renderSettings(w, r, http.StatusConflict, s, now, lang, form, []problem{{"", "schedule_changed"}}, nil)
 	case booking.ErrorCode(err) == booking.InvalidRequest:
-		msg := tr(lang, "bad_"+strings.ReplaceAll(form, "-", "_"))
-		var e *booking.Error
-		if errors.As(err, &e) {
-			msg += " (" + e.Message + ")"
-		}
-		h.renderSettings(w, r, http.StatusBadRequest, s, b, lang, form, msg, r)
+		// What the page's own checks let through: said in the owner's
+		// words; the loader's, for the developer, go to the log.
+		h.Log.Info("inboxweb: a schedule form refused by booking", "route", r.Pattern, "form", form, "error", err)
+		h.renderSettings(w, r, http.StatusBadRequest, s, b, lang, form, []problem{{"", "bad_" + strings.ReplaceAll(form, "-", "_")}}, r)
 	default:
 		h.failFor(w, r, s, err)
 	}
 }
 
-// renderSettings shows the page of b with a problem in the section of
-// form; r (when not nil) is the refused form, whose values are kept.
-func (h *handler) renderSettings(w http.ResponseWriter, r *http.Request, status int, s Session, b *booking.Business, lang, form, problem string, refused *http.Request) {
+// renderSettings shows the page of b with the problems of form: listed at
+// the top, each linked to its field, and next to each field; refused
+// (when not nil) is the refused form, whose values are kept as typed.
+func (h *handler) renderSettings(w http.ResponseWriter, r *http.Request, status int, s Session, b *booking.Business, lang, form string, problems []problem, refused *http.Request) {
 	v := h.settingsView(b, s, lang)
-	v.Problem, v.ProblemAt = problem, form
-	if refused != nil && form == "days-off" {
-		v.Add = dayOffForm{From: refused.PostFormValue("from"), To: refused.PostFormValue("to"), Note: refused.PostFormValue("note")}
+	v.Invalid = map[string]string{}
+	for _, p := range problems {
+		text := tr(lang, p.key)
+		item := fieldProblem{Field: p.field, Text: text}
+		if p.field != "" {
+			v.Invalid[p.field] = text
+			item.Text = fieldLabel(lang, p.field) + ": " + text
+		}
+		v.Problems = append(v.Problems, item)
 	}
-	if refused != nil && form == "notice" {
-		v.NoticeHours, v.NoticeMinutes = refused.PostFormValue("notice_hours"), refused.PostFormValue("notice_minutes")
+	if refused != nil {
+		switch form {
+		case "days-off":
+			v.Add = dayOffForm{From: refused.PostFormValue("from"), To: refused.PostFormValue("to"), Note: refused.PostFormValue("note")}
+		case "notice":
+			v.NoticeHours, v.NoticeMinutes = refused.PostFormValue("notice_hours"), refused.PostFormValue("notice_minutes")
+		case "crews":
+			v.Crews = refused.PostFormValue("crews_per_window")
+		case "hours":
+			for i := range v.Days {
+				d := &v.Days[i]
+				opens, closes := refused.PostForm[d.Key+"_open"], refused.PostForm[d.Key+"_close"]
+				d.Rows = nil
+				for n := range max(len(opens), len(closes)) {
+					d.Rows = append(d.Rows, hoursRow{N: n, Open: at(opens, n), Close: at(closes, n)})
+				}
+				if len(d.Rows) == 0 {
+					d.Rows = []hoursRow{{}}
+				}
+			}
+		}
 	}
-	if refused != nil && form == "crews" {
-		v.Crews = refused.PostFormValue("crews_per_window")
+	for i := range v.Days {
+		for j := range v.Days[i].Rows {
+			row := &v.Days[i].Rows[j]
+			row.OpenErr = v.Invalid[rowID(v.Days[i].Key, "open", row.N)]
+			row.CloseErr = v.Invalid[rowID(v.Days[i].Key, "close", row.N)]
+		}
 	}
 	render(w, r, status, "settings", lang, &s, tr(lang, "settings_title"), v)
 }
 
-// changeSchedule makes the change form asks for to sch; a value that is
-// not even of the right kind is refused here, everything else is
-// booking's to validate.
-func changeSchedule(sch *booking.Schedule, form string, r *http.Request) badForm {
+// at is list[i], or "" past its end.
+func at(list []string, i int) string {
+	if i < len(list) {
+		return list[i]
+	}
+	return ""
+}
+
+// rowID is the id of a field of the weekly hours: mon-open-0.
+func rowID(day, which string, n int) string { return day + "-" + which + "-" + strconv.Itoa(n) }
+
+// fieldLabel names the field id in lang, as its label does.
+func fieldLabel(lang, id string) string {
+	if day, rest, ok := strings.Cut(id, "-"); ok && (strings.HasPrefix(rest, "open-") || strings.HasPrefix(rest, "close-")) {
+		which, n, _ := strings.Cut(rest, "-")
+		label := tr(lang, "day_"+day) + ", " + strings.ToLower(tr(lang, which+"s"))
+		if i, err := strconv.Atoi(n); err == nil && i > 0 {
+			label += " (" + strconv.Itoa(i+1) + ")"
+		}
+		return label
+	}
+	return tr(lang, fieldLabels[id])
+}
+
+// fieldLabels are the labels' keys of the schedule forms' fields, by id.
+var fieldLabels = map[string]string{
+	"from": "day_off_from", "to": "day_off_to", "note": "day_off_note",
+	"notice_hours": "notice_hours", "notice_minutes": "notice_minutes",
+	"crews_per_window": "crews_label", "reminder_hour": "reminder_hour",
+}
+
+// maxDayOffAhead is how far ahead a day off may start: two years.
+const maxDayOffAhead = 2 * 366
+
+// changeSchedule makes the change form asks for to sch, or returns what
+// is wrong with the form, field by field, in the owner's terms; booking
+// validates what passes, as the loader does.
+func changeSchedule(sch *booking.Schedule, form string, r *http.Request, today time.Time) []problem {
 	switch form {
 	case "days-off":
 		d := booking.DayOff{From: strings.TrimSpace(r.PostFormValue("from")), To: strings.TrimSpace(r.PostFormValue("to")), Note: strings.TrimSpace(r.PostFormValue("note"))}
-		if d.From == "" {
-			return "bad_day_off_from"
+		if bad := checkDayOff(d, today); len(bad) > 0 {
+			return bad
 		}
 		if d.To == d.From {
 			d.To = ""
@@ -208,50 +336,146 @@ func changeSchedule(sch *booking.Schedule, form string, r *http.Request) badForm
 		i, _ := slices.BinarySearchFunc(sch.DaysOff, d.From, func(x booking.DayOff, from string) int { return strings.Compare(x.From, from) })
 		sch.DaysOff = slices.Insert(sch.DaysOff, i, d)
 	case "remove-day-off":
-		i, err := strconv.Atoi(r.PostFormValue("index"))
-		if err != nil || i < 0 || i >= len(sch.DaysOff) {
-			return "schedule_changed"
+		// The form's version is the schedule's (setSchedule): an index
+		// that is not one of its days off is no index the page gave.
+		raw := r.PostFormValue("index")
+		i, err := strconv.Atoi(raw)
+		if err != nil || strconv.Itoa(i) != raw || i < 0 || i >= len(sch.DaysOff) {
+			return []problem{{"", "bad_remove_day_off"}}
 		}
 		sch.DaysOff = slices.Delete(sch.DaysOff, i, i+1)
 	case "notice":
-		hours, err1 := strconv.Atoi(strings.TrimSpace(r.PostFormValue("notice_hours")))
-		minutes, err2 := strconv.Atoi(strings.TrimSpace(r.PostFormValue("notice_minutes")))
-		if err1 != nil || err2 != nil || hours < 0 || minutes < 0 || minutes > 59 {
-			return "bad_notice_number"
+		var bad []problem
+		hours, err := strconv.Atoi(strings.TrimSpace(r.PostFormValue("notice_hours")))
+		switch {
+		case err != nil || hours < 0:
+			bad = append(bad, problem{"notice_hours", "bad_notice_number"})
+		case hours > booking.MaxNoticeMinutes/60:
+			bad = append(bad, problem{"notice_hours", "bad_notice"})
 		}
-		if hours > booking.MaxNoticeMinutes/60 {
-			return "bad_notice"
+		minutes, err := strconv.Atoi(strings.TrimSpace(r.PostFormValue("notice_minutes")))
+		if err != nil || minutes < 0 || minutes > 59 {
+			bad = append(bad, problem{"notice_minutes", "bad_notice_number"})
+		}
+		if len(bad) == 0 && hours*60+minutes > booking.MaxNoticeMinutes {
+			bad = append(bad, problem{"notice_minutes", "bad_notice"})
+		}
+		if len(bad) > 0 {
+			return bad
 		}
 		sch.MinNoticeMinutes = hours*60 + minutes
 	case "crews":
-		// 1 to booking.MaxCrews is booking's to check: lowering it keeps
-		// the requests the windows hold.
+		// Lowering it keeps the requests the windows hold: booking's.
 		crews, err := strconv.Atoi(strings.TrimSpace(r.PostFormValue("crews_per_window")))
-		if err != nil {
-			return "bad_crews"
+		if err != nil || crews < 1 || crews > booking.MaxCrews {
+			return []problem{{"crews_per_window", "bad_crews"}}
 		}
 		sch.CrewsPerWindow = crews
 	case "hours":
+		var bad []problem
 		for _, d := range weekDays(&sch.Hours) {
 			opens, closes := r.PostForm[d.key+"_open"], r.PostForm[d.key+"_close"]
 			if len(opens) != len(closes) {
-				return "bad_hours"
+				return []problem{{"", "bad_hours"}}
 			}
-			*d.intervals = []booking.Interval{}
-			for i := range opens {
-				o, c := strings.TrimSpace(opens[i]), strings.TrimSpace(closes[i])
-				if o == "" && c == "" {
-					continue // an empty row
-				}
-				*d.intervals = append(*d.intervals, booking.Interval{Open: o, Close: c})
-			}
+			day, dayBad := readDay(d.key, opens, closes)
+			bad = append(bad, dayBad...)
+			*d.intervals = day
+		}
+		if len(bad) > 0 {
+			return bad
 		}
 	case "reminder":
 		hour, err := strconv.Atoi(r.PostFormValue("reminder_hour"))
-		if err != nil {
-			return "bad_reminder"
+		if err != nil || hour < 0 || hour > 23 {
+			return []problem{{"reminder_hour", "bad_reminder"}}
 		}
 		sch.ReminderHour = hour
 	}
-	return ""
+	return nil
+}
+
+// checkDayOff refuses a day off whose dates are no dates, whose last day
+// is before its first, which ended before today or starts more than
+// maxDayOffAhead days after it (the year 0000 or 1999: a typo of a year),
+// or whose note is not one line of up to booking.MaxDayOffNote characters.
+func checkDayOff(d booking.DayOff, today time.Time) []problem {
+	var bad []problem
+	from, err := time.Parse(time.DateOnly, d.From)
+	if err != nil {
+		bad = append(bad, problem{"from", "bad_day_off_from"})
+	}
+	to := from
+	if d.To != "" {
+		if to, err = time.Parse(time.DateOnly, d.To); err != nil {
+			bad = append(bad, problem{"to", "bad_day_off_to"})
+		}
+	}
+	if strings.ContainsFunc(d.Note, func(r rune) bool { return r < ' ' || r == 0x7f }) || utf8.RuneCountInString(d.Note) > booking.MaxDayOffNote {
+		bad = append(bad, problem{"note", "bad_day_off_note"})
+	}
+	if len(bad) > 0 {
+		return bad
+	}
+	first := time.Date(today.Year(), today.Month(), today.Day(), 0, 0, 0, 0, time.UTC)
+	switch {
+	case to.Before(from):
+		return []problem{{"to", "bad_day_off_order"}}
+	case to.Before(first):
+		if d.To != "" {
+			return []problem{{"to", "bad_day_off_past"}}
+		}
+		return []problem{{"from", "bad_day_off_past"}}
+	case from.After(first.AddDate(0, 0, maxDayOffAhead)):
+		return []problem{{"from", "bad_day_off_far"}}
+	}
+	return nil
+}
+
+// readDay reads a day's rows of the hours form as typed (parseClock):
+// an empty row is none, the intervals are put in order of opening, and
+// each one must close after it opens and end before the next opens.
+func readDay(key string, opens, closes []string) ([]booking.Interval, []problem) {
+	type row struct {
+		n           int
+		open, close string
+	}
+	var rows []row
+	var bad []problem
+	for n := range opens {
+		o, c := strings.TrimSpace(opens[n]), strings.TrimSpace(closes[n])
+		if o == "" && c == "" {
+			continue // an empty row
+		}
+		open, okOpen := parseClock(o, false)
+		closing, okClose := parseClock(c, true)
+		switch {
+		case o == "":
+			bad = append(bad, problem{rowID(key, "open", n), "bad_half_row"})
+		case !okOpen:
+			bad = append(bad, problem{rowID(key, "open", n), "bad_time"})
+		}
+		switch {
+		case c == "":
+			bad = append(bad, problem{rowID(key, "close", n), "bad_half_row"})
+		case !okClose:
+			bad = append(bad, problem{rowID(key, "close", n), "bad_time"})
+		}
+		if okOpen && okClose {
+			if minutes(closing) <= minutes(open) {
+				bad = append(bad, problem{rowID(key, "close", n), "bad_close_order"})
+				continue
+			}
+			rows = append(rows, row{n, open, closing})
+		}
+	}
+	slices.SortStableFunc(rows, func(x, y row) int { return minutes(x.open) - minutes(y.open) })
+	day := []booking.Interval{}
+	for i, r := range rows {
+		if i > 0 && minutes(r.open) < minutes(rows[i-1].close) {
+			bad = append(bad, problem{rowID(key, "open", r.n), "bad_overlap"})
+		}
+		day = append(day, booking.Interval{Open: r.open, Close: r.close})
+	}
+	return day, bad
 }

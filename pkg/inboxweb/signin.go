@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,6 +46,10 @@ func (h *handler) renderSignIn(w http.ResponseWriter, r *http.Request, status in
 // addresses belong to a business.
 func (h *handler) startSignIn(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
+	if duplicated(r) {
+		h.badForm(w, r)
+		return
+	}
 	lang := language(w, r, nil)
 	next := safeNext(r.PostFormValue("next"))
 	email := strings.TrimSpace(r.PostFormValue("email"))
@@ -52,22 +57,36 @@ func (h *handler) startSignIn(w http.ResponseWriter, r *http.Request) {
 		h.renderSignIn(w, r, http.StatusBadRequest, lang, signInView{Next: next, Email: email, Invalid: true})
 		return
 	}
-	h.sendSignIn(r.Context(), r.Pattern, email, next)
+	retry := h.sendSignIn(r.Context(), r.Pattern, email, next)
 	h.pad(r.Context(), start)
-	render(w, r, http.StatusOK, "sent", lang, nil, tr(lang, "sent_title"), nil)
+	if retry > 0 {
+		// The limit counts every address alike, a business's or not: so
+		// does this page.
+		minutes := int((retry + time.Minute - 1) / time.Minute)
+		w.Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
+		render(w, r, http.StatusTooManyRequests, "sent", lang, nil, tr(lang, "limited_title"),
+			sentView{Limited: tr(lang, "limited", booking.MaxSignInsPerHour, minutes)})
+		return
+	}
+	render(w, r, http.StatusOK, "sent", lang, nil, tr(lang, "sent_title"), sentView{})
 }
 
 // sendSignIn asks for a sign-in token for email and, when there is one,
-// e-mails its link to the business's inbox_email. Failures are logged
-// (never the address, the token or the link) and otherwise unseen.
-func (h *handler) sendSignIn(ctx context.Context, route, email, next string) {
+// e-mails its link to the business's inbox_email. Past the hourly limit
+// (known address or not), it returns how long until the next link may be
+// asked for. Failures are logged (never the address, the token or the
+// link) and otherwise unseen.
+func (h *handler) sendSignIn(ctx context.Context, route, email, next string) (retry time.Duration) {
 	token, b, ok, err := h.Bookings.StartSignIn(ctx, email)
+	if booking.ErrorCode(err) == booking.RateLimited {
+		return max(booking.RetryAfter(err), time.Second)
+	}
 	if err != nil {
 		h.Log.Error("inboxweb: start sign-in", "route", route, "error_code", booking.ErrorCode(err))
-		return
+		return 0
 	}
 	if !ok {
-		return
+		return 0
 	}
 	link := h.SiteURL + "/inbox/sign-in/" + url.PathEscape(token)
 	if next != "/inbox" {
@@ -76,6 +95,7 @@ func (h *handler) sendSignIn(ctx context.Context, route, email, next string) {
 	if err := h.Mailer.SendSignIn(ctx, b.InboxEmail, b, link); err != nil {
 		h.Log.Error("inboxweb: send the sign-in e-mail", "route", route, "business", b.Slug, "error", err)
 	}
+	return 0
 }
 
 // pad waits until the time since start is a whole, non-zero multiple of
@@ -108,6 +128,10 @@ func (h *handler) tokenPage(w http.ResponseWriter, r *http.Request) {
 // unknown token gets the sign-in form, to ask for a new link (410).
 func (h *handler) finishSignIn(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	if duplicated(r) {
+		h.badForm(w, r)
+		return
+	}
 	next := safeNext(r.PostFormValue("next"))
 	s, err := h.Bookings.FinishSignIn(ctx, r.PathValue("token"))
 	if booking.ErrorCode(err) == booking.Unauthorized {

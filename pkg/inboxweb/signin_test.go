@@ -124,6 +124,48 @@ func TestSignInAnswersAlike(t *testing.T) {
 	})
 }
 
+// Past the hourly limit of sign-in links, the page says so and when to
+// try again, in the same words for a business's address and an unknown
+// one; no link is sent.
+func TestSignInLimit(t *testing.T) {
+	for _, lang := range []string{"en", "es"} {
+		t.Run(lang, func(t *testing.T) {
+			f := newFixture(t, nil)
+			f.clock.Set(start.Add(15 * time.Minute)) // 45 minutes to the next clock hour
+			want := map[string][]string{
+				"en": {"Too many sign-in links", "5 sign-in links were asked for this address in this hour already: no other is sent now. Try again in 45 min."},
+				"es": {"Demasiados enlaces para iniciar sesión", "Ya se pidieron 5 enlaces para este correo en esta hora: no se envía otro ahora. Inténtelo de nuevo en 45 min."},
+			}[lang]
+			var first response
+			for _, email := range []string{"inbox@desert-cool-hvac.example.com", "nobody@example.com"} {
+				ask := func() response {
+					return f.do(t, agent{header: []string{"Accept-Language", lang}}, "POST", "/inbox/sign-in", url.Values{"email": {email}})
+				}
+				for i := range booking.MaxSignInsPerHour {
+					if res := ask(); res.status != http.StatusOK {
+						t.Fatalf("%s, link %d: got %d, want 200", email, i+1, res.status)
+					}
+				}
+				before := f.mail.count()
+				res := ask()
+				if res.status != http.StatusTooManyRequests || res.header.Get("Retry-After") != "2700" {
+					t.Errorf("%s, past the limit: got %d, Retry-After %q, want 429, 2700", email, res.status, res.header.Get("Retry-After"))
+				}
+				wantIn(t, res.body, want...)
+				wantNotIn(t, res.body, "sign-in link is on its way", "le llega un enlace")
+				if f.mail.count() != before {
+					t.Errorf("%s: a link was sent past the limit", email)
+				}
+				if first.body == "" {
+					first = res
+				} else if res.body != first.body || !sameHeader(res.header, first.header) {
+					t.Errorf("an unknown address's answer differs from a business's:\n%s\nwant\n%s", res.body, first.body)
+				}
+			}
+		})
+	}
+}
+
 // sameHeader compares two answers' headers.
 func sameHeader(a, b http.Header) bool {
 	if len(a) != len(b) {

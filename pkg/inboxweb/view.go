@@ -3,7 +3,6 @@ package inboxweb
 import (
 	"html/template"
 	"net/url"
-	"slices"
 	"strings"
 	"time"
 
@@ -22,6 +21,12 @@ type signInView struct {
 	Email   string // as typed, when it was no e-mail address
 	Invalid bool
 	Spent   bool // the link was spent, expired or unknown
+}
+
+// sentView is the answer to the sign-in form: the link is on its way (if
+// the address is a business's), or the hourly limit is reached.
+type sentView struct {
+	Limited string // the limit reached, and when to try again
 }
 
 // tokenView is the page of a sign-in link: the button that spends it.
@@ -86,14 +91,16 @@ type requestView struct {
 	PhoneLink  template.URL
 	Email      string
 	Address    []string
+	MapLink    string // the address in a map app
 	Quote      string // the description, the person's own words
 	SMS        string
 	Language   string
 	Assistant  string
 	Deposit    string
 	History    []eventView
-	Accept     bool // accept is allowed now: a one-tap form
-	Actions    []actionLink
+	Accept     bool         // accept is allowed now: a one-tap form
+	Actions    []actionLink // the other moves that fit now, each to confirm
+	Spam       *actionLink  // "not a genuine request", apart
 	CSRF       string
 	AcceptPath string
 }
@@ -108,6 +115,7 @@ type actionLink struct {
 	Label  string
 	Action string
 	Danger bool
+	Hint   string // what it does, next to it: a decline and a cancel say how they differ
 }
 
 // confirmView is the step before a move.
@@ -126,7 +134,8 @@ type confirmView struct {
 	Danger      bool
 }
 
-// moveView is the list of open windows to offer instead.
+// moveView is the open windows to offer instead: the days that have
+// any, and the windows of the day picked.
 type moveView struct {
 	Code    string
 	Path    string
@@ -134,10 +143,15 @@ type moveView struct {
 	Summary string
 	Problem string
 	Days    []windowDay
+	Picked  *windowDay // the day whose windows are shown, if one is picked
 }
 
 type windowDay struct {
+	Date    string // YYYY-MM-DD in the business's time zone, the ?day= of Path
 	Day     string
+	Path    string // the picker with this day picked
+	Count   string // how many windows, in words
+	Current bool
 	Windows []windowChoice
 }
 
@@ -155,11 +169,11 @@ type settingsView struct {
 	CSRF    string
 	// Version is the schedule's version the forms change (a form of an
 	// older one is refused, as changed meanwhile).
-	Version   string
-	Problem   string // what is wrong with the form ProblemAt
-	ProblemAt string
-	DaysOff   []dayOffView
-	Add       dayOffForm // the refused day off, to fix
+	Version  string
+	Problems []fieldProblem    // what is wrong with the form refused, listed at the top
+	Invalid  map[string]string // and next to each field, by its id
+	DaysOff  []dayOffView
+	Add      dayOffForm // the refused day off, to fix
 	// NoticeHours and NoticeMinutes are min_notice_minutes.
 	NoticeHours, NoticeMinutes string
 	Crews                      string // crews_per_window
@@ -169,8 +183,12 @@ type settingsView struct {
 	FeedOn                     bool // the business has a calendar feed
 }
 
-// feedView is the page that shows a new calendar feed's address, once.
-type feedView struct{ Address string }
+// feedView is the page that shows a new calendar feed's address.
+type feedView struct {
+	Address string
+	Webcal  template.URL // the address as a webcal: link, which calendar apps subscribe to
+	Script  template.JS  // copyScript, allowed by its hash
+}
 
 type dayOffView struct {
 	Index int
@@ -188,8 +206,16 @@ type hoursDay struct {
 }
 
 type hoursRow struct {
-	N           int
-	Open, Close string
+	N                 int
+	Open, Close       string // as the site shows a time, or as typed in a refused form
+	OpenErr, CloseErr string // what is wrong with each
+}
+
+// fieldProblem is a line of the list of what is wrong with a refused
+// form: a link to the field it is about, if any.
+type fieldProblem struct {
+	Field string // the field's id; "" for the form as a whole
+	Text  string
 }
 
 type hourChoice struct {
@@ -254,7 +280,9 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 	if a.Unit != "" {
 		street += ", " + a.Unit
 	}
-	v.Address = []string{street, strings.TrimSpace(a.City + " " + a.ZIP)} // as sent: no state, no map
+	place := strings.TrimSpace(a.City + " " + a.ZIP)
+	v.Address = []string{street, place} // as sent
+	v.MapLink = "https://www.google.com/maps/search/?api=1&query=" + url.QueryEscape(a.Street+", "+place)
 	if req.AssistantName != nil {
 		v.Assistant = *req.AssistantName
 	}
@@ -265,40 +293,40 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 		}
 		v.History = append(v.History, eventView{At: booking.FormatMoment(lang, e.At, loc), Text: text})
 	}
-	for _, action := range actionOrder {
-		if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil {
+	for _, action := range pageActions[req.Status] {
+		if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil || tooEarly(req, action, now) {
 			continue
 		}
-		if action == booking.ActionAccept {
-			v.Accept, v.AcceptPath = true, requestPath(req.Code)+"/accept"
-			continue
-		}
-		v.Actions = append(v.Actions, actionLink{
+		link := actionLink{
 			Path: requestPath(req.Code) + "/" + string(action), Label: tr(lang, "action_"+string(action)), Action: string(action),
-			Danger: action != booking.ActionMove && action != booking.ActionComplete,
-		})
+			Danger: action == booking.ActionDecline || action == booking.ActionCancel || action == booking.ActionSpam,
+		}
+		switch action {
+		case booking.ActionAccept:
+			v.Accept, v.AcceptPath = true, link.Path
+		case booking.ActionSpam:
+			link.Hint = tr(lang, "explain_spam")
+			v.Spam = &link
+		default:
+			if link.Danger {
+				link.Hint = tr(lang, "hint_"+string(action))
+			}
+			v.Actions = append(v.Actions, link)
+		}
 	}
 	return v
 }
 
-// actionOrder is the order of the moves on a request's page: the ones
-// that keep the job first, the ones that end it last.
-var actionOrder = func() []booking.Action {
-	first := []booking.Action{booking.ActionAccept, booking.ActionMove, booking.ActionComplete, booking.ActionNoShow,
-		booking.ActionDecline, booking.ActionCancel, booking.ActionSpam}
-	var order []booking.Action
-	for _, a := range first {
-		if slices.Contains(booking.ActionsBy(booking.ActorBusiness), a) {
-			order = append(order, a)
-		}
-	}
-	for _, a := range booking.ActionsBy(booking.ActorBusiness) { // any the lifecycle adds
-		if !slices.Contains(order, a) {
-			order = append(order, a)
-		}
-	}
-	return order
-}()
+// pageActions are the moves a request's page offers in each state, in
+// their order, each when the lifecycle allows it (and done or no-show once
+// the window started): a new request is accepted, moved or declined (or
+// marked not genuine, apart); an accepted job is marked, moved or
+// cancelled. Any other move the lifecycle allows (cancelling a new
+// request: a decline) stays at its own address, unlisted.
+var pageActions = map[booking.Status][]booking.Action{
+	booking.StatusNew:      {booking.ActionAccept, booking.ActionMove, booking.ActionDecline, booking.ActionSpam},
+	booking.StatusAccepted: {booking.ActionComplete, booking.ActionNoShow, booking.ActionMove, booking.ActionCancel},
+}
 
 // summary names a request on a confirm page: service, window, city.
 func summary(req booking.InboxRequest, b *booking.Business, lang string) string {
