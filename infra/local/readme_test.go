@@ -37,6 +37,9 @@ import (
 //     and then a header (`curl -si`), `# -> "status":"accepted"` a field of
 //     the compact JSON the API answers. A `# ->` on a line of its own checks
 //     nothing, so it fails the test.
+//   - Its URLs name the local server as http://127.0.0.1:8080 only: another
+//     local address fails the test, so it can never reach a server someone
+//     else runs on this machine.
 //   - A block that cannot run here (it needs AWS, a deployed stack, a
 //     DynamoDB table for infra/ctl, or blocks like `make run`) is marked by
 //     an HTML comment on the line before its fence: `<!-- not run: WHY -->`.
@@ -45,9 +48,10 @@ import (
 //     block that calls make, aws, sam, npx, npm, go, mcp-publisher, stripe
 //     or sudo. A ```console block is a transcript: listed, never run.
 //
-// Each command's output is kept in a file, never in a pipe, so an early
-// `head` cannot make curl fail; bash runs without pipefail, as a reader's
-// does, so a pipeline's status is its last command's.
+// bash runs without pipefail, as a reader's does: a pipeline's status is
+// its last command's, so `curl ... | head -1` cannot fail now and then when
+// head leaves early. Each command's output and status go to files, which the
+// test reads after bash ends; bash stops at the first command that fails.
 func TestREADME(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Fatal("the README test needs bash")
@@ -108,9 +112,11 @@ type readmeCommand struct {
 var (
 	fenceRE  = regexp.MustCompile("^\\s*```\\s*([A-Za-z0-9_-]*)")
 	notRunRE = regexp.MustCompile(`^<!--\s*not run:\s*(.*?)\s*-->\s*$`)
-	// A command the test cannot run here: at the start of a command, after
-	// a pipe, a ; or && or ||, or inside $( ).
-	cannotRunRE = regexp.MustCompile(`(^|[|;&(]|\$\()\s*(make|aws|sam|npx|npm|go|mcp-publisher|stripe|sudo)(\s|$)`)
+	// An address on this machine.
+	localAddressRE = regexp.MustCompile(`https?://(localhost|127\.0\.0\.1|\[::1\])(:\d+)?`)
+	// A command the test cannot run here: at the start of a line, after a
+	// pipe, a ; or && or ||, or inside $( ).
+	cannotRunRE = regexp.MustCompile(`(?m)(^|[|;&(]|\$\()\s*(make|aws|sam|npx|npm|go|mcp-publisher|stripe|sudo)(\s|$)`)
 )
 
 // readmeBlocks returns the README's shell blocks in order.
@@ -160,6 +166,11 @@ func readmeBlocks(text string) ([]readmeBlock, error) {
 				return nil, err
 			}
 			for _, c := range commands {
+				for _, addr := range localAddressRE.FindAllString(c.text, -1) {
+					if addr != readmeAddress {
+						return nil, fmt.Errorf("README.md:%d: %s is not the address make run listens on: use %s (the test points it at its own server, never at another one running on this machine)", c.line, addr, readmeAddress)
+					}
+				}
 				if m := cannotRunRE.FindStringSubmatch(stripComments(c.text)); m != nil {
 					return nil, fmt.Errorf("README.md:%d: this example runs %q, which the README test cannot run against the local server; "+
 						"mark its block with <!-- not run: why --> on the line before its fence, or move the command to such a block", c.line, m[2])
@@ -406,6 +417,11 @@ func TestReadmeBlocks(t *testing.T) {
 			wantErr: `README.md:2: this example runs "go"`,
 		},
 		{
+			name:    "make on a continued line",
+			text:    fence + "sh\nFOO=1 \\\nmake deploy\n" + fence + "\n",
+			wantErr: `README.md:2: this example runs "make"`,
+		},
+		{
 			name:    "make after &&",
 			text:    fence + "bash\ncd x && make run\n" + fence + "\n",
 			wantErr: `runs "make"`,
@@ -419,6 +435,16 @@ func TestReadmeBlocks(t *testing.T) {
 			name:    "a check on a line of its own",
 			text:    fence + "sh\ncurl -s localhost\n# -> 200\n" + fence + "\n",
 			wantErr: "README.md:3: a `# ->` on a line of its own checks nothing",
+		},
+		{
+			name:    "another local server",
+			text:    fence + "sh\ncurl -s http://localhost:9090/api/v1/openapi.json\n" + fence + "\n",
+			wantErr: "README.md:2: http://localhost:9090 is not the address make run listens on",
+		},
+		{
+			name:    "another port in a check",
+			text:    fence + "sh\ncurl -s $B/x   # -> http://127.0.0.1:9090/r/\n" + fence + "\n",
+			wantErr: "http://127.0.0.1:9090 is not the address",
 		},
 		{
 			name:    "an arrow inside a comment",
