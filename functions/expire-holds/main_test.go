@@ -57,7 +57,7 @@ func TestNewHandlerConfig(t *testing.T) {
 func TestEvent(t *testing.T) {
 	ctx := context.Background()
 	env := lambdatest.NewEnv(t)
-	h, err := newHandler(ctx, env.Getenv)
+	h, err := newHandler(env.Record(t, "ExpireHoldsFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestEvent(t *testing.T) {
 	lapsed := send(t, env, slug, e.Time.Add(-31*time.Minute), "5125550101")
 	live := send(t, env, slug, e.Time.Add(-20*time.Minute), "5125550102")
 
-	out, err := lambda.NewHandler(h).Invoke(ctx, data)
+	out, err := lambda.NewHandler(h).Invoke(lambdatest.WithPath(ctx, t.Name()+": a sweep that expires a held request"), data)
 	if err != nil {
 		t.Fatalf("invoke: %v", err)
 	}

@@ -52,7 +52,7 @@ var wantFunctions = map[string]struct {
 	},
 	"payment-webhook": {
 		[]string{"GET /pay/{code}/checkout", "GET /pay/{code}/return", "POST /webhooks/stripe"},
-		[]string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
+		[]string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"refund-deposits": {[]string{"STREAM DoorstepTable.StreamArn"}, withStream()},
 	"expire-holds": {
