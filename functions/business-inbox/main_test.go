@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"testing"
 
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
@@ -11,7 +10,7 @@ import (
 // infra/local/businesses.json holds, and act on the sample request.
 func TestEvents(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "BusinessInboxFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 func TestEvent(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	env.Vars["SENDER_EMAIL"] = "inbox@book.example.com"
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "BusinessWebFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

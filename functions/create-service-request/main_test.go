@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,7 @@ import (
 
 func TestEvents(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "CreateServiceRequestFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
