@@ -40,7 +40,8 @@ func WithPath(ctx context.Context, path string) context.Context {
 // gives (SENDER_EMAIL, STRIPE_SECRET_ARN, SMS_ORIGINATION_IDENTITY and
 // TABLE_NAME then): a call the policy does not allow fails the test, naming
 // the function, the call and the path that made it; each permission no
-// call used is logged. Calls made while building the handler are labelled
+// call used is logged. The calls Lambda itself makes with the role for the
+// function's event source mappings (iamcheck.PollerCalls) are checked too. Calls made while building the handler are labelled
 // "start"; the Invoke helpers label the rest with the test's name.
 func Record(t testing.TB, function string, getenv func(string) string) context.Context {
 	t.Helper()
@@ -54,6 +55,11 @@ func Record(t testing.TB, function string, getenv func(string) string) context.C
 			return
 		}
 		calls := rec.take(d)
+		poller, err := iamcheck.PollerCalls(filepath.Join(root, "template.yaml"), function, d)
+		if err != nil {
+			t.Errorf("permissions: %v", err)
+		}
+		calls = append(calls, poller...)
 		seen := map[string]bool{}
 		for _, c := range calls {
 			if err := policy.Check(c); err != nil && !seen[err.Error()] {

@@ -62,9 +62,8 @@ type Policy struct {
 	Statements []Statement
 }
 
-// Load reads the template and resolves the policy of the function with
-// the given logical ID.
-func Load(templatePath, function string, d Deployment) (*Policy, error) {
+// load reads the template.
+func load(templatePath string, d Deployment) (*resolver, error) {
 	data, err := os.ReadFile(templatePath)
 	if err != nil {
 		return nil, err
@@ -76,7 +75,62 @@ func Load(templatePath, function string, d Deployment) (*Policy, error) {
 	if len(doc.Content) != 1 {
 		return nil, fmt.Errorf("%s: want one YAML document", templatePath)
 	}
-	r := &resolver{top: doc.Content[0], d: d}
+	return &resolver{top: doc.Content[0], d: d}, nil
+}
+
+// PollerCalls are the calls Lambda makes with the function's role for the
+// event source mappings that feed it (the Lambda Developer Guide, "Using
+// AWS Lambda with Amazon DynamoDB"): reading a DynamoDB stream
+// (DescribeStream, GetRecords and GetShardIterator on the stream,
+// ListStreams, which names no resource) and sending a failed batch's
+// record to an SQS on-failure destination (SendMessage on the queue).
+// The handlers' tests cannot make these calls: the template says them.
+func PollerCalls(templatePath, function string, d Deployment) ([]Call, error) {
+	r, err := load(templatePath, d)
+	if err != nil {
+		return nil, err
+	}
+	var calls []Call
+	res := field(r.top, "Resources")
+	for i := 0; res != nil && i+1 < len(res.Content); i += 2 {
+		id, m := res.Content[i].Value, res.Content[i+1]
+		if t := field(m, "Type"); t == nil || t.Value != "AWS::Lambda::EventSourceMapping" {
+			continue
+		}
+		if fn := field(m, "Properties", "FunctionName"); fn == nil || fn.Tag != "!Ref" || fn.Value != function {
+			continue
+		}
+		path := "Lambda's poller (" + id + ")"
+		src, err := r.value(field(m, "Properties", "EventSourceArn"))
+		if err != nil {
+			return nil, fmt.Errorf("%s EventSourceArn: %w", id, err)
+		}
+		if arn := str(src); strings.Contains(arn, ":dynamodb:") && strings.Contains(arn, "/stream/") {
+			for _, a := range []string{"DescribeStream", "GetRecords", "GetShardIterator"} {
+				calls = append(calls, Call{Action: "dynamodb:" + a, Resources: []string{arn}, Path: path})
+			}
+			calls = append(calls, Call{Action: "dynamodb:ListStreams", Resources: []string{"*"}, Path: path})
+		}
+		if n := field(m, "Properties", "DestinationConfig", "OnFailure", "Destination"); n != nil {
+			dst, err := r.value(n)
+			if err != nil {
+				return nil, fmt.Errorf("%s on-failure destination: %w", id, err)
+			}
+			if arn := str(dst); strings.Contains(arn, ":sqs:") {
+				calls = append(calls, Call{Action: "sqs:SendMessage", Resources: []string{arn}, Path: path})
+			}
+		}
+	}
+	return calls, nil
+}
+
+// Load reads the template and resolves the policy of the function with
+// the given logical ID.
+func Load(templatePath, function string, d Deployment) (*Policy, error) {
+	r, err := load(templatePath, d)
+	if err != nil {
+		return nil, err
+	}
 	fn := field(r.top, "Resources", function)
 	if fn == nil {
 		return nil, fmt.Errorf("%s: no resource %s", templatePath, function)
