@@ -186,6 +186,9 @@ func checkAPI(t testing.TB, event []byte, res events.APIGatewayV2HTTPResponse) {
 			header.Add(k, v)
 		}
 	}
+	for _, c := range res.Cookies { // payload 2.0 answers Set-Cookie here
+		header.Add("Set-Cookie", c)
+	}
 	body := []byte(res.Body)
 	if res.IsBase64Encoded {
 		if body, err = base64.StdEncoding.DecodeString(res.Body); err != nil {
