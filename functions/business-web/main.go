@@ -37,7 +37,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	ses, err := sesmail.NewClient(getenv)
+	ses, err := sesmail.NewClient(ctx, getenv)
 	if err != nil {
 		return nil, err
 	}

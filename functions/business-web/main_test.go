@@ -2,10 +2,18 @@ package main
 
 import (
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
+	"github.com/doorstep/doorstep/pkg/sesmail"
 )
 
 // The sample event, GET /inbox without a session, through the same JSON
@@ -13,7 +21,7 @@ import (
 func TestEvent(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	env.Vars["SENDER_EMAIL"] = "inbox@book.example.com"
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "BusinessWebFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,4 +56,94 @@ func TestFailsAtStart(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPermissions drives the web inbox as a business does, as
+// BusinessWebFunction, at a business of two crews, and lambdatest.Record
+// checks each AWS call against its policy in template.yaml: the sign-in
+// (its count, its token, the e-mail through SES from SENDER_EMAIL), the
+// session, the inbox list (the inbox index), the moves, pausing and
+// signing out.
+func TestPermissions(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	env.Vars["SENDER_EMAIL"] = "inbox@book.example.com"
+	var mails []string
+	ses := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mails = append(mails, string(body))
+		io.WriteString(w, `{"MessageId":"010001ef-0000-4e6f-8f3a-000000000000-000000"}`)
+	}))
+	t.Cleanup(ses.Close)
+	env.Vars[sesmail.EndpointVariable] = ses.URL
+	const slug = "desert-cool-hvac"
+	env.Crews(t, slug, 2)
+	codes := []string{env.Send(t, slug, "6025550101"), env.Send(t, slug, "6025550102"), env.Send(t, slug, "6025550103")}
+	h, err := newHandler(env.Record(t, "BusinessWebFunction"), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sample := lambdatest.Event(t, "business-web-inbox.json")
+	var cookie, csrf string
+	send := func(t *testing.T, method, path, form string, wantStatus int) events.APIGatewayV2HTTPResponse {
+		t.Helper()
+		event := lambdatest.Edit(t, sample, func(e *events.APIGatewayV2HTTPRequest) {
+			e.RawPath, e.RequestContext.HTTP.Path, e.RequestContext.HTTP.Method = path, path, method
+			if path != "/inbox" {
+				e.RouteKey, e.RequestContext.RouteKey = "ANY /inbox/{proxy+}", "ANY /inbox/{proxy+}"
+				e.PathParameters = map[string]string{"proxy": strings.TrimPrefix(path, "/inbox/")}
+			}
+			if cookie != "" {
+				e.Cookies = []string{cookie}
+			}
+			if method == http.MethodPost {
+				e.Headers["content-type"] = "application/x-www-form-urlencoded"
+				e.Body = form
+			}
+		})
+		res := lambdatest.InvokeHTTP(t, h, event)
+		if res.StatusCode != wantStatus {
+			t.Fatalf("%s %s: got %d %.300s, want %d", method, path, res.StatusCode, res.Body, wantStatus)
+		}
+		return res
+	}
+	t.Run("sign-in", func(t *testing.T) {
+		send(t, "POST", "/inbox/sign-in", "email=inbox%40desert-cool-hvac.example.com", 200)
+		if len(mails) != 1 {
+			t.Fatalf("got %d e-mails, want 1", len(mails))
+		}
+		token := regexp.MustCompile(`/inbox/sign-in/([A-Za-z0-9_-]+)`).FindStringSubmatch(mails[0])
+		if token == nil {
+			t.Fatalf("no sign-in link in %s", mails[0])
+		}
+		res := send(t, "POST", "/inbox/sign-in/"+token[1], "", 303)
+		for _, c := range res.Cookies {
+			if strings.HasPrefix(c, inboxweb.CookieName+"=") {
+				cookie, _, _ = strings.Cut(c, ";")
+			}
+		}
+		if cookie == "" {
+			t.Fatalf("no session cookie in %q", res.Cookies)
+		}
+	})
+	t.Run("inbox", func(t *testing.T) {
+		res := send(t, "GET", "/inbox", "", 200)
+		m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(res.Body)
+		if m == nil {
+			t.Fatalf("no CSRF token in the inbox page")
+		}
+		csrf = m[1]
+	})
+	moves := []struct{ code, action string }{{codes[0], "accept"}, {codes[0], "complete"}, {codes[1], "decline"}, {codes[2], "accept"}, {codes[2], "cancel"}}
+	for _, m := range moves {
+		t.Run(m.action, func(t *testing.T) {
+			send(t, "GET", "/inbox/requests/"+m.code, "", 200)
+			send(t, "POST", "/inbox/requests/"+m.code+"/"+m.action, "csrf="+csrf, 303)
+		})
+	}
+	t.Run("pause", func(t *testing.T) {
+		send(t, "POST", "/inbox/settings", "csrf="+csrf+"&accepting_requests=off", 303)
+	})
+	t.Run("sign out", func(t *testing.T) {
+		send(t, "POST", "/inbox/sign-out", "csrf="+csrf, 303)
+	})
 }

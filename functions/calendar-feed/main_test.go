@@ -24,7 +24,7 @@ func withToken(t *testing.T, event []byte, token string) []byte {
 // infra/local/businesses.json holds; its feed lists the sample request.
 func TestEvents(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "CalendarFeedFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

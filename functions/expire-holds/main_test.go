@@ -57,7 +57,7 @@ func TestNewHandlerConfig(t *testing.T) {
 func TestEvent(t *testing.T) {
 	ctx := context.Background()
 	env := lambdatest.NewEnv(t)
-	h, err := newHandler(ctx, env.Getenv)
+	h, err := newHandler(env.Record(t, "ExpireHoldsFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,7 @@ func TestEvent(t *testing.T) {
 	lapsed := send(t, env, slug, e.Time.Add(-31*time.Minute), "5125550101")
 	live := send(t, env, slug, e.Time.Add(-20*time.Minute), "5125550102")
 
-	out, err := lambda.NewHandler(h).Invoke(ctx, data)
+	out, err := lambda.NewHandler(h).Invoke(lambdatest.WithPath(ctx, t.Name()+": a sweep that expires a held request"), data)
 	if err != nil {
 		t.Fatalf("invoke: %v", err)
 	}
@@ -122,4 +122,73 @@ func send(t *testing.T, env *lambdatest.Env, slug string, at time.Time, phone st
 		t.Fatalf("created %s, want pending_payment", c.Status)
 	}
 	return c.Code
+}
+
+// TestRemind: the sweeper's reminder, as ExpireHoldsFunction, its calls
+// checked against its policy by lambdatest.Record. A request accepted two
+// days ago, at a business of two crews, for a window still ahead whose
+// day-before reminder is due now, gets its reminder.
+func TestRemind(t *testing.T) {
+	ctx := context.Background()
+	env := lambdatest.NewEnv(t)
+	const slug = "desert-cool-hvac" // open 24/7, no deposit
+	env.Crews(t, slug, 2)
+	h, err := newHandler(env.Record(t, "ExpireHoldsFunction"), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC().Truncate(time.Second) // the sweep's time
+	past := now.Add(-48 * time.Hour)
+	bookings := booking.NewBookings(env.Store, lambdatest.SiteURL, nil, func() time.Time { return past })
+	b, err := bookings.Business(ctx, slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := bookings.ArrivalWindows(ctx, b, booking.WindowQuery{Days: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w booking.Window
+	for _, c := range a.Windows {
+		if at := b.RemindAt(c); c.Start.After(now) && !at.After(now) && at.After(past) {
+			w = c
+			break
+		}
+	}
+	if w.Start.IsZero() {
+		t.Fatalf("no window of %s starts after %s with its reminder due by then", slug, now)
+	}
+	service := b.Services[0].ID
+	c, _, err := bookings.CreateRequest(ctx, b, booking.CreateInput{
+		WindowStart: w.Start.Format(time.RFC3339),
+		Address:     booking.Address{Street: "1 Sample St", ZIP: b.ServiceArea.ZIPCodes[0]},
+		Contact:     booking.Contact{Name: "Sample Person", Phone: "6025550109"},
+		ServiceID:   &service,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := bookings.BusinessMove(ctx, b, c.Code, booking.ActionAccept, ""); err != nil {
+		t.Fatal(err)
+	}
+	event := lambdatest.Event(t, "expire-holds.json")
+	var e map[string]any
+	if err := json.Unmarshal(event, &e); err != nil {
+		t.Fatal(err)
+	}
+	e["time"] = now.Format(time.RFC3339)
+	if event, err = json.Marshal(e); err != nil {
+		t.Fatal(err)
+	}
+	out, err := lambda.NewHandler(h).Invoke(lambdatest.WithPath(ctx, t.Name()+": a reminder due"), event)
+	if err != nil {
+		t.Fatalf("invoke: %v", err)
+	}
+	var got sweep.Report
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("output %s: %v", out, err)
+	}
+	if got.Reminded != 1 {
+		t.Errorf("got %s, want 1 reminded", out)
+	}
 }

@@ -9,7 +9,7 @@ import (
 
 func TestEvents(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "GetBusinessFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"testing"
 
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
@@ -9,7 +8,7 @@ import (
 
 func TestEvents(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "GetServiceRequestFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

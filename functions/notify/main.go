@@ -41,11 +41,11 @@ func newHandler(ctx context.Context, getenv func(string) string) (func(context.C
 	if err != nil {
 		return nil, err
 	}
-	email, err := notifyenv.Email(getenv, c)
+	email, err := notifyenv.Email(ctx, getenv, c)
 	if err != nil {
 		return nil, err
 	}
-	sms, err := notifyenv.SMS(getenv, c)
+	sms, err := notifyenv.SMS(ctx, getenv, c)
 	if err != nil {
 		return nil, err
 	}

@@ -85,7 +85,7 @@ func TestEvents(t *testing.T) {
 	env.Vars["PREVIEW_INBOX_EMAIL"] = "preview@book.example.com"
 	env.Vars[sesmail.EndpointVariable] = ses.serve(t)
 	env.Vars[smstext.EndpointVariable] = sms.serve(t)
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "NotifyFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestLimitHitEvents(t *testing.T) {
 	env.Vars["SENDER_EMAIL"] = "notify@book.example.com"
 	env.Vars["PREVIEW_INBOX_EMAIL"] = "preview@book.example.com"
 	env.Vars[sesmail.EndpointVariable] = ses.serve(t)
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "NotifyFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/events"
 
+	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 )
 
@@ -22,7 +23,7 @@ func withPath(t *testing.T, event []byte, method, route, path, code string) []by
 
 func TestEvents(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "PagesFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,5 +86,54 @@ func TestNewHandlerAtStart(t *testing.T) {
 				t.Fatalf("got a handler: %v, and %v; want no handler and an error naming %s", h != nil, err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestPermissions drives every move the pages make, as PagesFunction,
+// and lambdatest.Record checks each AWS call against its policy in
+// template.yaml: the status and cancel pages, a person's cancel of a
+// request holding a window, at a business of one crew and of two (where
+// the cancel finds its hold's slot with a Query), and a simulated deposit
+// paid on /pay/{code}.
+func TestPermissions(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	h, err := newHandler(env.Record(t, "PagesFunction"), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const twoCrews = "desert-cool-hvac" // no deposit, open 24/7
+	env.Crews(t, twoCrews, 2)
+	env.Send(t, twoCrews, "6025550101")
+	twoCrewsCode := env.Send(t, twoCrews, "6025550102")        // the window's second crew
+	payCode := env.Send(t, "mile-high-electric", "3035550101") // a simulated deposit
+
+	sample := lambdatest.Event(t, "pages-status.json")
+	at := func(method, route, code, suffix, form string) []byte {
+		return lambdatest.Route(t, sample, method, route, "/"+strings.SplitN(route, "/", 3)[1]+"/"+code+suffix, map[string]string{"code": code}, form)
+	}
+	tests := []struct {
+		name       string
+		event      []byte
+		wantStatus int
+	}{
+		{"status page", sample, 200},
+		{"cancel page", at("GET", "/r/{code}/cancel", lambdatest.SampleRequestCode, "/cancel", ""), 200},
+		{"cancel, one crew", at("POST", "/r/{code}/cancel", lambdatest.SampleRequestCode, "/cancel", "deposit="), 303},
+		{"cancel, two crews", at("POST", "/r/{code}/cancel", twoCrewsCode, "/cancel", "deposit="), 303},
+		{"pay page", at("GET", "/pay/{code}", payCode, "", ""), 200},
+		{"pay a simulated deposit", at("POST", "/pay/{code}", payCode, "", ""), 303},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if res := lambdatest.InvokeHTTP(t, h, tt.event); res.StatusCode != tt.wantStatus {
+				t.Fatalf("got %d %s, want %d", res.StatusCode, res.Body, tt.wantStatus)
+			}
+		})
+	}
+	for code, want := range map[string]booking.Status{lambdatest.SampleRequestCode: booking.StatusCancelled,
+		twoCrewsCode: booking.StatusCancelled, payCode: booking.StatusNew} {
+		if r, err := env.Store.Request(context.Background(), code); err != nil || r.Status != want {
+			t.Errorf("request %s: got %v (%v), want %s", code, r.Status, err, want)
+		}
 	}
 }

@@ -55,7 +55,7 @@ func TestEvents(t *testing.T) {
 	env.Vars["STRIPE_API_URL"] = stripetest.NewServer(t).URL
 
 	storeDue(t, env, sampleCode) // the request the sample pays
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "PaymentWebhookFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestCheckoutAndReturn(t *testing.T) {
 	env.Vars["SECRETS_MANAGER_ENDPOINT"] = stripetest.SecretsManager(t, arn, stripetest.Keys)
 	env.Vars["STRIPE_API_URL"] = stripe.URL
 	storeDue(t, env, code)
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "PaymentWebhookFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestWithoutStripe(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	env.Vars["STRIPE_SECRET_ARN"] = ""
 	storeDue(t, env, sampleCode)
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "PaymentWebhookFunction"), env.Getenv)
 	if err != nil {
 		t.Fatalf("got %v, want the function to start without Stripe", err)
 	}

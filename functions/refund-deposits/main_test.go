@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -27,13 +28,14 @@ func TestEvent(t *testing.T) {
 		"AWS_ACCESS_KEY_ID":        "doorstep",
 		"AWS_SECRET_ACCESS_KEY":    "doorstep",
 	}
-	h, err := newHandler(context.Background(), func(k string) string { return env[k] })
+	getenv := func(k string) string { return env[k] }
+	h, err := newHandler(lambdatest.Record(t, "RefundDepositsFunction", getenv), getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
 	event := lambdatest.Event(t, "refund-deposits-stream.json")
 	for delivery := 1; delivery <= 2; delivery++ {
-		out, err := lambda.NewHandler(h).Invoke(context.Background(), event)
+		out, err := lambda.NewHandler(h).Invoke(lambdatest.WithPath(context.Background(), fmt.Sprintf("%s: delivery %d", t.Name(), delivery)), event)
 		if err != nil {
 			t.Fatalf("delivery %d: %v", delivery, err)
 		}

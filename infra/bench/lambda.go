@@ -29,7 +29,8 @@ import (
 
 // Lambda targets.
 const (
-	targetBinaryBytes = 12_000_000 // 12 MB, decimal
+	targetBinaryBytes = 12_000_000 // 12 MB, decimal, for every arm64 bootstrap
+	budgetArch        = "arm64"    // what the functions run on (template.yaml's Architectures)
 	targetColdStart   = 15 * time.Millisecond
 	coldStartFunction = "get-business"
 	coldStartEvent    = "get-business.json"
@@ -178,7 +179,10 @@ func buildFunctions(ctx context.Context, root, dir, arch string, env, flags []st
 }
 
 // sizeRows reports the binaries of dir, one row per size (the API
-// functions link the same code and come out the same size).
+// functions link the same code and come out the same size), in bytes as
+// the README's table gives them. The budget is the arm64 binaries' (the
+// template's Architectures): an amd64 binary, built for the cold start
+// below, is reported without a target.
 func sizeRows(dir, arch string) ([]row, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -201,15 +205,31 @@ func sizeRows(dir, arch string) ([]row, error) {
 	for _, s := range sizes {
 		names := bySize[s]
 		sort.Strings(names)
-		rows = append(rows, row{
-			group:   "Lambda",
-			name:    fmt.Sprintf("bootstrap size, linux/%s: %s", arch, strings.Join(names, ", ")),
-			result:  fmt.Sprintf("%.2f MB (%.2f MiB)", float64(s)/1e6, float64(s)/(1<<20)),
-			target:  "≤ 12 MB",
-			verdict: verdict(s <= targetBinaryBytes),
-		})
+		r := row{
+			group:  "Lambda",
+			name:   fmt.Sprintf("bootstrap size, linux/%s: %s", arch, strings.Join(names, ", ")),
+			result: fmt.Sprintf("%s bytes (%.2f MB)", thousands(float64(s)), float64(s)/1e6),
+		}
+		if arch == budgetArch {
+			r.target, r.verdict = "≤ "+thousands(targetBinaryBytes)+" bytes", verdict(s <= targetBinaryBytes)
+			if s > targetBinaryBytes {
+				r.overBudget = names
+			}
+		}
+		rows = append(rows, r)
 	}
 	return rows, nil
+}
+
+// overBudget returns the functions whose arm64 bootstrap the rows found
+// over targetBinaryBytes, sorted: make bench fails when there is one.
+func overBudget(rows []row) []string {
+	var names []string
+	for _, r := range rows {
+		names = append(names, r.overBudget...)
+	}
+	slices.Sort(names)
+	return names
 }
 
 // coldStarts times runs starts of bin (one warm-up first, not counted) and

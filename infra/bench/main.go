@@ -146,6 +146,9 @@ func run(ctx context.Context, args []string) error {
 		runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), runtime.Version(), time.Now().Format("2006-01-02"),
 		time.Since(started).Round(time.Second), loadBefore, loadAverage())
 	printTable(os.Stdout, rows)
+	if over := overBudget(rows); len(over) > 0 {
+		return fmt.Errorf("arm64 bootstrap over the %s-byte budget: %s", thousands(targetBinaryBytes), strings.Join(over, ", "))
+	}
 	return nil
 }
 

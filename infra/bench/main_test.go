@@ -118,3 +118,50 @@ func TestCeilingBody(t *testing.T) {
 		t.Fatalf("got %d bytes, want 1024", len(ceilingBody))
 	}
 }
+
+// TestSizeRows: every arm64 binary is held to the budget, and one over it
+// is named, so that make bench fails; amd64 ones are reported only.
+func TestSizeRows(t *testing.T) {
+	tests := []struct {
+		name         string
+		arch         string
+		sizes        map[string]int64
+		wantVerdicts []string
+		wantOver     []string
+	}{
+		{"arm64 within", "arm64", map[string]int64{"a": 9_000_000, "b": 9_000_000, "c": targetBinaryBytes},
+			[]string{"met", "met"}, nil},
+		{"arm64 one byte over", "arm64", map[string]int64{"a": 9_000_000, "pages": targetBinaryBytes + 1},
+			[]string{"met", "missed"}, []string{"pages"}},
+		{"amd64 has no target", "amd64", map[string]int64{"a": 13_000_000}, []string{""}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, size := range tt.sizes {
+				f, err := os.Create(filepath.Join(dir, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := f.Truncate(size); err != nil {
+					t.Fatal(err)
+				}
+				f.Close()
+			}
+			rows, err := sizeRows(dir, tt.arch)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var verdicts []string
+			for _, r := range rows {
+				verdicts = append(verdicts, r.verdict)
+			}
+			if !slices.Equal(verdicts, tt.wantVerdicts) {
+				t.Errorf("got verdicts %q, want %q", verdicts, tt.wantVerdicts)
+			}
+			if got := overBudget(rows); !slices.Equal(got, tt.wantOver) {
+				t.Errorf("got over budget %q, want %q", got, tt.wantOver)
+			}
+		})
+	}
+}

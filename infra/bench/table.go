@@ -10,7 +10,8 @@ import (
 // (if any) and whether it was met.
 type row struct {
 	group, name, result, target string
-	verdict                     string // "met", "missed", "" (no target) or a note such as "not run"
+	verdict                     string   // "met", "missed", "" (no target) or a note such as "not run"
+	overBudget                  []string // Lambda sizes: the functions over the size budget
 }
 
 // printTable writes the rows as one Markdown table, which reads in a

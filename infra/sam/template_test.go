@@ -48,11 +48,11 @@ var wantFunctions = map[string]struct {
 	"pages": {
 		// GET /r/{code} also serves /r/{code}.ics (a path variable takes a whole segment).
 		[]string{"GET /pay/{code}", "GET /r/{code}", "GET /r/{code}/cancel", "POST /pay/{code}", "POST /r/{code}/cancel"},
-		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
+		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"payment-webhook": {
 		[]string{"GET /pay/{code}/checkout", "GET /pay/{code}/return", "POST /webhooks/stripe"},
-		[]string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem"},
+		[]string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"refund-deposits": {[]string{"STREAM DoorstepTable.StreamArn"}, withStream()},
 	"expire-holds": {

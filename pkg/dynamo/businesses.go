@@ -225,7 +225,7 @@ func (s *Store) claimOwner(ctx context.Context, old map[string]types.AttributeVa
 // site item whose business is gone, or no longer has a site on host, is
 // passed over.
 func (s *Store) BusinessesAtHost(ctx context.Context, host string) ([]*booking.Business, error) {
-	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+	p := dynamodb.NewQueryPaginator(s.client.Query, &dynamodb.QueryInput{
 		TableName:                 s.table,
 		KeyConditionExpression:    aws.String("pk = :pk"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": str(sitePK(host))},

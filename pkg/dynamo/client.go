@@ -28,7 +28,7 @@ const DefaultRegion = awsenv.DefaultRegion
 // as an endpoint set in code wins over the SDK's configuration. Pointed
 // elsewhere, the client signs with fixed fake credentials when the
 // environment has none. Otherwise missing credentials are an error here, at
-// start.
+// start. The client gets the API options ctx carries (awsenv.WithAPIOptions).
 func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
 	if endpoint == "" {
 		var err error
@@ -40,6 +40,7 @@ func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.APIOptions = append(cfg.APIOptions, awsenv.APIOptions(ctx)...)
 	return NewClientFromConfig(cfg, endpoint), nil
 }
 

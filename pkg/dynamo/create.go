@@ -121,7 +121,7 @@ type slotChoice struct {
 // hour: a slot taken is taken for an hour.
 func (s *Store) freeSlot(ctx context.Context, slug string, perHour int, now time.Time) (slotChoice, error) {
 	until := make([]int64, perHour) // 0: never taken
-	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+	p := dynamodb.NewQueryPaginator(s.client.Query, &dynamodb.QueryInput{
 		TableName:              s.table,
 		KeyConditionExpression: aws.String("pk = :pk AND begins_with(sk, :prefix)"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{

@@ -45,7 +45,7 @@ func (s *Store) HeldWindows(ctx context.Context, slug string, from, to, now time
 func (s *Store) queryHolds(ctx context.Context, slug, skCondition string, values map[string]types.AttributeValue,
 	fn func(start time.Time, slot int, code string, expires int64)) error {
 	values[":pk"] = str(businessPK(slug))
-	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+	p := dynamodb.NewQueryPaginator(s.client.Query, &dynamodb.QueryInput{
 		TableName:                 s.table,
 		KeyConditionExpression:    aws.String("pk = :pk AND " + skCondition),
 		ExpressionAttributeValues: values,

@@ -31,7 +31,7 @@ const (
 
 // Ledger is the notify.Ledger of the store's table.
 type Ledger struct {
-	client *dynamodb.Client
+	client ops
 	table  *string
 }
 
@@ -39,7 +39,7 @@ var _ notify.Ledger = (*Ledger)(nil)
 
 // NewLedger returns the ledger over the given table.
 func NewLedger(client *dynamodb.Client, table string) *Ledger {
-	return &Ledger{client: client, table: aws.String(table)}
+	return &Ledger{client: opsOf(client), table: aws.String(table)}
 }
 
 // Claim puts a claim on the message unless a live item is there: one

@@ -136,7 +136,7 @@ func (s *Store) Lapsed(ctx context.Context, now time.Time, fn func(codes []strin
 // a page at a time.
 func (s *Store) dueCodes(ctx context.Context, index, shardAttr, atAttr, shardPrefix string, shards int, now time.Time, fn func(codes []string) error) error {
 	for shard := range shards {
-		p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+		p := dynamodb.NewQueryPaginator(s.client.Query, &dynamodb.QueryInput{
 			TableName:              s.table,
 			IndexName:              aws.String(index),
 			KeyConditionExpression: aws.String(shardAttr + " = :shard AND " + atAttr + " <= :now"),
@@ -193,7 +193,7 @@ func (s *Store) Request(ctx context.Context, code string) (*booking.Request, err
 // still new with the window it was read with and still keyless; one moved
 // meanwhile is left to its move, which put it whole.
 func (s *Store) AddSweepKeys(ctx context.Context) (int, error) {
-	p := dynamodb.NewScanPaginator(s.client, &dynamodb.ScanInput{
+	p := dynamodb.NewScanPaginator(s.client.Scan, &dynamodb.ScanInput{
 		TableName:                s.table,
 		FilterExpression:         aws.String("begins_with(pk, :request) AND #status = :new AND attribute_not_exists(" + attrSweepAt + ")"),
 		ExpressionAttributeNames: map[string]string{"#status": attrStatus},

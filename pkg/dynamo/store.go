@@ -17,7 +17,7 @@ import (
 // Store is the DynamoDB store of the booking domain. README.md describes its
 // items.
 type Store struct {
-	client *dynamodb.Client
+	client ops
 	table  *string
 
 	// pageSize limits the items a Query reads per page; 0 leaves it to
@@ -41,7 +41,7 @@ func WithBusinessCache(ttl time.Duration, now func() time.Time) Option {
 
 // New returns the store over the given table.
 func New(client *dynamodb.Client, table string, opts ...Option) *Store {
-	s := &Store{client: client, table: aws.String(table)}
+	s := &Store{client: opsOf(client), table: aws.String(table)}
 	for _, o := range opts {
 		o(s)
 	}
@@ -79,7 +79,7 @@ func (s *Store) get(ctx context.Context, pk, sk string) (map[string]types.Attrib
 }
 
 // getItem reads one item, strongly consistent; nil when there is none.
-func getItem(ctx context.Context, client *dynamodb.Client, table *string, pk, sk string) (map[string]types.AttributeValue, error) {
+func getItem(ctx context.Context, client ops, table *string, pk, sk string) (map[string]types.AttributeValue, error) {
 	out, err := client.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      table,
 		Key:            keyMap(pk, sk),

@@ -16,8 +16,13 @@ import (
 
 // Sender is a notify.EmailSender over SES.
 type Sender struct {
-	client *sesv2.Client
-	from   string
+	// sendEmail is the client's SendEmail as a method value, not the
+	// client: a Sender goes into an interface, and in a binary that links
+	// html/template (business-web) the linker then keeps every exported
+	// method of every type a field of it names, which for *sesv2.Client
+	// is all of SES's ~100 operations (see pkg/dynamo's ops).
+	sendEmail func(context.Context, *sesv2.SendEmailInput, ...func(*sesv2.Options)) (*sesv2.SendEmailOutput, error)
+	from      string
 }
 
 var _ notify.EmailSender = (*Sender)(nil)
@@ -25,14 +30,14 @@ var _ notify.EmailSender = (*Sender)(nil)
 // New returns a sender that sends from the address from, an identity
 // verified in SES (the template's SenderEmail).
 func New(client *sesv2.Client, from string) *Sender {
-	return &Sender{client: client, from: from}
+	return &Sender{sendEmail: client.SendEmail, from: from}
 }
 
 // SendEmail sends m to m.To: one SendEmail call with a simple, plain-text
 // message in UTF-8.
 func (s *Sender) SendEmail(ctx context.Context, m notify.Message) error {
 	utf8 := aws.String("UTF-8")
-	_, err := s.client.SendEmail(ctx, &sesv2.SendEmailInput{
+	_, err := s.sendEmail(ctx, &sesv2.SendEmailInput{
 		FromEmailAddress: aws.String(s.from),
 		Destination:      &types.Destination{ToAddresses: []string{m.To}},
 		Content: &types.EmailContent{Simple: &types.Message{
@@ -60,8 +65,9 @@ const EndpointVariable = "AWS_ENDPOINT_URL_SESV2"
 // EndpointVariable, else AWS_ENDPOINT_URL, unless
 // AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true) points it elsewhere, such as a
 // stand-in for SES, and without credentials it then signs with fake ones.
-// Otherwise missing credentials are an error here, at start.
-func NewClient(getenv func(string) string) (*sesv2.Client, error) {
+// Otherwise missing credentials are an error here, at start. The client
+// gets the API options ctx carries (awsenv.WithAPIOptions).
+func NewClient(ctx context.Context, getenv func(string) string) (*sesv2.Client, error) {
 	endpoint, err := awsenv.Endpoint(getenv, sesv2.ServiceID)
 	if err != nil {
 		return nil, fmt.Errorf("ses client: %w", err)
@@ -70,6 +76,7 @@ func NewClient(getenv func(string) string) (*sesv2.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.APIOptions = append(cfg.APIOptions, awsenv.APIOptions(ctx)...)
 	return sesv2.NewFromConfig(cfg, func(o *sesv2.Options) {
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)

@@ -17,7 +17,7 @@ import (
 func sender(t *testing.T, endpoint string) *sesmail.Sender {
 	t.Helper()
 	env := map[string]string{sesmail.EndpointVariable: endpoint, "AWS_REGION": "us-west-2"}
-	client, err := sesmail.NewClient(func(k string) string { return env[k] })
+	client, err := sesmail.NewClient(context.Background(), func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +71,9 @@ func TestSendEmailRejected(t *testing.T) {
 
 var adapter = awsenvtest.Adapter[sesv2.Client]{
 	Service: "SES", ServiceID: sesv2.ServiceID, Variable: sesmail.EndpointVariable,
-	NewClient:    sesmail.NewClient,
+	NewClient: func(getenv func(string) string) (*sesv2.Client, error) {
+		return sesmail.NewClient(context.Background(), getenv)
+	},
 	BaseEndpoint: func(c *sesv2.Client) *string { return c.Options().BaseEndpoint },
 	Send: func(c *sesv2.Client) error {
 		return sesmail.New(c, "notify@book.example.com").SendEmail(context.Background(), message)

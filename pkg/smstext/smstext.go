@@ -66,8 +66,9 @@ const EndpointVariable = "AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2"
 // would read it (awsenv.Endpoint: EndpointVariable, else AWS_ENDPOINT_URL,
 // unless AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true) points it elsewhere, such
 // as a stand-in, and without credentials it then signs with fake ones.
-// Otherwise missing credentials are an error here, at start.
-func NewClient(getenv func(string) string) (*pinpointsmsvoicev2.Client, error) {
+// Otherwise missing credentials are an error here, at start. The client
+// gets the API options ctx carries (awsenv.WithAPIOptions).
+func NewClient(ctx context.Context, getenv func(string) string) (*pinpointsmsvoicev2.Client, error) {
 	endpoint, err := awsenv.Endpoint(getenv, pinpointsmsvoicev2.ServiceID)
 	if err != nil {
 		return nil, fmt.Errorf("sms client: %w", err)
@@ -76,6 +77,7 @@ func NewClient(getenv func(string) string) (*pinpointsmsvoicev2.Client, error) {
 	if err != nil {
 		return nil, err
 	}
+	cfg.APIOptions = append(cfg.APIOptions, awsenv.APIOptions(ctx)...)
 	return pinpointsmsvoicev2.NewFromConfig(cfg, func(o *pinpointsmsvoicev2.Options) {
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)

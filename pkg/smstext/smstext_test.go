@@ -20,7 +20,7 @@ var jsonOne = map[string]string{"Content-Type": "application/x-amz-json-1.0"}
 func sender(t *testing.T, endpoint string) *smstext.Sender {
 	t.Helper()
 	env := map[string]string{smstext.EndpointVariable: endpoint, "AWS_REGION": "us-east-1"}
-	client, err := smstext.NewClient(func(k string) string { return env[k] })
+	client, err := smstext.NewClient(context.Background(), func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,9 @@ func TestSendTextErrors(t *testing.T) {
 
 var adapter = awsenvtest.Adapter[pinpointsmsvoicev2.Client]{
 	Service: "the service", ServiceID: pinpointsmsvoicev2.ServiceID, Variable: smstext.EndpointVariable,
-	NewClient:    smstext.NewClient,
+	NewClient: func(getenv func(string) string) (*pinpointsmsvoicev2.Client, error) {
+		return smstext.NewClient(context.Background(), getenv)
+	},
 	BaseEndpoint: func(c *pinpointsmsvoicev2.Client) *string { return c.Options().BaseEndpoint },
 	Send: func(c *pinpointsmsvoicev2.Client) error {
 		return smstext.New(c, "+18005550199").SendText(context.Background(), message)

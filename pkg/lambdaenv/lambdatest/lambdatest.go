@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -140,7 +141,10 @@ func Event(t testing.TB, name string) []byte {
 // API is checked against its OpenAPI document (openapitest).
 func InvokeHTTP(t testing.TB, handler any, event []byte) events.APIGatewayV2HTTPResponse {
 	t.Helper()
-	out, err := lambda.NewHandler(handler).Invoke(context.Background(), event)
+	var e events.APIGatewayV2HTTPRequest
+	_ = json.Unmarshal(event, &e) // checkAPI says what is wrong with it
+	path := fmt.Sprintf("%s (%s %s)", t.Name(), e.RequestContext.HTTP.Method, e.RawPath)
+	out, err := lambda.NewHandler(handler).Invoke(WithPath(context.Background(), path), event)
 	if err != nil {
 		t.Fatalf("invoke: %v", err)
 	}
@@ -181,6 +185,9 @@ func checkAPI(t testing.TB, event []byte, res events.APIGatewayV2HTTPResponse) {
 		for _, v := range vs {
 			header.Add(k, v)
 		}
+	}
+	for _, c := range res.Cookies { // payload 2.0 answers Set-Cookie here
+		header.Add("Set-Cookie", c)
 	}
 	body := []byte(res.Body)
 	if res.IsBase64Encoded {
@@ -262,7 +269,7 @@ func RunHTTP(t *testing.T, handler any, cases []Case) {
 // sequence numbers of the records to retry, empty when none.
 func InvokeStream(t testing.TB, handler any, event []byte) []string {
 	t.Helper()
-	out, err := lambda.NewHandler(handler).Invoke(context.Background(), event)
+	out, err := lambda.NewHandler(handler).Invoke(WithPath(context.Background(), t.Name()), event)
 	if err != nil {
 		t.Fatalf("invoke: %v", err)
 	}
@@ -275,4 +282,64 @@ func InvokeStream(t testing.TB, handler any, event []byte) []string {
 		ids = append(ids, f.ItemIdentifier)
 	}
 	return ids
+}
+
+// Crews sets how many crews a business sends per window (CrewsPerWindow):
+// with more than one, a window holds several requests, and a move finds
+// the slot a request's hold is on with a Query of the window's holds.
+func (e *Env) Crews(t testing.TB, slug string, crews int) {
+	t.Helper()
+	err := e.Store.UpdateBusiness(context.Background(), slug, func(stored *booking.Business) (*booking.Business, error) {
+		changed := *stored
+		changed.CrewsPerWindow = crews
+		return &changed, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Send creates a request of the business through the service, as a
+// person would, on its first open window (a free crew's place in it), from
+// the given phone: status new, or pending_payment holding the window when
+// the business takes a deposit (simulated: the environment has no payment
+// provider). It returns the request's code.
+func (e *Env) Send(t testing.TB, slug, phone string) string {
+	t.Helper()
+	ctx := context.Background()
+	b, err := e.Bookings.Business(ctx, slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	service := b.Services[0].ID
+	c, _, err := e.Bookings.CreateRequest(ctx, b, booking.CreateInput{
+		WindowStart:     e.FirstOpenWindow(t, slug).Start.Format(time.RFC3339),
+		Address:         booking.Address{Street: "1 Sample St", ZIP: b.ServiceArea.ZIPCodes[0]},
+		Contact:         booking.Contact{Name: "Sample Person", Phone: phone},
+		ServiceID:       &service,
+		DepositAccepted: true,
+	})
+	if err != nil {
+		t.Fatalf("create a request of %s: %v", slug, err)
+	}
+	return c.Code
+}
+
+// Route returns an HTTP API event sent to another route: method, route
+// key path, the path itself, and its path parameters; a POST carries form,
+// an HTML form's body.
+func Route(t testing.TB, event []byte, method, route, path string, params map[string]string, form string) []byte {
+	t.Helper()
+	return Edit(t, event, func(e *events.APIGatewayV2HTTPRequest) {
+		e.RouteKey, e.RequestContext.RouteKey = method+" "+route, method+" "+route
+		e.RawPath, e.RequestContext.HTTP.Path, e.RequestContext.HTTP.Method = path, path, method
+		e.PathParameters = params
+		if method == "POST" {
+			if e.Headers == nil {
+				e.Headers = map[string]string{}
+			}
+			e.Headers["content-type"] = "application/x-www-form-urlencoded"
+			e.Body, e.IsBase64Encoded = form, false
+		}
+	})
 }

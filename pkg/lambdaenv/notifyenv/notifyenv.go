@@ -5,6 +5,8 @@
 package notifyenv
 
 import (
+	"context"
+
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/sesmail"
@@ -12,8 +14,8 @@ import (
 )
 
 // Email is the e-mail sender: SES, from SENDER_EMAIL.
-func Email(getenv func(string) string, c lambdaenv.NotifyConfig) (notify.EmailSender, error) {
-	ses, err := sesmail.NewClient(getenv)
+func Email(ctx context.Context, getenv func(string) string, c lambdaenv.NotifyConfig) (notify.EmailSender, error) {
+	ses, err := sesmail.NewClient(ctx, getenv)
 	if err != nil {
 		return nil, err
 	}
@@ -23,11 +25,11 @@ func Email(getenv func(string) string, c lambdaenv.NotifyConfig) (notify.EmailSe
 // SMS is the text sender: End User Messaging SMS, from
 // SMS_ORIGINATION_IDENTITY. Without an origination identity texts are off:
 // it returns no sender, and the notifier logs each text it does not send.
-func SMS(getenv func(string) string, c lambdaenv.NotifyConfig) (notify.SMSSender, error) {
+func SMS(ctx context.Context, getenv func(string) string, c lambdaenv.NotifyConfig) (notify.SMSSender, error) {
 	if c.SMSOriginationIdentity == "" {
 		return nil, nil
 	}
-	sms, err := smstext.NewClient(getenv)
+	sms, err := smstext.NewClient(ctx, getenv)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package notifyenv_test
 
 import (
+	"context"
 	"errors"
 	"testing"
 
@@ -24,8 +25,8 @@ func TestSenders(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			getenv := func(k string) string { return tt.env[k] }
 			c := lambdaenv.NotifyConfig{SenderEmail: "notify@book.example.com", SMSOriginationIdentity: tt.identity}
-			email, err := notifyenv.Email(getenv, c)
-			sms, smsErr := notifyenv.SMS(getenv, c)
+			email, err := notifyenv.Email(context.Background(), getenv, c)
+			sms, smsErr := notifyenv.SMS(context.Background(), getenv, c)
 			err = errors.Join(err, smsErr)
 			if tt.wantErr {
 				if err == nil {

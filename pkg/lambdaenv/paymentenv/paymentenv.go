@@ -71,6 +71,7 @@ func StripeFrom(ctx context.Context, getenv func(string) string, siteURL string,
 		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN: %w", err)
 	}
 	cfg.Region = region // the secret's own region
+	cfg.APIOptions = append(cfg.APIOptions, awsenv.APIOptions(ctx)...)
 	if client != nil {
 		cfg.HTTPClient = client
 	}

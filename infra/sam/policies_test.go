@@ -1,0 +1,46 @@
+package sam
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest/iamcheck"
+)
+
+// TestPoliciesResolve resolves every function's Policies as the SAM
+// transform and CloudFormation would grant them, with the optional
+// parameters set and empty (the conditions both ways): each must resolve
+// to inline statements that name actions and resources (no intrinsic left
+// over, no policy template), which is what the functions' tests check
+// their recorded AWS calls against (lambdatest.Record).
+func TestPoliciesResolve(t *testing.T) {
+	tp := loadTemplate(t)
+	deployments := map[string]map[string]string{
+		"optional parameters empty": {"SenderEmail": "notify@book.example.com"},
+		"optional parameters set": {"SenderEmail": "notify@book.example.com", "TableName": "doorstep",
+			"StripeSecretArn":        "arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep/stripe",
+			"SmsOriginationIdentity": "+15555550100", "PreviewInboxEmail": "preview@book.example.com", "ReservedConcurrency": "5"},
+	}
+	for name, params := range deployments {
+		d := iamcheck.Deployment{Partition: "aws", Region: "us-east-1", AccountID: "123456789012", Parameters: params,
+			Names: map[string]string{"DoorstepTable": "doorstep", "NotifyDeadLetterQueue": "dlq", "RefundDeadLetterQueue": "rdlq"}}
+		for _, id := range tp.ofType("AWS::Serverless::Function") {
+			t.Run(name+"/"+id, func(t *testing.T) {
+				p, err := iamcheck.Load(filepath.Join(root, "template.yaml"), id, d)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, st := range p.Statements {
+					for _, s := range append(append([]string{}, st.Actions...), st.Resources...) {
+						if s == "" {
+							t.Errorf("%s: an action or resource did not resolve to a string", st.Where)
+						}
+					}
+				}
+				if _, err := iamcheck.PollerCalls(filepath.Join(root, "template.yaml"), id, d); err != nil {
+					t.Errorf("event source mappings: %v", err)
+				}
+			})
+		}
+	}
+}
