@@ -1,6 +1,7 @@
 package pages_test
 
 import (
+	"html"
 	"net/http"
 	"net/url"
 	"strings"
@@ -67,9 +68,26 @@ func TestStatusPage(t *testing.T) {
 			t.Fatal("no open window on 2026-11-27")
 		}
 		f.businessMove(t, "mile-high-electric", c.Code, booking.ActionMove, w[0].Start.Format(time.RFC3339))
+		// The offer answered the request: it is confirmed at the new
+		// window, and the person may cancel with the deposit refunded.
 		res := f.do(t, "GET", "/r/"+c.Code, nil)
-		wantIn(t, res.body, "Request sent, not confirmed yet", "The business moved your arrival window to this time.", "Friday, November 27, 2026, 8:00 AM – 9:00 AM MST",
-			"$25.00 paid on Monday, November 23, 2026.")
+		wantIn(t, res.body, `data-state="accepted"`, "Confirmed by the business",
+			"Mile High Electric set this arrival window instead of the one you asked for, and expects you then. If it does not suit you, you may cancel this request.",
+			"The business moved your arrival window to this time.", "Friday, November 27, 2026, 8:00 AM – 9:00 AM MST",
+			"$25.00 paid on Monday, November 23, 2026.", `id="cancel" href="/r/`, `id="add-to-calendar"`)
+		wantNotIn(t, res.body, "not an appointment until the business confirms")
+		cancel := f.do(t, "GET", "/r/"+c.Code+"/cancel", nil)
+		wantIn(t, cancel.body, "The business moved your arrival window, so your $25.00 deposit is refunded in full.")
+	})
+	t.Run("a declined request says nobody can cancel it", func(t *testing.T) {
+		for i, lang := range []string{"en", "es"} {
+			c := f.create(t, "mile-high-electric", "80202", lang, 4+i)
+			f.paySimulated(t, c.Code)
+			f.businessMove(t, "mile-high-electric", c.Code, booking.ActionDecline, "")
+			res := f.do(t, "GET", "/r/"+c.Code, nil)
+			wantIn(t, res.body, `data-state="declined"`, html.EscapeString(pages.Texts(lang)["private_view"]))
+			wantNotIn(t, res.body, html.EscapeString(pages.Texts(lang)["private"]), "cancelar la solicitud", "cancel the request", `id="cancel"`)
+		}
 	})
 	t.Run("a request the business did not answer before its window", func(t *testing.T) {
 		c := f.create(t, "mile-high-electric", "80202", "es", 1)
