@@ -164,9 +164,10 @@ func buildDeposit(r booking.Request, b *booking.Business, lang string, simulateA
 		v.Sentence = tr(lang, "deposit_"+state, amount, booking.FormatDay(lang, since, loc))
 	}
 	switch {
-	case d.Simulated:
+	case d.Simulated && b.Preview:
 		v.Note = tr(lang, "simulated_note")
-	case simulateAll:
+	case d.Simulated, simulateAll:
+		// Simulated because this server takes no real payment.
 		v.Note = tr(lang, "local_note")
 	case state == booking.DepositRefunded:
 		v.RefundNote = tr(lang, "refund_card")
