@@ -244,7 +244,7 @@ func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking
 			extra = fmt.Sprintf(l.notConfirmed, name) // a move stored before an offer answered the request
 		}
 		if r.Deposit != nil && r.Deposit.State == booking.DepositPaid {
-			extra = l.depositMoved // business_moves_the_window
+			extra = strings.TrimPrefix(extra+"\n\n"+l.depositMoved, "\n\n") // business_moves_the_window
 		}
 		last = fmt.Sprintf(l.notSuits, name, phone)
 	case KindReminder:
