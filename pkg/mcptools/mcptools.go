@@ -164,7 +164,7 @@ func (t *tools) getRequestStatus(ctx context.Context, args getRequestStatusArgs)
 		reminders = append(reminders, "Waiting for the deposit: the person pays at the payment_url they were given; the business sees the request once it is paid.")
 	case booking.StatusAccepted:
 		if moved {
-			reminders = append(reminders, "Confirmed at another arrival window than the one asked for: the business offered it, which accepted the request. Tell the person the new time, and that they may cancel if it does not suit them (with a deposit, the rule business_moves_the_window applies).")
+			reminders = append(reminders, "Confirmed at another arrival window than the one asked for: the business set it (offering another window answers a new request). Tell the person the new time, and that they may cancel if it does not suit them (with a deposit, the rule business_moves_the_window applies).")
 		}
 	}
 	return result{value: st, reminders: reminders}, nil
