@@ -84,6 +84,7 @@ func TestTexts(t *testing.T) {
 	paidEN.Deposit = &booking.DepositRecord{AmountCents: 4900, Currency: "usd", State: booking.DepositPaid}
 	beforeMovePaid, movedPaid := move(paidEN, booking.ActionMove, booking.ActorBusiness, booking.StatusAccepted)
 	beforeOldMove, oldMove := move(freshEN, booking.ActionMove, booking.ActorBusiness, booking.StatusNew)
+	beforeOffer, offer := move(freshEN, booking.ActionMove, booking.ActorBusiness, booking.StatusAccepted)
 	tests := []struct {
 		name    string
 		msgs    []notify.Message
@@ -133,6 +134,26 @@ Si el nuevo horario no le conviene, puede cancelar la solicitud en su página de
 		{
 			"changed, Spanish, text", messages(composer, &before, moved, b), code + "#1/changed/person/sms", "",
 			"Lakeview Plumbing confirmó su visita en otro horario: mar 24 nov, 14:00-16:00 CST. Si no le conviene, puede cancelarla. Estado: https://book.example.com/r/7K3M-Q9TD-2HXA Responda STOP para no recibir más",
+		},
+		{
+			"offer, e-mail", messages(composer, &beforeOffer, offer, b), code + "#1/changed/person/email",
+			"Confirmed at another window: Lakeview Plumbing, Tue, Nov 24, 2:00 PM-4:00 PM CST",
+			`Hello Ana Ruiz,
+
+Lakeview Plumbing answered your request with another arrival window: your visit is confirmed for the new window below, instead of the one you asked for.
+
+Code: 7K3M-Q9TD-2HXA
+Service: Drain cleaning
+Arrival window: Tue, Nov 24, 2:00 PM-4:00 PM CST
+Was: Mon, Nov 23, 10:00 AM-12:00 PM CST
+
+Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+If the new window does not suit you, you may cancel the request on its status page above, or call Lakeview Plumbing at (312) 555-0188.
+`,
+		},
+		{
+			"offer, text", messages(composer, &beforeOffer, offer, b), code + "#1/changed/person/sms", "",
+			"Lakeview Plumbing confirmed your visit at another window: Tue, Nov 24, 2:00 PM-4:00 PM CST. If it does not suit you, you may cancel. Status: https://book.example.com/r/7K3M-Q9TD-2HXA Reply STOP to opt out",
 		},
 		{
 			"moved with a paid deposit, e-mail", messages(composer, &beforeMovePaid, movedPaid, b), code + "#2/changed/person/email",
