@@ -42,5 +42,9 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 		return nil, err
 	}
 	bookings := booking.NewBookings(store, c.SiteURL, payments, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
+	if payments == nil || c.SimulateDeposits {
+		// No real payment can be taken: each deposit is simulated.
+		bookings.SimulateDeposits()
+	}
 	return lambdaenv.HTTP(httpapi.New(bookings, lambdaenv.Logger())), nil
 }

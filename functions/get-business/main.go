@@ -35,5 +35,8 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 		return nil, err
 	}
 	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
+	if c.SimulateDeposits {
+		bookings.SimulateDeposits() // booking_deposit.simulated: true
+	}
 	return lambdaenv.HTTP(httpapi.New(bookings, lambdaenv.Logger())), nil
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"testing"
 
@@ -17,6 +18,25 @@ func TestEvents(t *testing.T) {
 		{Name: "found", Event: lambdatest.Event(t, "get-business.json"), WantStatus: 200, WantBody: `"slug":"desert-cool-hvac"`},
 		{Name: "not found", Event: lambdatest.Event(t, "get-business-not-found.json"), WantStatus: 404, WantBody: `"code":"NOT_FOUND"`},
 	})
+}
+
+// PAYMENTS=simulated (a stack without Stripe): a deposit that the
+// businesses file does not simulate says simulated: true; PAYMENTS=stripe
+// leaves it as the file says.
+func TestPaymentsSimulated(t *testing.T) {
+	// austin-rapid-plumbing is no preview and takes a deposit.
+	event := bytes.ReplaceAll(lambdatest.Event(t, "get-business.json"), []byte("desert-cool-hvac"), []byte("austin-rapid-plumbing"))
+	for payments, want := range map[string]string{"simulated": `"simulated":true`, "stripe": `"simulated":false`} {
+		t.Run(payments, func(t *testing.T) {
+			env := lambdatest.NewEnv(t)
+			env.Vars["PAYMENTS"] = payments
+			h, err := newHandler(context.Background(), env.Getenv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lambdatest.RunHTTP(t, h, []lambdatest.Case{{Name: "deposit", Event: event, WantStatus: 200, WantBody: want}})
+		})
+	}
 }
 
 // A bad configuration fails at start, with no handler, never on the first

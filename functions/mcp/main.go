@@ -35,5 +35,8 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 		return nil, err
 	}
 	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
+	if c.SimulateDeposits {
+		bookings.SimulateDeposits() // get_business and request_service
+	}
 	return lambdaenv.HTTP(mcptools.New(bookings, lambdaenv.Logger())), nil
 }

@@ -202,9 +202,10 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 		Ledger: dynamo.NewLedger(client, tableName), Log: log, Now: time.Now,
 		Metrics: events,
 	}
-	// No payment provider runs here: every deposit is paid on the
-	// simulated page.
-	bookings := booking.NewBookings(notify.Notifying(store, notifier, log), siteURL, nil, time.Now, booking.WithObserver(events))
+	// No payment provider runs here: every deposit is simulated, says so
+	// (getBusiness, the status, the inbox) and is paid on the simulated
+	// page.
+	bookings := booking.NewBookings(notify.Notifying(store, notifier, log), siteURL, nil, time.Now, booking.WithObserver(events)).SimulateDeposits()
 	// The hold sweeper, as ExpireHoldsFunction's schedule runs it on AWS.
 	go sweepEvery(ctx, bookings, time.Minute, log)
 	mux := http.NewServeMux()

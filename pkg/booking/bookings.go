@@ -20,6 +20,8 @@ type Bookings struct {
 	// payments opens the checkout of a deposit that is not simulated;
 	// nil: every deposit is paid at {SITE_URL}/pay/{code}.
 	payments Payments
+	// simulate has every deposit simulated (SimulateDeposits).
+	simulate bool
 	now      func() time.Time
 	// observer hears of creates, refusals, moves and limit hits (metrics).
 	observer Observer
@@ -39,6 +41,16 @@ func NewBookings(store Store, siteURL string, payments Payments, now func() time
 	return s
 }
 
+// SimulateDeposits has every deposit simulated, as a preview business's
+// are: for a server that can take no real payment (the local server, a
+// stack deployed without Stripe). getBusiness's booking_deposit.simulated
+// and each new request's deposit then say simulated: true, and the deposit
+// is paid on the service's simulated page. It returns s.
+func (s *Bookings) SimulateDeposits() *Bookings {
+	s.simulate = true
+	return s
+}
+
 // Business returns the business with the given slug (getBusiness), read
 // leniently (any case, spaces around it). A string that cannot be a slug is
 // NOT_FOUND without a lookup.
@@ -47,7 +59,24 @@ func (s *Bookings) Business(ctx context.Context, slug string) (*Business, error)
 	if !IsSlug(slug) {
 		return nil, Errorf(NotFound, "no business has the slug %s", excerpt(slug))
 	}
-	return s.store.Business(ctx, slug)
+	b, err := s.store.Business(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	return s.withPayments(b), nil
+}
+
+// withPayments returns b as this server takes its deposit: a copy whose
+// deposit is simulated when deposits are (SimulateDeposits); b itself
+// otherwise. The store's record (and its cache) is never changed.
+func (s *Bookings) withPayments(b *Business) *Business {
+	if !s.simulate || b.BookingDeposit == nil || b.BookingDeposit.Simulated {
+		return b
+	}
+	c, d := *b, *b.BookingDeposit
+	d.Simulated = true
+	c.BookingDeposit = &d
+	return &c
 }
 
 // WindowQuery selects the days of listArrivalWindows.
@@ -115,7 +144,7 @@ func (s *Bookings) CreateRequest(ctx context.Context, b *Business, in CreateInpu
 		return replay(*rec, hash)
 	}
 
-	r := dr.newRequest(b, now)
+	r := dr.newRequest(s.withPayments(b), now)
 	c = s.created(r)
 	if r.Deposit != nil && !r.Deposit.Simulated && s.payments != nil {
 		// The checkout opens before the request is stored, so that the 201

@@ -55,7 +55,9 @@ var Lifecycle = []Transition{
 	{StatusNew, ActionAccept, StatusAccepted, []Actor{ActorBusiness}},
 	{StatusNew, ActionDecline, StatusDeclined, []Actor{ActorBusiness}},
 	{StatusNew, ActionSpam, StatusDeclined, []Actor{ActorBusiness}},
-	{StatusNew, ActionMove, StatusNew, []Actor{ActorBusiness}},
+	// Offering another window answers the request: it is accepted at the
+	// new window (decisions.md, "Deposits and lifecycle").
+	{StatusNew, ActionMove, StatusAccepted, []Actor{ActorBusiness}},
 	{StatusNew, ActionCancel, StatusCancelled, []Actor{ActorBusiness, ActorCustomer}},
 	// Still unanswered when its window starts: the business did not answer.
 	{StatusNew, ActionExpire, StatusExpired, []Actor{ActorSystem}},

@@ -42,7 +42,8 @@ func TestREADMELifecycleTable(t *testing.T) {
 // (deposit paid), to expired (hold lapsed) and to cancelled; new to
 // accepted, declined, cancelled and expired (unanswered when its window
 // starts); accepted to completed, no_show and cancelled; the business
-// moving the window of a new or accepted request; and (the hardening
+// moving the window of a new or accepted request, which answers a new one
+// (issue 20: it is then accepted at the new window); and (the hardening
 // issue) the business marking a new request not genuine, which declines
 // it. Everything else is refused, for every actor.
 func TestLifecycleIsTheSpecsTable(t *testing.T) {
@@ -59,7 +60,7 @@ func TestLifecycleIsTheSpecsTable(t *testing.T) {
 		{booking.StatusNew, booking.ActionDecline, booking.StatusDeclined}:            true,
 		{booking.StatusNew, booking.ActionSpam, booking.StatusDeclined}:               true,
 		{booking.StatusNew, booking.ActionCancel, booking.StatusCancelled}:            true,
-		{booking.StatusNew, booking.ActionMove, booking.StatusNew}:                    true,
+		{booking.StatusNew, booking.ActionMove, booking.StatusAccepted}:               true,
 		{booking.StatusNew, booking.ActionExpire, booking.StatusExpired}:              true,
 		{booking.StatusAccepted, booking.ActionComplete, booking.StatusCompleted}:     true,
 		{booking.StatusAccepted, booking.ActionNoShow, booking.StatusNoShow}:          true,
@@ -171,7 +172,7 @@ func TestLifecycleEffects(t *testing.T) {
 		{"new", "accept"}:             {DecrementPhone: true},
 		{"new", "decline"}:            {DecrementPhone: true, ReleaseHold: true},
 		{"new", "spam"}:               {DecrementPhone: true, ReleaseHold: true, BlockContact: true},
-		{"new", "move"}:               {MoveWindow: true},
+		{"new", "move"}:               {DecrementPhone: true, MoveWindow: true}, // answered: accepted
 		{"new", "cancel"}:             {DecrementPhone: true, ReleaseHold: true},
 		{"new", "expire"}:             {DecrementPhone: true, ReleaseHold: true},
 		{"accepted", "complete"}:      {},

@@ -254,7 +254,7 @@ func (s *Bookings) ResolveBusiness(ctx context.Context, ref string) (*Business, 
 		return nil, Errorf(NotFound,
 			"no business on Doorstep has a site at %s; pass the business's slug or a link to its own site (its web address or its booking page)", shortLink(link))
 	}
-	return b, nil
+	return s.withPayments(b), nil
 }
 
 // pickBusiness returns the candidate that owns l with the longest site path.

@@ -224,8 +224,10 @@ func TestCreateRequestRetriesConflicts(t *testing.T) {
 // since it was read runs again; one that keeps conflicting gives up with
 // the answer a create gives (a new window others keep writing is taken).
 func TestMoveRequestRetriesConflicts(t *testing.T) {
-	// An accept's items: the request, the phone counter. A window move's:
-	// the request, the new window's hold, the old one's.
+	// An accept's items: the request, the phone counter. A window move of
+	// a new request answers it (it is accepted, issue 20): the request, the
+	// phone's, the business's and the e-mail's open counts, the new
+	// window's hold, the old one's.
 	tests := []struct {
 		name      string
 		action    booking.Action
@@ -240,11 +242,11 @@ func TestMoveRequestRetriesConflicts(t *testing.T) {
 		{name: "throttled, then through", action: booking.ActionAccept,
 			refuse: [][]string{{none, "ThrottlingError"}}, wantCalls: 2, wantMoved: true},
 		{name: "the old hold changed since its read: read again", action: booking.ActionMove,
-			refuse: [][]string{{none, none, failed}}, wantCalls: 2, wantMoved: true},
+			refuse: [][]string{{none, none, none, none, none, failed}}, wantCalls: 2, wantMoved: true},
 		{name: "the request keeps conflicting", action: booking.ActionAccept,
 			forever: []string{conflict}, wantCode: booking.InvalidTransition, wantCalls: 8},
 		{name: "the new window keeps conflicting: taken", action: booking.ActionMove,
-			forever: []string{none, conflict}, wantCode: booking.WindowTaken, wantCalls: 8},
+			forever: []string{none, none, none, none, conflict}, wantCode: booking.WindowTaken, wantCalls: 8},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

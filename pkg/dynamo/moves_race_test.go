@@ -147,8 +147,9 @@ func TestRaceAcceptDecline(t *testing.T) {
 
 // TestRaceMoveToOneWindow has the business offer one free window to fifty
 // new requests of fifty phones, all at once: exactly one gets it, the
-// others are WINDOW_TAKEN and keep their own windows, and no phone's open
-// count changes.
+// others are WINDOW_TAKEN and stay new at their own windows with their
+// phones' open counts as they were; the winner is accepted at it (the offer
+// answers it, issue 20) and its phone's count goes down in the same write.
 func TestRaceMoveToOneWindow(t *testing.T) {
 	const n = 50
 	ctx := context.Background()
@@ -209,9 +210,9 @@ func TestRaceMoveToOneWindow(t *testing.T) {
 			}
 			oldHold := f.item(t, holdKey(slug, r.Window.Start))
 			if i == winner {
-				if !got.Window.Start.Equal(target) || !got.ChangedByBusiness || len(got.History) != 2 {
-					t.Errorf("round %d: winner has window %s, changed_by_business %v, %d events; want %s, true, 2",
-						round, got.Window.Start, got.ChangedByBusiness, len(got.History), target)
+				if got.Status != booking.StatusAccepted || !got.Window.Start.Equal(target) || !got.ChangedByBusiness || len(got.History) != 2 {
+					t.Errorf("round %d: winner is %s with window %s, changed_by_business %v, %d events; want accepted, %s, true, 2",
+						round, got.Status, got.Window.Start, got.ChangedByBusiness, len(got.History), target)
 				}
 				if oldHold != nil {
 					t.Errorf("round %d: the winner's old window is still held: %v", round, oldHold)
@@ -225,8 +226,12 @@ func TestRaceMoveToOneWindow(t *testing.T) {
 					t.Errorf("round %d: loser %d's own window's hold = %v, want one for %s", round, i, oldHold, r.Code)
 				}
 			}
-			if got := attrN(t, f.item(t, phoneKey(slug, r.Contact.Phone)), "open_count"); got != 1 {
-				t.Errorf("round %d: phone %s open_count = %d, want 1", round, r.Contact.Phone, got)
+			want := int64(1)
+			if i == winner {
+				want = 0 // answered: no longer open
+			}
+			if got := attrN(t, f.item(t, phoneKey(slug, r.Contact.Phone)), "open_count"); got != want {
+				t.Errorf("round %d: phone %s open_count = %d, want %d", round, r.Contact.Phone, got, want)
 			}
 		}
 	}

@@ -120,6 +120,12 @@ func TestCalendarFeed(t *testing.T) {
 			t.Fatalf("%s%s: got %d %s", step.code, step.path, res.status, res.raw)
 		}
 	}
+	// Offering another window answers a new request: it is confirmed at
+	// the new window (issue 20).
+	offered := fx.create(t, "split-day-plumbing", mon13, "(213) 555-0105")
+	if res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+offered+"/move", `{"window_start":"2026-11-24T18:00:00Z"}`); res.status != 200 {
+		t.Fatalf("%s/move: got %d %s", offered, res.status, res.raw)
+	}
 	// Out of range, put straight into the store: a window beyond the
 	// horizon (14 days) and one that ended more than 30 days ago.
 	b, err := fx.bookings.Business(ctx, "split-day-plumbing")
@@ -139,8 +145,8 @@ func TestCalendarFeed(t *testing.T) {
 	}
 
 	events := fx.feedEvents(t, fx.feedA)
-	if len(events) != 3 {
-		t.Errorf("got %d events, want 3: %v", len(events), events)
+	if len(events) != 4 {
+		t.Errorf("got %d events, want 4: %v", len(events), events)
 	}
 	if events[uid(other)] != nil {
 		t.Errorf("business A's feed has business B's request %s", other)
@@ -157,6 +163,7 @@ func TestCalendarFeed(t *testing.T) {
 		{newCode, "TENTATIVE", "0", "20261123T080000"},
 		{moved, "CONFIRMED", "2", "20261124T080000"},
 		{cancelled, "CANCELLED", "0", "20261123T150000"},
+		{offered, "CONFIRMED", "1", "20261124T100000"},
 	}
 	for _, tt := range tests {
 		e := events[uid(tt.code)]
@@ -195,11 +202,12 @@ func TestCalendarFeed(t *testing.T) {
 	}
 
 	// Once its window started, the new request unanswered is expired, and
-	// left out; the accepted and the cancelled ones stay.
+	// left out; the accepted and the cancelled ones stay, and so does the
+	// one an offer answered (it never expires unanswered).
 	fx.clock.Set(time.Date(2026, 11, 23, 17, 0, 0, 0, time.UTC))
 	events = fx.feedEvents(t, fx.feedA)
-	if events[uid(newCode)] != nil || events[uid(moved)] == nil || events[uid(cancelled)] == nil || len(events) != 2 {
-		t.Errorf("after the new request's window started: got %v, want %s and %s", events, moved, cancelled)
+	if events[uid(newCode)] != nil || events[uid(moved)] == nil || events[uid(cancelled)] == nil || events[uid(offered)] == nil || len(events) != 3 {
+		t.Errorf("after the new request's window started: got %v, want %s, %s and %s", events, moved, cancelled, offered)
 	}
 
 	// 40 days on: the windows above ended more than 30 days ago, and the

@@ -348,11 +348,13 @@ func TestMoveToAnotherWindow(t *testing.T) {
 		t.Fatalf("got %d, want 303", res.status)
 	}
 	r := f.request(t, code)
-	if got := r.Window.Start.UTC().Format(time.RFC3339); got != pick || !r.ChangedByBusiness || r.Status != booking.StatusNew {
-		t.Errorf("got window %s (changed %v, %s), want %s, changed, new", got, r.ChangedByBusiness, r.Status, pick)
+	// The offer answers the request: it is accepted at the new window.
+	if got := r.Window.Start.UTC().Format(time.RFC3339); got != pick || !r.ChangedByBusiness || r.Status != booking.StatusAccepted {
+		t.Errorf("got window %s (changed %v, %s), want %s, changed, accepted", got, r.ChangedByBusiness, r.Status, pick)
 	}
 	page := f.do(t, a, "GET", res.location, nil)
-	wantIn(t, page.body, "The new window is offered.", "You moved this request to this window.", "Moved to another window · by you")
+	wantIn(t, page.body, "Accepted at the new window. The person is told, and may cancel if it does not suit them.",
+		"You moved this request to this window.", "Moved to another window · by you", `data-state="accepted"`)
 	t.Run("paused: the business still offers its windows", func(t *testing.T) {
 		if _, err := f.fake.SetAcceptingRequests(context.Background(), f.business(t, slug), false); err != nil {
 			t.Fatal(err)

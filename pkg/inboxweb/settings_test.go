@@ -358,7 +358,7 @@ func TestSettingsPageSchedule(t *testing.T) {
 			`id="crews_per_window" name="crews_per_window" inputmode="numeric" aria-describedby="crews-help" value="3"`,
 			"Weekly hours", "Monday", `<option value="9" selected>9:00 AM</option>`}},
 		{"es", []string{"Días libres", "jueves 24 de diciembre de 2026", "Antelación",
-			"Los equipos están guardados.", `<label for="crews_per_window">Equipos por franja de llegada</label>`, "Guardar los equipos",
+			"Los equipos están guardados.", `<label for="crews_per_window">Equipos por horario de llegada</label>`, "Guardar los equipos",
 			"Horario semanal", "Lunes", "Recordatorios"}},
 	}
 	for _, tt := range tests {

@@ -343,13 +343,17 @@ func eventText(e booking.Event, lang string) string {
 	return tr(lang, "ev_"+string(e.Action)) + " · " + tr(lang, "by_"+string(e.By))
 }
 
-// depositText is the deposit's state in a few words; "" when none was
-// asked for.
+// depositText is the deposit's state in a few words, marked when it is
+// simulated (no money moves); "" when none was asked for.
 func depositText(d *booking.DepositStatus, lang string) string {
 	if d == nil {
 		return ""
 	}
-	return tr(lang, "deposit_"+d.State, booking.FormatMoney(d.AmountCents, d.Currency))
+	s := tr(lang, "deposit_"+d.State, booking.FormatMoney(d.AmountCents, d.Currency))
+	if d.Simulated {
+		s += " (" + tr(lang, "deposit_simulated") + ")"
+	}
+	return s
 }
 
 // consequence is what action does to req's deposit now, by the booking

@@ -36,6 +36,11 @@ type Config struct {
 	// DynamoDBEndpoint (DYNAMODB_ENDPOINT, optional) points the store at
 	// another engine, such as DynamoDB Local under sam local invoke.
 	DynamoDBEndpoint string
+	// SimulateDeposits (PAYMENTS=simulated) says the stack takes no real
+	// payment (deployed without Stripe): every deposit is simulated
+	// (booking.Bookings.SimulateDeposits). PAYMENTS=stripe, or unset, is
+	// deposits as the business file says.
+	SimulateDeposits bool
 }
 
 // ConfigFrom reads and checks the configuration of a function that builds
@@ -46,6 +51,13 @@ func ConfigFrom(getenv func(string) string) (Config, error) {
 	errs := []error{err}
 	if u, err := url.Parse(c.SiteURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.HasSuffix(c.SiteURL, "/") {
 		errs = append(errs, fmt.Errorf("SITE_URL must be an absolute http(s) URL without a trailing slash, got %q", c.SiteURL))
+	}
+	switch p := strings.TrimSpace(getenv("PAYMENTS")); p {
+	case "", "stripe":
+	case "simulated":
+		c.SimulateDeposits = true
+	default:
+		errs = append(errs, fmt.Errorf("PAYMENTS must be stripe or simulated, got %q", p))
 	}
 	return c, errors.Join(errs...)
 }

@@ -35,6 +35,33 @@ func TestConfigFrom(t *testing.T) {
 	}
 }
 
+// TestConfigPayments: PAYMENTS=simulated (a stack without Stripe) has
+// every deposit simulated; stripe or unset leaves them as the businesses
+// file says; anything else stops the function at start.
+func TestConfigPayments(t *testing.T) {
+	tests := []struct {
+		payments string
+		want     bool
+		wantErr  bool
+	}{
+		{"", false, false},
+		{"stripe", false, false},
+		{"simulated", true, false},
+		{" simulated ", true, false},
+		{"off", false, true},
+		{"Simulated", false, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.payments, func(t *testing.T) {
+			env := map[string]string{"TABLE_NAME": "t", "SITE_URL": "https://book.example.com", "PAYMENTS": tt.payments}
+			c, err := ConfigFrom(func(k string) string { return env[k] })
+			if (err != nil) != tt.wantErr || (err == nil && c.SimulateDeposits != tt.want) {
+				t.Errorf("got %v, %v; want simulate %v, error %v", c.SimulateDeposits, err, tt.want, tt.wantErr)
+			}
+		})
+	}
+}
+
 // TestTableConfigFrom: a function that builds no URLs needs TABLE_NAME
 // only; SITE_URL is neither required nor checked.
 func TestTableConfigFrom(t *testing.T) {

@@ -159,14 +159,19 @@ func (t *tools) getRequestStatus(ctx context.Context, args getRequestStatusArgs)
 		return result{}, err
 	}
 	var reminders []string
+	moved := st.ArrivalWindow.ChangedByBusiness
 	switch st.Status {
 	case booking.StatusNew:
 		reminders = append(reminders, "Not confirmed yet: the business has not accepted this request.")
+		if moved {
+			reminders = append(reminders, "The business moved the arrival window before confirming: tell the person the new time.")
+		}
 	case booking.StatusPendingPayment:
 		reminders = append(reminders, "Waiting for the deposit: the person pays at the payment_url they were given; the business sees the request once it is paid.")
-	}
-	if st.ArrivalWindow.ChangedByBusiness {
-		reminders = append(reminders, "The business moved the arrival window: tell the person the new time.")
+	case booking.StatusAccepted:
+		if moved {
+			reminders = append(reminders, "Confirmed at another arrival window than the one asked for: the business set it (offering another window answers a new request). Tell the person the new time, and that they may cancel if it does not suit them (with a deposit, the rule business_moves_the_window applies).")
+		}
 	}
 	return result{value: st, reminders: reminders}, nil
 }

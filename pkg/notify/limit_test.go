@@ -81,9 +81,9 @@ Inbox: https://book.example.com/inbox
 		{"spanish, its own limits", []func(*booking.Business){spanishDesk, func(b *booking.Business) { b.RequestsPerHour, b.MaxUnanswered = 4, 7 }},
 			"Número inusual de solicitudes en Lakeview Plumbing", `Lakeview Plumbing recibió un número inusual de solicitudes en línea en una hora.
 
-Por ahora se rechazan las nuevas solicitudes en línea: recibes como máximo 4 en una hora, y como máximo 7 sin responder a la vez. Los clientes todavía pueden llamarte.
+Por ahora se rechazan las nuevas solicitudes en línea: usted recibe como máximo 4 en una hora, y como máximo 7 sin responder a la vez. Los clientes todavía pueden llamarle.
 
-Abre tu bandeja y responde las solicitudes que esperan allí: acéptalas, ofrece otro horario o recházalas. Marca allí como spam las que no sean genuinas: así se rechazan y se bloquean su teléfono y su correo. Las solicitudes en línea se aceptan de nuevo a medida que pasa la hora y que las respondes.
+Abra su bandeja y responda las solicitudes que esperan allí: acéptelas, ofrezca otro horario o rechácelas. Marque allí como spam las que no sean genuinas: así se rechazan y se bloquean su teléfono y su correo. Las solicitudes en línea se aceptan de nuevo a medida que pasa la hora y que usted las responde.
 Bandeja: https://book.example.com/inbox
 `},
 	}

@@ -333,7 +333,7 @@ func checkRules(t *testing.T, msgs []notify.Message, r booking.Request, b *booki
 	if b.Example && len(msgs) > 0 {
 		t.Fatalf("got %v, want nothing for an example business", summary(msgs))
 	}
-	stop := map[string]string{"en": "Reply STOP to opt out", "es": "Responde STOP para no recibir más"}
+	stop := map[string]string{"en": "Reply STOP to opt out", "es": "Responda STOP para no recibir más"}
 	seen := map[string]bool{}
 	for _, m := range msgs {
 		if seen[m.ID] {

@@ -23,6 +23,7 @@ type lexicon struct {
 	questions                    string // %s business, %s phone
 	changeOrCancel               string // %s business, %s phone
 	notSuits                     string // %s business, %s phone
+	notSuitsSMS                  string // ends the text of a move
 	notConfirmed                 string // %s business
 	stop                         string // ends every text message
 	textMessage                  string // heads the text in a preview
@@ -32,6 +33,11 @@ type lexicon struct {
 	confirmedSubject, confirmed            string
 	confirmedSMS                           string
 	changedSubject, changed, changedSMS    string
+	// offered*: the business answered a new request by offering another
+	// window, which accepts it there (%s business, and window for the
+	// subject and text).
+	offeredSubject, offered, offeredSMS    string
+	depositMoved                           string // the rule business_moves_the_window, after a move
 	cancelledSubject, again                string
 	declined, cancelledByBusiness          string // %s business, %s window
 	cancelledByPerson, cancelledOther      string // %s business, %s window
@@ -65,7 +71,8 @@ var wording = map[string]*lexicon{
 		labelWords:     "In the customer's words:",
 		questions:      "Questions? Call %s at %s.",
 		changeOrCancel: "To change or cancel it, call %s at %s.",
-		notSuits:       "If the new window does not suit you, call %s at %s.",
+		notSuits:       "If the new window does not suit you, you may cancel the request on its status page above, or call %s at %s.",
+		notSuitsSMS:    "If it does not suit you, you may cancel.",
 		notConfirmed:   "This is not a confirmed appointment yet: %s will accept it, offer another window or decline it, and you will hear from us either way.",
 		stop:           "Reply STOP to opt out",
 		textMessage:    "Text message:",
@@ -81,6 +88,10 @@ var wording = map[string]*lexicon{
 		changedSubject:      "New arrival window: %s, %s",
 		changed:             "%s moved your request to another arrival window.",
 		changedSMS:          "%s moved your arrival window to %s.",
+		offeredSubject:      "Confirmed at another window: %s, %s",
+		offered:             "%s answered your request with another arrival window: your visit is confirmed for the new window below, instead of the one you asked for.",
+		offeredSMS:          "%s confirmed your visit at another window: %s.",
+		depositMoved:        "As the business moved the window, your deposit is refunded in full if you cancel or are not there.",
 		cancelledSubject:    "Cancelled: %s, %s",
 		again:               "You can send a new request at %s.",
 		declined:            "%s cannot take your request for %s, so it is cancelled.",
@@ -118,44 +129,49 @@ var wording = map[string]*lexicon{
 		labelStatus: "Estado", labelUrgency: "Urgencia", labelInbox: "Bandeja",
 		labelAssistant: "Enviada por el asistente", labelDeposit: "Depósito", depositPaid: "pagado",
 		labelWords:     "En palabras del cliente:",
-		questions:      "¿Preguntas? Llama a %s al %s.",
-		changeOrCancel: "Para cambiarla o cancelarla, llama a %s al %s.",
-		notSuits:       "Si el nuevo horario no te conviene, llama a %s al %s.",
-		notConfirmed:   "Todavía no es una cita confirmada: %s la aceptará, te ofrecerá otro horario o la rechazará, y te avisaremos en cualquier caso.",
-		stop:           "Responde STOP para no recibir más",
+		questions:      "¿Preguntas? Llame a %s al %s.",
+		changeOrCancel: "Para cambiarla o cancelarla, llame a %s al %s.",
+		notSuits:       "Si el nuevo horario no le conviene, puede cancelar la solicitud en su página de estado, arriba, o llamar a %s al %s.",
+		notSuitsSMS:    "Si no le conviene, puede cancelarla.",
+		notConfirmed:   "Todavía no es una cita confirmada: %s la aceptará, le ofrecerá otro horario o la rechazará, y le avisaremos en cualquier caso.",
+		stop:           "Responda STOP para no recibir más",
 		textMessage:    "Mensaje de texto:",
 
 		receivedSubject:     "Solicitud recibida: %s, %s",
-		received:            "%s recibió tu solicitud.",
-		receivedSMS:         "%s recibió tu solicitud para %s. Aún no está confirmada: te avisaremos cuando responda.",
-		depositDue:          "Para reservar este horario hay que pagar un depósito: págalo en %s antes de las %s, o el horario se libera y la solicitud vence. %s verá tu solicitud cuando el depósito esté pagado.",
-		receivedDepositSMS:  "%s recibió tu solicitud para %s. Paga el depósito en %s antes de las %s para reservar este horario.",
+		received:            "%s recibió su solicitud.",
+		receivedSMS:         "%s recibió su solicitud para %s. Aún no está confirmada: le avisaremos cuando responda.",
+		depositDue:          "Para reservar este horario hay que pagar un depósito: páguelo en %s antes de las %s, o el horario se libera y la solicitud vence. %s verá su solicitud cuando el depósito esté pagado.",
+		receivedDepositSMS:  "%s recibió su solicitud para %s. Pague el depósito en %s antes de las %s para reservar este horario.",
 		confirmedSubject:    "Confirmada: %s, %s",
-		confirmed:           "%s aceptó tu solicitud: llegará dentro del horario indicado abajo.",
-		confirmedSMS:        "%s confirmó tu visita: %s.",
+		confirmed:           "%s aceptó su solicitud: llegará dentro del horario indicado abajo.",
+		confirmedSMS:        "%s confirmó su visita: %s.",
 		changedSubject:      "Nuevo horario de llegada: %s, %s",
-		changed:             "%s cambió tu solicitud a otro horario de llegada.",
-		changedSMS:          "%s cambió tu horario de llegada a %s.",
+		changed:             "%s cambió su solicitud a otro horario de llegada.",
+		changedSMS:          "%s cambió su horario de llegada a %s.",
+		offeredSubject:      "Confirmada en otro horario: %s, %s",
+		offered:             "%s respondió a su solicitud con otro horario de llegada: su visita está confirmada para el nuevo horario indicado abajo, en lugar del que usted pidió.",
+		offeredSMS:          "%s confirmó su visita en otro horario: %s.",
+		depositMoved:        "Como el negocio cambió el horario, su depósito se reembolsa por completo si cancela o no está.",
 		cancelledSubject:    "Cancelada: %s, %s",
-		again:               "Puedes enviar una nueva solicitud en %s.",
-		declined:            "%s no puede atender tu solicitud para %s, así que quedó cancelada.",
-		cancelledByBusiness: "%s canceló tu solicitud para %s.",
-		cancelledByPerson:   "Tu solicitud con %s para %s quedó cancelada, como pediste.",
-		cancelledOther:      "Tu solicitud con %s para %s fue cancelada.",
-		expired:             "El depósito de tu solicitud con %s no se pagó a tiempo, así que el horario se liberó y la solicitud quedó cancelada.",
-		unanswered:          "%s no respondió a tiempo a tu solicitud para %s, así que quedó cancelada.",
+		again:               "Puede enviar una nueva solicitud en %s.",
+		declined:            "%s no puede atender su solicitud para %s, así que quedó cancelada.",
+		cancelledByBusiness: "%s canceló su solicitud para %s.",
+		cancelledByPerson:   "Su solicitud con %s para %s quedó cancelada, como pidió.",
+		cancelledOther:      "Su solicitud con %s para %s fue cancelada.",
+		expired:             "El depósito de su solicitud con %s no se pagó a tiempo, así que el horario se liberó y la solicitud quedó cancelada.",
+		unanswered:          "%s no respondió a tiempo a su solicitud para %s, así que quedó cancelada.",
 		newSubject:          "Nueva solicitud %s: %s, %s",
-		newIntro:            "Tienes una nueva solicitud de servicio en tu bandeja de Doorstep.",
-		openInbox:           "Abre tu bandeja para ver los detalles y aceptarla, ofrecer otro horario o rechazarla.",
+		newIntro:            "Tiene una nueva solicitud de servicio en su bandeja de Doorstep.",
+		openInbox:           "Abra su bandeja para ver los detalles y aceptarla, ofrecer otro horario o rechazarla.",
 		calledOffSubject:    "Solicitud %s cancelada por el cliente: %s, %s",
 		calledOff:           "El cliente canceló esta solicitud: no hace falta ir, y el horario de llegada vuelve a estar libre.",
 		limitSubject:        "Número inusual de solicitudes en %s",
 		limitHit:            "%s recibió un número inusual de solicitudes en línea en una hora.",
-		limitRefused:        "Por ahora se rechazan las nuevas solicitudes en línea: recibes como máximo %d en una hora, y como máximo %d sin responder a la vez. Los clientes todavía pueden llamarte.",
+		limitRefused:        "Por ahora se rechazan las nuevas solicitudes en línea: usted recibe como máximo %d en una hora, y como máximo %d sin responder a la vez. Los clientes todavía pueden llamarle.",
 		reminderSubject:     "Recordatorio: %s, %s",
-		reminder:            "Te recordamos tu visita: %s llegará dentro del horario indicado abajo.",
-		reminderSMS:         "Recordatorio: %s llegará el %s. Para cambiarla o cancelarla, llama al %s.",
-		limitTodo:           "Abre tu bandeja y responde las solicitudes que esperan allí: acéptalas, ofrece otro horario o recházalas. Marca allí como spam las que no sean genuinas: así se rechazan y se bloquean su teléfono y su correo. Las solicitudes en línea se aceptan de nuevo a medida que pasa la hora y que las respondes.",
+		reminder:            "Le recordamos su visita: %s llegará dentro del horario indicado abajo.",
+		reminderSMS:         "Recordatorio: %s llegará el %s. Para cambiarla o cancelarla, llame al %s.",
+		limitTodo:           "Abra su bandeja y responda las solicitudes que esperan allí: acéptelas, ofrezca otro horario o rechácelas. Marque allí como spam las que no sean genuinas: así se rechazan y se bloquean su teléfono y su correo. Las solicitudes en línea se aceptan de nuevo a medida que pasa la hora y que usted las responde.",
 
 		preview:       "%s es un sitio de prueba, así que este mensaje llegó solo a la bandeja de prueba, en lugar de a %s.",
 		toPersonEmail: "la persona por correo electrónico", toPersonSMS: "la persona por mensaje de texto",
@@ -216,9 +232,19 @@ func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking
 		subject = fmt.Sprintf(l.changedSubject, name, w)
 		lead = fmt.Sprintf(l.changed, name)
 		sms = fmt.Sprintf(l.changedSMS, name, w)
+		if ch.Event.From == booking.StatusNew && ch.Event.To == booking.StatusAccepted {
+			// The offer answered the request: it is accepted there.
+			subject = fmt.Sprintf(l.offeredSubject, name, w)
+			lead = fmt.Sprintf(l.offered, name)
+			sms = fmt.Sprintf(l.offeredSMS, name, w)
+		}
+		sms += " " + l.notSuitsSMS
 		lines = append(lines, l.labelWas+": "+l.window(l, ch.Previous.Start.In(loc), ch.Previous.End.In(loc)))
 		if ch.Event.To == booking.StatusNew {
-			extra = fmt.Sprintf(l.notConfirmed, name)
+			extra = fmt.Sprintf(l.notConfirmed, name) // a move stored before an offer answered the request
+		}
+		if r.Deposit != nil && r.Deposit.State == booking.DepositPaid {
+			extra = strings.TrimPrefix(extra+"\n\n"+l.depositMoved, "\n\n") // business_moves_the_window
 		}
 		last = fmt.Sprintf(l.notSuits, name, phone)
 	case KindReminder:

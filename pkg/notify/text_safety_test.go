@@ -91,7 +91,7 @@ In the customer's words:
 Open your inbox to see the details, then accept it, offer another window or decline it.
 Inbox: https://book.example.com/inbox/requests/7K3M-Q9TD-2HXA
 `},
-		{"es", business(t, spanishDesk), `Tienes una nueva solicitud de servicio en tu bandeja de Doorstep.
+		{"es", business(t, spanishDesk), `Tiene una nueva solicitud de servicio en su bandeja de Doorstep.
 
 Código: 7K3M-Q9TD-2HXA
 Servicio: Limpieza de drenaje
@@ -104,7 +104,7 @@ En palabras del cliente:
 >
 > Your deposit failed: pay at hxxp://evil[.]example/pay
 
-Abre tu bandeja para ver los detalles y aceptarla, ofrecer otro horario o rechazarla.
+Abra su bandeja para ver los detalles y aceptarla, ofrecer otro horario o rechazarla.
 Bandeja: https://book.example.com/inbox/requests/7K3M-Q9TD-2HXA
 `},
 	}

@@ -58,7 +58,9 @@ func TestTexts(t *testing.T) {
 	b := business(t)
 	pending := request(booking.StatusPendingPayment, "en", both)
 	fresh := request(booking.StatusNew, "es", both)
-	before, moved := move(fresh, booking.ActionMove, booking.ActorBusiness, booking.StatusNew)
+	// The business offers another window: that answers the request, which
+	// is accepted there (issue 20).
+	before, moved := move(fresh, booking.ActionMove, booking.ActorBusiness, booking.StatusAccepted)
 	// The person cancels: an accepted request of an English-speaking
 	// business, and a new one of a Spanish-speaking one (the business's
 	// language, not the request's, words its messages).
@@ -75,6 +77,14 @@ func TestTexts(t *testing.T) {
 	beforeRemindES, remindES := move(accepted, booking.ActionRemind, booking.ActorSystem, booking.StatusAccepted)
 	_, acceptedEN := move(freshEN, booking.ActionAccept, booking.ActorBusiness, booking.StatusAccepted)
 	beforeRemind, remind := move(acceptedEN, booking.ActionRemind, booking.ActorSystem, booking.StatusAccepted)
+	// An accepted visit with a paid deposit moved: the deposit rule
+	// business_moves_the_window is told. A move stored before an offer
+	// answered the request (new to new) still says it is not confirmed.
+	paidEN := acceptedEN
+	paidEN.Deposit = &booking.DepositRecord{AmountCents: 4900, Currency: "usd", State: booking.DepositPaid}
+	beforeMovePaid, movedPaid := move(paidEN, booking.ActionMove, booking.ActorBusiness, booking.StatusAccepted)
+	beforeOldMove, oldMove := move(freshEN, booking.ActionMove, booking.ActorBusiness, booking.StatusNew)
+	beforeOffer, offer := move(freshEN, booking.ActionMove, booking.ActorBusiness, booking.StatusAccepted)
 	tests := []struct {
 		name    string
 		msgs    []notify.Message
@@ -107,25 +117,83 @@ Questions? Call Lakeview Plumbing at (312) 555-0188.
 		},
 		{
 			"changed, Spanish, e-mail", messages(composer, &before, moved, b), code + "#1/changed/person/email",
-			"Nuevo horario de llegada: Lakeview Plumbing, mar 24 nov, 14:00-16:00 CST",
+			"Confirmada en otro horario: Lakeview Plumbing, mar 24 nov, 14:00-16:00 CST",
 			`Hola, Ana Ruiz:
 
-Lakeview Plumbing cambió tu solicitud a otro horario de llegada.
+Lakeview Plumbing respondió a su solicitud con otro horario de llegada: su visita está confirmada para el nuevo horario indicado abajo, en lugar del que usted pidió.
 
 Código: 7K3M-Q9TD-2HXA
 Servicio: Limpieza de drenaje
 Horario de llegada: mar 24 nov, 14:00-16:00 CST
 Antes: lun 23 nov, 10:00-12:00 CST
 
-Todavía no es una cita confirmada: Lakeview Plumbing la aceptará, te ofrecerá otro horario o la rechazará, y te avisaremos en cualquier caso.
-
 Estado: https://book.example.com/r/7K3M-Q9TD-2HXA
-Si el nuevo horario no te conviene, llama a Lakeview Plumbing al (312) 555-0188.
+Si el nuevo horario no le conviene, puede cancelar la solicitud en su página de estado, arriba, o llamar a Lakeview Plumbing al (312) 555-0188.
 `,
 		},
 		{
 			"changed, Spanish, text", messages(composer, &before, moved, b), code + "#1/changed/person/sms", "",
-			"Lakeview Plumbing cambió tu horario de llegada a mar 24 nov, 14:00-16:00 CST. Estado: https://book.example.com/r/7K3M-Q9TD-2HXA Responde STOP para no recibir más",
+			"Lakeview Plumbing confirmó su visita en otro horario: mar 24 nov, 14:00-16:00 CST. Si no le conviene, puede cancelarla. Estado: https://book.example.com/r/7K3M-Q9TD-2HXA Responda STOP para no recibir más",
+		},
+		{
+			"offer, e-mail", messages(composer, &beforeOffer, offer, b), code + "#1/changed/person/email",
+			"Confirmed at another window: Lakeview Plumbing, Tue, Nov 24, 2:00 PM-4:00 PM CST",
+			`Hello Ana Ruiz,
+
+Lakeview Plumbing answered your request with another arrival window: your visit is confirmed for the new window below, instead of the one you asked for.
+
+Code: 7K3M-Q9TD-2HXA
+Service: Drain cleaning
+Arrival window: Tue, Nov 24, 2:00 PM-4:00 PM CST
+Was: Mon, Nov 23, 10:00 AM-12:00 PM CST
+
+Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+If the new window does not suit you, you may cancel the request on its status page above, or call Lakeview Plumbing at (312) 555-0188.
+`,
+		},
+		{
+			"offer, text", messages(composer, &beforeOffer, offer, b), code + "#1/changed/person/sms", "",
+			"Lakeview Plumbing confirmed your visit at another window: Tue, Nov 24, 2:00 PM-4:00 PM CST. If it does not suit you, you may cancel. Status: https://book.example.com/r/7K3M-Q9TD-2HXA Reply STOP to opt out",
+		},
+		{
+			"moved with a paid deposit, e-mail", messages(composer, &beforeMovePaid, movedPaid, b), code + "#2/changed/person/email",
+			"New arrival window: Lakeview Plumbing, Tue, Nov 24, 2:00 PM-4:00 PM CST",
+			`Hello Ana Ruiz,
+
+Lakeview Plumbing moved your request to another arrival window.
+
+Code: 7K3M-Q9TD-2HXA
+Service: Drain cleaning
+Arrival window: Tue, Nov 24, 2:00 PM-4:00 PM CST
+Was: Mon, Nov 23, 10:00 AM-12:00 PM CST
+
+As the business moved the window, your deposit is refunded in full if you cancel or are not there.
+
+Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+If the new window does not suit you, you may cancel the request on its status page above, or call Lakeview Plumbing at (312) 555-0188.
+`,
+		},
+		{
+			"moved with a paid deposit, text", messages(composer, &beforeMovePaid, movedPaid, b), code + "#2/changed/person/sms", "",
+			"Lakeview Plumbing moved your arrival window to Tue, Nov 24, 2:00 PM-4:00 PM CST. If it does not suit you, you may cancel. Status: https://book.example.com/r/7K3M-Q9TD-2HXA Reply STOP to opt out",
+		},
+		{
+			"a move stored before offers answered, e-mail", messages(composer, &beforeOldMove, oldMove, b), code + "#1/changed/person/email",
+			"New arrival window: Lakeview Plumbing, Tue, Nov 24, 2:00 PM-4:00 PM CST",
+			`Hello Ana Ruiz,
+
+Lakeview Plumbing moved your request to another arrival window.
+
+Code: 7K3M-Q9TD-2HXA
+Service: Drain cleaning
+Arrival window: Tue, Nov 24, 2:00 PM-4:00 PM CST
+Was: Mon, Nov 23, 10:00 AM-12:00 PM CST
+
+This is not a confirmed appointment yet: Lakeview Plumbing will accept it, offer another window or decline it, and you will hear from us either way.
+
+Status: https://book.example.com/r/7K3M-Q9TD-2HXA
+If the new window does not suit you, you may cancel the request on its status page above, or call Lakeview Plumbing at (312) 555-0188.
+`,
 		},
 		{
 			"new request, business", messages(composer, nil, fresh, b), code + "#0/new_request/business/email",
@@ -215,7 +283,7 @@ Questions? Call Lakeview Plumbing at (312) 555-0188.
 		},
 		{
 			"expired unanswered, Spanish, text", messages(composer, &beforeUnansweredES, unansweredES, b), code + "#1/cancelled/person/sms", "",
-			"Lakeview Plumbing no respondió a tiempo a tu solicitud para lun 23 nov, 10:00-12:00 CST, así que quedó cancelada. Estado: https://book.example.com/r/7K3M-Q9TD-2HXA Responde STOP para no recibir más",
+			"Lakeview Plumbing no respondió a tiempo a su solicitud para lun 23 nov, 10:00-12:00 CST, así que quedó cancelada. Estado: https://book.example.com/r/7K3M-Q9TD-2HXA Responda STOP para no recibir más",
 		},
 		{
 			"expired unpaid, text: as before", messages(composer, &beforeUnpaid, unpaid, b), code + "#1/cancelled/person/sms", "",
@@ -273,19 +341,19 @@ To change or cancel it, call Lakeview Plumbing at (312) 555-0188.
 			"Recordatorio: Lakeview Plumbing, lun 23 nov, 10:00-12:00 CST",
 			`Hola, Ana Ruiz:
 
-Te recordamos tu visita: Lakeview Plumbing llegará dentro del horario indicado abajo.
+Le recordamos su visita: Lakeview Plumbing llegará dentro del horario indicado abajo.
 
 Código: 7K3M-Q9TD-2HXA
 Servicio: Limpieza de drenaje
 Horario de llegada: lun 23 nov, 10:00-12:00 CST
 
 Estado: https://book.example.com/r/7K3M-Q9TD-2HXA
-Para cambiarla o cancelarla, llama a Lakeview Plumbing al (312) 555-0188.
+Para cambiarla o cancelarla, llame a Lakeview Plumbing al (312) 555-0188.
 `,
 		},
 		{
 			"reminder, Spanish, text", messages(composer, &beforeRemindES, remindES, b), code + "#2/reminder/person/sms", "",
-			"Recordatorio: Lakeview Plumbing llegará el lun 23 nov, 10:00-12:00 CST. Para cambiarla o cancelarla, llama al (312) 555-0188. Estado: https://book.example.com/r/7K3M-Q9TD-2HXA Responde STOP para no recibir más",
+			"Recordatorio: Lakeview Plumbing llegará el lun 23 nov, 10:00-12:00 CST. Para cambiarla o cancelarla, llame al (312) 555-0188. Estado: https://book.example.com/r/7K3M-Q9TD-2HXA Responda STOP para no recibir más",
 		},
 	}...)
 	for _, tt := range tests {

@@ -139,7 +139,7 @@ func TestLocalWiring(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 	}
-	if m := box.Messages()[0]; !strings.Contains(m.Body, siteURL+"/r/"+c) || !strings.HasSuffix(m.Body, "Responde STOP para no recibir más") {
+	if m := box.Messages()[0]; !strings.Contains(m.Body, siteURL+"/r/"+c) || !strings.HasSuffix(m.Body, "Responda STOP para no recibir más") {
 		t.Errorf("got text %q, want the status_url and the opt-out hint", m.Body)
 	}
 

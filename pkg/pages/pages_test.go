@@ -1,6 +1,7 @@
 package pages_test
 
 import (
+	"html"
 	"net/http"
 	"net/url"
 	"strings"
@@ -67,9 +68,26 @@ func TestStatusPage(t *testing.T) {
 			t.Fatal("no open window on 2026-11-27")
 		}
 		f.businessMove(t, "mile-high-electric", c.Code, booking.ActionMove, w[0].Start.Format(time.RFC3339))
+		// The offer answered the request: it is confirmed at the new
+		// window, and the person may cancel with the deposit refunded.
 		res := f.do(t, "GET", "/r/"+c.Code, nil)
-		wantIn(t, res.body, "Request sent, not confirmed yet", "The business moved your arrival window to this time.", "Friday, November 27, 2026, 8:00 AM – 9:00 AM MST",
-			"$25.00 paid on Monday, November 23, 2026.")
+		wantIn(t, res.body, `data-state="accepted"`, "Confirmed by the business",
+			"Mile High Electric set this arrival window instead of the one you asked for, and expects you then. If it does not suit you, you may cancel this request.",
+			"The business moved your arrival window to this time.", "Friday, November 27, 2026, 8:00 AM – 9:00 AM MST",
+			"$25.00 paid on Monday, November 23, 2026.", `id="cancel" href="/r/`, `id="add-to-calendar"`)
+		wantNotIn(t, res.body, "not an appointment until the business confirms")
+		cancel := f.do(t, "GET", "/r/"+c.Code+"/cancel", nil)
+		wantIn(t, cancel.body, "The business moved your arrival window, so your $25.00 deposit is refunded in full.")
+	})
+	t.Run("a declined request says nobody can cancel it", func(t *testing.T) {
+		for i, lang := range []string{"en", "es"} {
+			c := f.create(t, "mile-high-electric", "80202", lang, 4+i)
+			f.paySimulated(t, c.Code)
+			f.businessMove(t, "mile-high-electric", c.Code, booking.ActionDecline, "")
+			res := f.do(t, "GET", "/r/"+c.Code, nil)
+			wantIn(t, res.body, `data-state="declined"`, html.EscapeString(pages.Texts(lang)["private_view"]))
+			wantNotIn(t, res.body, html.EscapeString(pages.Texts(lang)["private"]), "cancelar la solicitud", "cancel the request", `id="cancel"`)
+		}
 	})
 	t.Run("a request the business did not answer before its window", func(t *testing.T) {
 		c := f.create(t, "mile-high-electric", "80202", "es", 1)
@@ -122,9 +140,14 @@ func TestSimulatedPayment(t *testing.T) {
 	if res.status != http.StatusOK {
 		t.Fatalf("got %d, want 200", res.status)
 	}
-	wantIn(t, res.body, "Pay the deposit", "$25.00", "Simulate paying $25.00", "This is a simulated payment: no card, no money.",
+	wantIn(t, res.body, "Pay the deposit", "$25.00", "Simulate paying $25.00",
+		"Simulated deposit: this business&#39;s site is a preview, so no card is asked for and no money moves.</strong> The button moves your request on as a payment would.",
 		"Pay by Monday, November 23, 2026, 8:30 AM MST", `action="/pay/`+c.Code+`"`, "Nobody there when the business comes")
 	wantNotIn(t, res.body, personal...)
+	// One simulation notice, not two (issue 20).
+	if n := strings.Count(res.body, "Simulated deposit"); n != 1 {
+		t.Errorf("the page says %q %d times, want once", "Simulated deposit", n)
+	}
 
 	res = f.do(t, "POST", "/pay/"+c.Code, url.Values{})
 	if res.status != http.StatusSeeOther || res.location != "/r/"+c.Code+"?done=paid" {
@@ -209,6 +232,24 @@ func TestRealDeposit(t *testing.T) {
 		}
 		if got := f.request(t, c.Code).Deposit.State; got != booking.DepositPaid {
 			t.Errorf("got %s, want paid", got)
+		}
+	})
+	t.Run("a stack without Stripe: the deposit is simulated and says so once", func(t *testing.T) {
+		f := newFixture(t, func(c *pages.Config) { c.Bookings.SimulateDeposits() })
+		c := f.create(t, "austin-rapid-plumbing", "78701", "en", 0)
+		if got := f.request(t, c.Code).Deposit; !got.Simulated {
+			t.Errorf("stored deposit %+v, want simulated", got)
+		}
+		if c.PaymentURL == nil || *c.PaymentURL != siteURL+"/pay/"+c.Code {
+			t.Errorf("got payment_url %v, want the simulated page", c.PaymentURL)
+		}
+		status := f.do(t, "GET", "/r/"+c.Code, nil).body
+		wantIn(t, status, `id="pay" href="/pay/`+c.Code+`"`, "this server takes no real payments")
+		wantNotIn(t, status, "preview")
+		res := f.do(t, "GET", "/pay/"+c.Code, nil)
+		wantIn(t, res.body, "Simulate paying $49.00", "this server takes no real payments")
+		if n := strings.Count(res.body, "Simulated deposit"); n != 1 {
+			t.Errorf("the pay page says %q %d times, want once", "Simulated deposit", n)
 		}
 	})
 	t.Run("back from Stripe", func(t *testing.T) {

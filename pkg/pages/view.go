@@ -32,7 +32,10 @@ type statusView struct {
 	// the business has accepted it.
 	CalendarURL string
 	NotAnAppt   bool // while the business has not confirmed
-	StatusPath  string
+	// Private says who can see the page, and cancel the request while it
+	// can be cancelled.
+	Private    string
+	StatusPath string
 }
 
 // depositView is a request's deposit: its amount, what became of it and
@@ -113,6 +116,13 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulate
 		v.Hint = tr(lang, "hint_pending_payment", b.Name, booking.FormatMoment(lang, r.HoldExpires, loc))
 	case booking.StatusCancelled, booking.StatusExpired:
 		v.Hint = tr(lang, "hint_"+string(r.Status))
+	case booking.StatusAccepted:
+		v.Hint = tr(lang, "hint_accepted", b.Name)
+		if r.ChangedByBusiness {
+			// An offer of another window answered it, or the business
+			// moved the visit: the person may cancel (issue 20).
+			v.Hint = tr(lang, "hint_accepted_moved", b.Name)
+		}
 	default:
 		v.Hint = tr(lang, "hint_"+string(r.Status), b.Name)
 	}
@@ -123,8 +133,10 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulate
 			v.PayURL = checkoutPath(r.Code)
 		}
 	}
+	v.Private = tr(lang, "private_view")
 	if _, err := booking.Allowed(r.Status, booking.ActionCancel, booking.ActorCustomer); err == nil {
 		v.CancelURL = "/r/" + r.Code + "/cancel"
+		v.Private = tr(lang, "private") // the address also cancels it
 	}
 	if r.Status == booking.StatusAccepted {
 		v.CalendarURL = "/r/" + r.Code + ".ics"
@@ -152,9 +164,10 @@ func buildDeposit(r booking.Request, b *booking.Business, lang string, simulateA
 		v.Sentence = tr(lang, "deposit_"+state, amount, booking.FormatDay(lang, since, loc))
 	}
 	switch {
-	case d.Simulated:
+	case d.Simulated && b.Preview:
 		v.Note = tr(lang, "simulated_note")
-	case simulateAll:
+	case d.Simulated, simulateAll:
+		// Simulated because this server takes no real payment.
 		v.Note = tr(lang, "local_note")
 	case state == booking.DepositRefunded:
 		v.RefundNote = tr(lang, "refund_card")
