@@ -5,9 +5,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
@@ -133,11 +135,17 @@ func TestPermissions(t *testing.T) {
 		}
 		csrf = m[1]
 	})
-	moves := []struct{ code, action string }{{codes[0], "accept"}, {codes[0], "complete"}, {codes[1], "decline"}, {codes[2], "accept"}, {codes[2], "cancel"}}
+	// Done and nobody there wait for the window to start; a move finds
+	// the slot the request holds with a Query of its window.
+	later := env.FirstOpenWindow(t, slug).Start.Add(24 * time.Hour).Format(time.RFC3339)
+	moves := []struct{ code, action, form string }{
+		{codes[0], "accept", ""}, {codes[0], "move", "&window_start=" + url.QueryEscape(later)},
+		{codes[1], "decline", ""}, {codes[2], "accept", ""}, {codes[2], "cancel", ""},
+	}
 	for _, m := range moves {
 		t.Run(m.action, func(t *testing.T) {
 			send(t, "GET", "/inbox/requests/"+m.code, "", 200)
-			send(t, "POST", "/inbox/requests/"+m.code+"/"+m.action, "csrf="+csrf, 303)
+			send(t, "POST", "/inbox/requests/"+m.code+"/"+m.action, "csrf="+csrf+m.form, 303)
 		})
 	}
 	t.Run("pause", func(t *testing.T) {
