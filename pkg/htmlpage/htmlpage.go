@@ -56,20 +56,21 @@ type Page struct {
 	Body       any
 }
 
-// New parses the layout and the named pages of files (templates/*.html). A
-// site that has a header defines the template "nav" in
-// templates/nav.html, which is then parsed with every page. New panics on
+// New parses the layout and the named pages of files (templates/*.html).
+// templates/shared.html, when the site has one, is parsed with every page:
+// it defines the parts its pages share, and "nav", a header above <main>,
+// for a site that has one. New panics on
 // a template that does not parse, as template.Must does, since the
 // templates are embedded in the binary.
 func New(files fs.FS, style string, names ...string) *Site {
 	style = baseStyle + style
 	s := &Site{templates: map[string]*template.Template{}, style: style}
-	_, navErr := fs.Stat(files, "templates/nav.html")
+	_, sharedErr := fs.Stat(files, "templates/shared.html")
 	for _, name := range names {
 		t := template.Must(template.New("layout.html").ParseFS(layout, "layout.html"))
 		patterns := []string{"templates/" + name + ".html"}
-		if navErr == nil {
-			patterns = append(patterns, "templates/nav.html")
+		if sharedErr == nil {
+			patterns = append(patterns, "templates/shared.html")
 		}
 		s.templates[name] = template.Must(t.ParseFS(files, patterns...))
 	}
@@ -221,4 +222,20 @@ func Defaults(now *func() time.Time, log **slog.Logger) {
 	if *log == nil {
 		*log = slog.New(slog.DiscardHandler)
 	}
+}
+
+// TelURL is the tel: link of a phone number in international format
+// (+digits), for an href; "" for anything else, which is then shown as
+// text only.
+func TelURL(phone string) template.URL {
+	digits, ok := strings.CutPrefix(phone, "+")
+	if !ok || digits == "" {
+		return ""
+	}
+	for _, c := range digits {
+		if c < '0' || c > '9' {
+			return ""
+		}
+	}
+	return template.URL("tel:+" + digits) // +digits only: safe in an href
 }
