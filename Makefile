@@ -19,6 +19,7 @@ SAM_FUNCTIONS := \
     McpFunction=mcp \
     BusinessInboxFunction=business-inbox \
     BusinessWebFunction=business-web \
+    BookFormFunction=book-form \
     CalendarFeedFunction=calendar-feed \
     ExpireHoldsFunction=expire-holds \
     NotifyFunction=notify \
