@@ -15,7 +15,7 @@ func TestEmbedSnippet(t *testing.T) {
 		want []string
 	}{
 		{"desert-cool-hvac", []string{
-			`<a id="booking-form" href="` + siteURL + `/book/desert-cool-hvac">Open your booking form</a>`,
+			`<a id="booking-form" class="back" href="` + siteURL + `/book/desert-cool-hvac">Open your booking form</a>`,
 			`<textarea id="embed-link" readonly rows="3">&lt;a href=&#34;` + siteURL + `/book/desert-cool-hvac&#34; rel=&#34;noopener&#34;&gt;Request a visit&lt;/a&gt;</textarea>`,
 			`&lt;iframe src=&#34;` + siteURL + `/book/desert-cool-hvac&#34; title=&#34;Request a visit from Desert Cool Heating &amp;amp; Air&#34;`,
 			"only on https://desert-cool-hvac.example.com,",
