@@ -78,12 +78,7 @@ func (f *fixture) post(t *testing.T, slug string, form url.Values) pagetest.Resp
 
 // business returns the business with the given slug.
 func (f *fixture) business(t *testing.T, slug string) *booking.Business {
-	t.Helper()
-	b, err := f.bookings.Business(context.Background(), slug)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return pagetest.Business(t, f.bookings, slug)
 }
 
 // day is the date daysAhead days from today in slug's time zone.
@@ -94,16 +89,7 @@ func (f *fixture) day(t *testing.T, slug string, daysAhead int) string {
 
 // windows returns slug's open windows on day (YYYY-MM-DD).
 func (f *fixture) windows(t *testing.T, slug, day string) []booking.Window {
-	t.Helper()
-	from, err := booking.ParseDate("from", day)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := f.bookings.ArrivalWindows(context.Background(), f.business(t, slug), booking.WindowQuery{From: from, Days: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a.Windows
+	return pagetest.Windows(t, f.bookings, f.business(t, slug), day, 1)
 }
 
 // stored returns how many requests slug holds, in any state.

@@ -194,18 +194,22 @@ func (h *handler) session(r *http.Request) (s Session, ok bool, err error) {
 // signedIn serves a page of a signed-in business; signed out, the person
 // is led through sign-in and back to this page.
 func (h *handler) signedIn(next func(http.ResponseWriter, *http.Request, Session)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		s, ok, err := h.session(r)
-		if err != nil {
-			h.fail(w, r, err)
-			return
-		}
-		if !ok {
-			toSignIn(w, r, r.URL.Path)
-			return
-		}
-		next(w, r, s)
+	return func(w http.ResponseWriter, r *http.Request) { h.inSession(w, r, next) }
+}
+
+// inSession serves next with the request's live session; without one, the
+// person is led through sign-in to the page asked for.
+func (h *handler) inSession(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request, Session)) {
+	s, ok, err := h.session(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
 	}
+	if !ok {
+		toSignIn(w, r, r.URL.Path)
+		return
+	}
+	next(w, r, s)
 }
 
 // form serves a form of a signed-in business: without the CSRF token it
@@ -219,20 +223,13 @@ func (h *handler) form(next func(http.ResponseWriter, *http.Request, Session)) h
 			h.forbidden(w, r)
 			return
 		}
-		s, ok, err := h.session(r)
-		if err != nil {
-			h.fail(w, r, err)
-			return
-		}
-		if !ok {
-			toSignIn(w, r, r.URL.Path)
-			return
-		}
-		if subtle.ConstantTimeCompare([]byte(sent), []byte(s.CSRF)) != 1 {
-			h.forbidden(w, r)
-			return
-		}
-		next(w, r, s)
+		h.inSession(w, r, func(w http.ResponseWriter, r *http.Request, s Session) {
+			if subtle.ConstantTimeCompare([]byte(sent), []byte(s.CSRF)) != 1 {
+				h.forbidden(w, r)
+				return
+			}
+			next(w, r, s)
+		})
 	}
 }
 

@@ -48,6 +48,11 @@ func Serve(t testing.TB, h http.Handler, req *http.Request) Response {
 	t.Helper()
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, req)
+	return Recorded(rec)
+}
+
+// Recorded is the answer rec recorded.
+func Recorded(rec *httptest.ResponseRecorder) Response {
 	return Response{Status: rec.Code, Header: rec.Header(), Body: rec.Body.String(), Location: rec.Header().Get("Location")}
 }
 
