@@ -27,9 +27,9 @@ import (
 // disabled, on the local server's own wiring: the booking form at
 // /book/{slug} from its first step to the status page, in English and in
 // Spanish; to the payment page for a business that takes a deposit; after
-// a refusal (the deposit's box not ticked); after a window taken by
-// someone else meanwhile (the refusal keeps what was typed); and with a
-// double submit that makes one request. Every step and error state is
+// refusals (a ZIP code outside the area, no phone, the deposit's box not
+// ticked); after a window taken by someone else meanwhile (the refusal
+// keeps what was typed); and with a double submit that makes one request. Every step and error state is
 // checked with axe-core (WCAG 2.0-2.2 A and AA) and for touch targets at
 // 390 px and at 1280 px, and screenshotted at 390 px to
 // artifacts/screenshots/book-{case}-{n}-{step}.png.
@@ -82,12 +82,13 @@ func TestBrowserBookingForm(t *testing.T) {
 		deposit                               bool // the business takes one: a refusal first, then the payment page
 		taken                                 bool // someone takes the window meanwhile
 		double                                bool // the send button is pressed twice
+		phoneLater                            bool // sent first without the phone: refused
 		heading, taken_, wantPath, wantHeader string
 	}{
 		{name: "en", lang: "en", slug: "desert-cool-hvac", service: "ac-not-cooling", zip: "85004", phone: "(602) 555-0111",
 			taken: true, heading: "Ask Desert Cool Heating & Air for a visit", taken_: "That window was just taken. Pick another.", wantPath: "/r/"},
 		{name: "es", lang: "es", slug: "limpieza-la-estrella", service: "standard-cleaning", zip: "90026", phone: "(213) 555-0122",
-			double: true, heading: "Pida una visita a Limpieza La Estrella", wantPath: "/r/"},
+			double: true, phoneLater: true, heading: "Pida una visita a Limpieza La Estrella", wantPath: "/r/"},
 		{name: "deposit", lang: "en", slug: "mile-high-electric", service: "power-loss", zip: "80202", phone: "(303) 555-0133",
 			deposit: true, heading: "Ask Mile High Electric for a visit", wantPath: "/pay/"},
 	}
@@ -214,9 +215,22 @@ func TestBrowserBookingForm(t *testing.T) {
 			typeIn("#street", "4417 Wisteria Lane")
 			typeIn("#city", "Lakewood")
 			typeIn("#name", "Quentin Zebulon")
-			typeIn("#phone", tt.phone)
+			if !tt.phoneLater {
+				typeIn("#phone", tt.phone)
+			}
 			typeIn("#email", "quentin@example.com")
 			typeIn("#description", "The breaker trips.")
+			if tt.phoneLater {
+				click("button#send")
+				if got := text("#phone-error"); !strings.HasPrefix(got, "Escriba un número de EE. UU. de 10 dígitos") {
+					t.Errorf("got %q next to the phone, want the refusal in Spanish", got)
+				}
+				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#street"), "value")); got.Value != "4417 Wisteria Lane" {
+					t.Errorf("after the refusal: got street %q, want what was typed", got.Value)
+				}
+				check("phone-refused")
+				typeIn("#phone", tt.phone)
+			}
 			if tt.taken {
 				// Someone takes the window through the JSON API meanwhile.
 				body := `{"window_start":"` + window.Value + `","address":{"street":"1 Elm St","zip":"` + tt.zip + `"},"contact":{"name":"Someone Else","phone":"6025550199"}}`
