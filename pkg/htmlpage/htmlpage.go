@@ -21,6 +21,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -144,8 +145,10 @@ func Origin(raw string) (string, bool) {
 // page.
 func (s *Site) Render(w http.ResponseWriter, status int, name string, p Page) {
 	p.CSS = s.CSS()
-	var buf bytes.Buffer
-	if err := s.templates[name].Execute(&buf, p); err != nil {
+	buf := buffers.Get().(*bytes.Buffer)
+	defer buffers.Put(buf)
+	buf.Reset()
+	if err := s.templates[name].Execute(buf, p); err != nil {
 		http.Error(w, "server error", http.StatusInternalServerError)
 		return
 	}
@@ -153,6 +156,10 @@ func (s *Site) Render(w http.ResponseWriter, status int, name string, p Page) {
 	w.WriteHeader(status)
 	w.Write(buf.Bytes())
 }
+
+// buffers are the pages' buffers, reused: a page is some 10 KB, which a
+// new buffer would grow to, zeroed, each time.
+var buffers = sync.Pool{New: func() any { return bytes.NewBuffer(make([]byte, 0, 16<<10)) }}
 
 // Texts are the words of a set of pages, by language ("en", "es") and key.
 type Texts map[string]map[string]string
