@@ -133,3 +133,17 @@ func TestTexts(t *testing.T) {
 		}
 	}
 }
+
+func TestTelURL(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{"+16025550163", "tel:+16025550163"},
+		{"16025550163", ""},
+		{"+1 602 555 0163", ""},
+		{"+", ""},
+		{"javascript:alert(1)", ""},
+	} {
+		if got := string(htmlpage.TelURL(tt.in)); got != tt.want {
+			t.Errorf("TelURL(%q): got %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
