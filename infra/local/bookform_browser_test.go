@@ -127,7 +127,7 @@ func TestBrowserBookingForm(t *testing.T) {
 			check := func(step string) {
 				t.Helper()
 				n++
-				png, err := chromedp.Run(tab, chromedp.FullScreenshot(80))
+				png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
 				if err != nil {
 					t.Fatalf("screenshot %s: %v", step, err)
 				}
