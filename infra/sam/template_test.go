@@ -41,6 +41,7 @@ var wantFunctions = map[string]struct {
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"calendar-feed": {[]string{"GET /calendar/{token}"}, []string{"dynamodb:GetItem", "dynamodb:Query"}},
+	"book-form":     {[]string{"GET /book/{slug}", "POST /book/{slug}"}, createActions},
 	"notify": {
 		[]string{"STREAM DoorstepTable.StreamArn"},
 		append([]string{"dynamodb:DeleteItem"}, withStream("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem")...),
@@ -364,7 +365,7 @@ func TestStripe(t *testing.T) {
 		t.Errorf("output StripeWebhookUrl: condition %q, want HasStripe", got)
 	}
 
-	var withStripe []string
+	var withStripe, formKeyReaders []string
 	for _, id := range tp.ofType("AWS::Serverless::Function") {
 		env := field(tp.resources[id], "Properties", "Environment", "Variables", "STRIPE_SECRET_ARN")
 		if env != nil {
@@ -384,8 +385,16 @@ func TestStripe(t *testing.T) {
 			if !slices.ContainsFunc(actions, func(a string) bool { return strings.HasPrefix(a, "secretsmanager:") }) {
 				continue
 			}
-			reads = true
 			where := id + " " + st.where
+			if res := items(field(st.node, "Resource")); len(res) == 1 && ref(res[0]) == "FormKeySecret" {
+				// The booking form's key (TestFormKey), not Stripe's.
+				formKeyReaders = append(formKeyReaders, id)
+				if got := strings.Join(actions, " "); got != "secretsmanager:GetSecretValue" || st.condition != "" {
+					t.Errorf("%s: actions %q under condition %q, want secretsmanager:GetSecretValue alone, always", where, got, st.condition)
+				}
+				continue
+			}
+			reads = true
 			if st.condition != "HasStripe" {
 				t.Errorf("%s: granted under condition %q, want HasStripe", where, st.condition)
 			}
@@ -410,6 +419,28 @@ func TestStripe(t *testing.T) {
 	}
 	if got, want := strings.Join(withStripe, " "), "CreateServiceRequestFunction PaymentWebhookFunction RefundDepositsFunction"; got != want {
 		t.Errorf("functions with STRIPE_SECRET_ARN: %s, want %s", got, want)
+	}
+	if got, want := strings.Join(formKeyReaders, " "), "BookFormFunction"; got != want {
+		t.Errorf("functions that read FormKeySecret: %s, want %s", got, want)
+	}
+}
+
+// TestFormKey checks the booking form's signing key: a secret Secrets
+// Manager generates, named to the form's function by ARN only.
+func TestFormKey(t *testing.T) {
+	tp := loadTemplate(t)
+	secret := tp.resources["FormKeySecret"]
+	gen := field(secret, "Properties", "GenerateSecretString")
+	checks := []struct{ name, got, want string }{
+		{"type", plain(field(secret, "Type")), "AWS::SecretsManager::Secret"},
+		{"length", plain(field(gen, "PasswordLength")), "64"},
+		{"no SecretString in the template", fmt.Sprint(field(secret, "Properties", "SecretString") == nil), "true"},
+		{"FORM_SECRET_ARN", ref(field(tp.resources["BookFormFunction"], "Properties", "Environment", "Variables", "FORM_SECRET_ARN")), "FormKeySecret"},
+	}
+	for _, c := range checks {
+		if c.got != c.want {
+			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
+		}
 	}
 }
 
@@ -485,7 +516,7 @@ func TestLimits(t *testing.T) {
 	// The public routes that write (a request, a tool call, a cancel, a
 	// simulated payment, a Stripe session) are throttled harder.
 	for _, route := range []string{"POST /api/v1/businesses/{slug}/requests", "ANY /mcp",
-		"POST /r/{code}/cancel", "POST /pay/{code}", "GET /pay/{code}/checkout"} {
+		"POST /r/{code}/cancel", "POST /pay/{code}", "GET /pay/{code}/checkout", "POST /book/{slug}"} {
 		tests = append(tests,
 			struct{ name, got, want string }{route + " rate", ref(field(api, "RouteSettings", route, "ThrottlingRateLimit")), "CreateRateLimit"},
 			struct{ name, got, want string }{route + " burst", ref(field(api, "RouteSettings", route, "ThrottlingBurstLimit")), "CreateBurstLimit"})

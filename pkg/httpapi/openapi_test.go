@@ -53,6 +53,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"GET", "/api/v1/inbox/requests/{code}", "getInboxRequest"},
 		{"POST", "/api/v1/inbox/requests/{code}/{action}", "moveInboxRequest"},
 		{"POST", "/api/v1/inbox/spam", "markInboxSpam"},
+		{"GET", "/book/{slug}", "getBookingForm"},
+		{"POST", "/book/{slug}", "sendBookingForm"},
 		{"GET", "/r/{code}", "getStatusPage"},
 		{"GET", "/r/{code}/cancel", "getCancelPage"},
 		{"POST", "/r/{code}/cancel", "cancelFromPage"},
@@ -97,8 +99,8 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
 		}
 	}
-	if got := len(doc.Paths.Map()); got != 33 {
-		t.Errorf("got %d paths, want the 33 above", got)
+	if got := len(doc.Paths.Map()); got != 34 {
+		t.Errorf("got %d paths, want the 34 above", got)
 	}
 	// openapitest picks the answer to a request no operation matches by the
 	// tag of the path's operations: pages, business-web and payments

@@ -4,10 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -20,6 +18,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/htmlpage/pagetest"
 	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
 )
@@ -170,43 +169,21 @@ func (f *fixture) createAt(t *testing.T, slug, urgency, assistant string, daysAh
 }
 
 func (f *fixture) business(t *testing.T, slug string) *booking.Business {
-	t.Helper()
-	b, err := f.bookings.Business(context.Background(), slug)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return pagetest.Business(t, f.bookings, slug)
 }
 
 func (f *fixture) windows(t *testing.T, b *booking.Business, from string, days int) []booking.Window {
-	t.Helper()
-	first, err := booking.ParseDate("from", from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := f.bookings.ArrivalWindows(context.Background(), b, booking.WindowQuery{From: first, Days: days})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return a.Windows
+	return pagetest.Windows(t, f.bookings, b, from, days)
 }
 
 // request reads a stored request, whoever's it is.
 func (f *fixture) request(t *testing.T, code string) booking.Request {
-	t.Helper()
-	r, err := f.bookings.OperatorRequest(context.Background(), code)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return pagetest.Request(t, f.bookings, code)
 }
 
 // businessMove makes a move as the business slug, outside the web inbox.
 func (f *fixture) businessMove(t *testing.T, slug, code string, action booking.Action, windowStart string) {
-	t.Helper()
-	if _, err := f.bookings.BusinessMove(context.Background(), f.business(t, slug), code, action, windowStart); err != nil {
-		t.Fatalf("%s: %v", action, err)
-	}
+	pagetest.BusinessMove(t, f.bookings, slug, code, action, windowStart)
 }
 
 // response is an answer of the inbox.
@@ -237,14 +214,7 @@ type agent struct {
 // exchange against the OpenAPI document (openapitest).
 func (f *fixture) do(t *testing.T, a agent, method, path string, form url.Values) response {
 	t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req := httptest.NewRequest(method, path, body)
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
+	req := pagetest.NewRequest(method, path, form, a.header...)
 	if a.session != "" {
 		req.AddCookie(&http.Cookie{Name: inboxweb.CookieName, Value: a.session})
 	}
@@ -258,8 +228,8 @@ func (f *fixture) do(t *testing.T, a agent, method, path string, form url.Values
 		}
 		req.Header.Set(a.header[i], a.header[i+1])
 	}
-	rec := openapitest.Serve(t, f.h, req)
-	return response{status: rec.Code, header: rec.Header(), body: rec.Body.String(), location: rec.Header().Get("Location")}
+	res := pagetest.Recorded(openapitest.Serve(t, f.h, req))
+	return response{status: res.Status, header: res.Header, body: res.Body, location: res.Location}
 }
 
 // signIn signs in as slug through the pages (the form, the e-mailed link,
@@ -299,22 +269,8 @@ func (f *fixture) csrf(t *testing.T, a agent) string {
 	return m[1]
 }
 
-// wantIn fails unless body holds every piece.
-func wantIn(t *testing.T, body string, pieces ...string) {
-	t.Helper()
-	for _, p := range pieces {
-		if !strings.Contains(body, p) {
-			t.Errorf("the page lacks %q:\n%s", p, body)
-		}
-	}
-}
-
-// wantNotIn fails if body holds any piece.
-func wantNotIn(t *testing.T, body string, pieces ...string) {
-	t.Helper()
-	for _, p := range pieces {
-		if strings.Contains(body, p) {
-			t.Errorf("the page shows %q, want it left out", p)
-		}
-	}
-}
+// wantIn and wantNotIn are pagetest's.
+var (
+	wantIn    = pagetest.WantIn
+	wantNotIn = pagetest.WantNotIn
+)

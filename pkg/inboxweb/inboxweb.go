@@ -11,7 +11,6 @@ import (
 	"context"
 	"crypto/subtle"
 	"embed"
-	"html/template"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -114,19 +113,6 @@ var style string
 // site is the inbox's templates, style sheet and headers.
 var site = htmlpage.New(templateFiles, style, "signin", "sent", "token", "inbox", "request", "confirm", "move", "settings", "feed", "message")
 
-// page is what the layout renders: the language, the title, the labels in
-// that language, the signed-in header (if any), the language switch, and
-// the page's own view.
-type page struct {
-	Lang   string
-	Title  string
-	CSS    template.CSS
-	L      map[string]string
-	Nav    *navView
-	Switch string // the same page in the other language
-	Body   any
-}
-
 // navView is the header of a signed-in page.
 type navView struct {
 	Business string
@@ -159,12 +145,7 @@ type handler struct {
 // business's request is the 404 page, as an unknown code is. The access
 // log records the route pattern, never the path (which may hold a token).
 func New(c Config) http.Handler {
-	if c.Now == nil {
-		c.Now = time.Now
-	}
-	if c.Log == nil {
-		c.Log = slog.New(slog.DiscardHandler)
-	}
+	htmlpage.Defaults(&c.Now, &c.Log)
 	if c.SignInDelay <= 0 {
 		c.SignInDelay = DefaultSignInDelay
 	}
@@ -216,18 +197,22 @@ func (h *handler) session(r *http.Request) (s Session, ok bool, err error) {
 // signedIn serves a page of a signed-in business; signed out, the person
 // is led through sign-in and back to this page.
 func (h *handler) signedIn(next func(http.ResponseWriter, *http.Request, Session)) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		s, ok, err := h.session(r)
-		if err != nil {
-			h.fail(w, r, err)
-			return
-		}
-		if !ok {
-			toSignIn(w, r, r.URL.Path)
-			return
-		}
-		next(w, r, s)
+	return func(w http.ResponseWriter, r *http.Request) { h.inSession(w, r, next) }
+}
+
+// inSession serves next with the request's live session; without one, the
+// person is led through sign-in to the page asked for.
+func (h *handler) inSession(w http.ResponseWriter, r *http.Request, next func(http.ResponseWriter, *http.Request, Session)) {
+	s, ok, err := h.session(r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
 	}
+	if !ok {
+		toSignIn(w, r, r.URL.Path)
+		return
+	}
+	next(w, r, s)
 }
 
 // form serves a form of a signed-in business: without the CSRF token it
@@ -245,20 +230,13 @@ func (h *handler) form(next func(http.ResponseWriter, *http.Request, Session)) h
 			h.forbidden(w, r)
 			return
 		}
-		s, ok, err := h.session(r)
-		if err != nil {
-			h.fail(w, r, err)
-			return
-		}
-		if !ok {
-			toSignIn(w, r, r.URL.Path)
-			return
-		}
-		if subtle.ConstantTimeCompare([]byte(sent), []byte(s.CSRF)) != 1 {
-			h.forbidden(w, r)
-			return
-		}
-		next(w, r, s)
+		h.inSession(w, r, func(w http.ResponseWriter, r *http.Request, s Session) {
+			if subtle.ConstantTimeCompare([]byte(sent), []byte(s.CSRF)) != 1 {
+				h.forbidden(w, r)
+				return
+			}
+			next(w, r, s)
+		})
 	}
 }
 
@@ -289,29 +267,7 @@ func language(w http.ResponseWriter, r *http.Request, b *booking.Business) strin
 		}
 		return "en"
 	}
-	return acceptLanguage(r)
-}
-
-// acceptLanguage picks es or en from the Accept-Language header, in the
-// order the browser lists them; en when it names neither.
-func acceptLanguage(r *http.Request) string {
-	// Values: API Gateway's adapter splits a header at its commas.
-	for _, tag := range strings.Split(strings.Join(r.Header.Values("Accept-Language"), ","), ",") {
-		tag, _, _ = strings.Cut(strings.TrimSpace(tag), ";")
-		primary, _, _ := strings.Cut(strings.ToLower(tag), "-")
-		if primary == "es" || primary == "en" {
-			return primary
-		}
-	}
-	return "en"
-}
-
-// other is the language the switch offers.
-func other(lang string) string {
-	if lang == "es" {
-		return "en"
-	}
-	return "es"
+	return htmlpage.AcceptLanguage(r)
 }
 
 // fail answers an error: NOT_FOUND is the 404 page, anything else a 500
@@ -382,7 +338,7 @@ func (h *handler) message(w http.ResponseWriter, r *http.Request, status int, la
 // The page is rendered whole before anything is written, so a template
 // error is a plain 500, never half a page.
 func render(w http.ResponseWriter, r *http.Request, status int, name, lang string, s *Session, title string, view any) {
-	p := page{Lang: lang, Title: title, CSS: site.CSS(), L: texts[lang], Body: view}
+	p := htmlpage.Page{Lang: lang, Title: title, L: texts[lang], Footer: tr(lang, "skip"), SwitchText: tr(lang, "other_lang"), Body: view}
 	if s != nil {
 		p.Nav = &navView{Business: s.Business.Name, CSRF: s.CSRF}
 		p.Title += " · " + s.Business.Name
@@ -397,7 +353,7 @@ func render(w http.ResponseWriter, r *http.Request, status int, name, lang strin
 				q.Del("next")
 			}
 		}
-		q.Set("lang", other(lang))
+		q.Set("lang", htmlpage.Other(lang))
 		p.Switch = r.URL.Path + "?" + q.Encode()
 	}
 	site.Render(w, status, name, p)

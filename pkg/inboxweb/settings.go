@@ -68,6 +68,7 @@ func (h *handler) settingsView(b *booking.Business, s Session, lang string) sett
 		v.Days = append(v.Days, day)
 	}
 	v.ReminderHour = sch.ReminderHour
+	v.Embed = embedSnippet(h.SiteURL, b, lang)
 	for hour := range 24 {
 		v.Hours = append(v.Hours, hourChoice{Hour: hour, Label: showClock(lang, fmt.Sprintf("%02d:00", hour))})
 	}

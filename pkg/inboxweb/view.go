@@ -181,6 +181,7 @@ type settingsView struct {
 	ReminderHour               int
 	Hours                      []hourChoice
 	FeedOn                     bool // the business has a calendar feed
+	Embed                      embedView
 }
 
 // feedView is the page that shows a new calendar feed's address.

@@ -19,9 +19,9 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/htmlpage/axetest"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/pages"
-	"github.com/doorstep/doorstep/pkg/pages/axetest"
 )
 
 // screenshots is the ignored folder the test saves its screenshots in.

@@ -3,13 +3,10 @@ package pages_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -17,6 +14,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/htmlpage/pagetest"
 	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 	"github.com/doorstep/doorstep/pkg/pages"
 )
@@ -76,7 +74,7 @@ func (f *fixture) create(t *testing.T, slug, zip, lang string, daysAhead int) bo
 	in := booking.CreateInput{
 		WindowStart: w[0].Start.Format(time.RFC3339),
 		Address:     booking.Address{Street: street, Unit: unit, City: city, ZIP: zip},
-		Contact:     booking.Contact{Name: personName, Phone: fmt.Sprint(personPhone, f.phones%10), Email: fmt.Sprint(f.phones%10, personEmail), SMSConsent: true},
+		Contact:     contact(f.phones),
 		Description: "The breaker trips.", Language: &lang, DepositAccepted: true,
 	}
 	f.phones++
@@ -87,39 +85,27 @@ func (f *fixture) create(t *testing.T, slug, zip, lang string, daysAhead int) bo
 	return c
 }
 
+// contact is the person's contact on their nth request: a phone may have
+// 3 open requests.
+func contact(nth int) booking.Contact {
+	n := nth % 10
+	return booking.Contact{Name: personName, Phone: fmt.Sprint(personPhone, n), Email: fmt.Sprint(n, personEmail), SMSConsent: true}
+}
+
 // business returns the business with the given slug.
 func (f *fixture) business(t *testing.T, slug string) *booking.Business {
-	t.Helper()
-	b, err := f.bookings.Business(context.Background(), slug)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
+	return pagetest.Business(t, f.bookings, slug)
 }
 
 // windows returns the open windows of slug for days days from the date
 // from (YYYY-MM-DD).
 func (f *fixture) windows(t *testing.T, slug, from string, days int) []booking.Window {
-	t.Helper()
-	first, err := booking.ParseDate("from", from)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := f.bookings.ArrivalWindows(context.Background(), f.business(t, slug), booking.WindowQuery{From: first, Days: days})
-	if err != nil {
-		t.Fatalf("windows of %s on %s: %v", slug, from, err)
-	}
-	return a.Windows
+	return pagetest.Windows(t, f.bookings, f.business(t, slug), from, days)
 }
 
 // request reads the stored request with the given code, whoever's it is.
 func (f *fixture) request(t *testing.T, code string) booking.Request {
-	t.Helper()
-	r, err := f.bookings.OperatorRequest(context.Background(), code)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return pagetest.Request(t, f.bookings, code)
 }
 
 // paySimulated pays the simulated deposit of the request with the given
@@ -134,10 +120,7 @@ func (f *fixture) paySimulated(t *testing.T, code string) {
 // businessMove makes action on the request with the given code as the
 // business slug; windowStart is the new window's start for a move.
 func (f *fixture) businessMove(t *testing.T, slug, code string, action booking.Action, windowStart string) {
-	t.Helper()
-	if _, err := f.bookings.BusinessMove(context.Background(), f.business(t, slug), code, action, windowStart); err != nil {
-		t.Fatalf("%s: %v", action, err)
-	}
+	pagetest.BusinessMove(t, f.bookings, slug, code, action, windowStart)
 }
 
 // response is an answer of the pages.
@@ -152,37 +135,13 @@ type response struct {
 // the exchange against the OpenAPI document (openapitest).
 func (f *fixture) do(t *testing.T, method, path string, form url.Values, header ...string) response {
 	t.Helper()
-	var body io.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	}
-	req := httptest.NewRequest(method, path, body)
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	rec := openapitest.Serve(t, f.h, req) // every exchange is checked against the OpenAPI document
-	return response{status: rec.Code, header: rec.Header(), body: rec.Body.String(), location: rec.Header().Get("Location")}
+	req := pagetest.NewRequest(method, path, form, header...)
+	res := pagetest.Recorded(openapitest.Serve(t, f.h, req)) // every exchange is checked against the OpenAPI document
+	return response{status: res.Status, header: res.Header, body: res.Body, location: res.Location}
 }
 
-// wantIn fails unless body holds every piece.
-func wantIn(t *testing.T, body string, pieces ...string) {
-	t.Helper()
-	for _, p := range pieces {
-		if !strings.Contains(body, p) {
-			t.Errorf("the page lacks %q:\n%s", p, body)
-		}
-	}
-}
-
-// wantNotIn fails if body holds any piece.
-func wantNotIn(t *testing.T, body string, pieces ...string) {
-	t.Helper()
-	for _, p := range pieces {
-		if strings.Contains(body, p) {
-			t.Errorf("the page shows %q, want it left out", p)
-		}
-	}
-}
+// wantIn and wantNotIn are pagetest's.
+var (
+	wantIn    = pagetest.WantIn
+	wantNotIn = pagetest.WantNotIn
+)

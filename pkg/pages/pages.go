@@ -6,7 +6,6 @@ package pages
 import (
 	"context"
 	"embed"
-	"html/template"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -38,16 +37,6 @@ var style string
 // site is the pages' templates, style sheet and headers.
 var site = htmlpage.New(templateFiles, style, "status", "pay", "cancel", "message")
 
-// page is what the layout renders: the language, the title, the labels in
-// that language, and the page's own view.
-type page struct {
-	Lang  string
-	Title string
-	CSS   template.CSS
-	L     map[string]string
-	Body  any
-}
-
 type handler struct {
 	Config
 }
@@ -68,12 +57,7 @@ type handler struct {
 // sends the person back here with ?done= paid, refunded or unavailable;
 // this package does not link stripe-go (README, "Binary sizes").
 func New(c Config) http.Handler {
-	if c.Now == nil {
-		c.Now = time.Now
-	}
-	if c.Log == nil {
-		c.Log = slog.New(slog.DiscardHandler)
-	}
+	htmlpage.Defaults(&c.Now, &c.Log)
 	h := &handler{c}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /r/{code}", h.status)
@@ -309,28 +293,14 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	h.Log.Error("pages: server error", "route", r.Pattern, "error", err)
-	lang := acceptLanguage(r)
+	lang := htmlpage.AcceptLanguage(r)
 	renderMessage(w, http.StatusInternalServerError, lang, tr(lang, "error_title"), tr(lang, "error"), "")
 }
 
 // notFound is the plain 404 page, in the browser's language.
 func (h *handler) notFound(w http.ResponseWriter, r *http.Request) {
-	lang := acceptLanguage(r)
+	lang := htmlpage.AcceptLanguage(r)
 	renderMessage(w, http.StatusNotFound, lang, tr(lang, "not_found_title"), tr(lang, "not_found"), "")
-}
-
-// acceptLanguage picks es or en from the Accept-Language header, in the
-// order the browser lists them; en when it names neither.
-func acceptLanguage(r *http.Request) string {
-	// Values: API Gateway's adapter splits a header at its commas.
-	for _, tag := range strings.Split(strings.Join(r.Header.Values("Accept-Language"), ","), ",") {
-		tag, _, _ = strings.Cut(strings.TrimSpace(tag), ";")
-		primary, _, _ := strings.Cut(strings.ToLower(tag), "-")
-		if primary == "es" || primary == "en" {
-			return primary
-		}
-	}
-	return "en"
 }
 
 func renderMessage(w http.ResponseWriter, status int, lang, heading, text, back string) {
@@ -341,5 +311,5 @@ func renderMessage(w http.ResponseWriter, status int, lang, heading, text, back 
 // whole before anything is written, so a template error is a plain 500,
 // never half a page.
 func render(w http.ResponseWriter, status int, name, lang, title string, view any) {
-	site.Render(w, status, name, page{Lang: lang, Title: title, CSS: site.CSS(), L: texts[lang], Body: view})
+	site.Render(w, status, name, htmlpage.Page{Lang: lang, Title: title, L: texts[lang], Footer: "Doorstep", Body: view})
 }

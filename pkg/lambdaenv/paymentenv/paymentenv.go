@@ -9,14 +9,11 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 
 	"github.com/doorstep/doorstep/pkg/awsenv"
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
+	"github.com/doorstep/doorstep/pkg/lambdaenv/secretenv"
 	"github.com/doorstep/doorstep/pkg/stripepay"
 )
 
@@ -61,7 +58,7 @@ func StripeFrom(ctx context.Context, getenv func(string) string, siteURL string,
 			return Stripe{}, false, fmt.Errorf("STRIPE_API_URL must be an absolute http(s) URL, got %q", s.APIURL)
 		}
 	}
-	region, ok := secretRegion(arn)
+	region, ok := secretenv.Region(arn)
 	if !ok {
 		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN must be a Secrets Manager secret's ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>), got %q", arn)
 	}
@@ -75,7 +72,7 @@ func StripeFrom(ctx context.Context, getenv func(string) string, siteURL string,
 	if client != nil {
 		cfg.HTTPClient = client
 	}
-	secret, err := getSecretValue(ctx, cfg, endpoint, arn)
+	secret, err := secretenv.Value(ctx, cfg, endpoint, arn)
 	if err != nil {
 		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN: %w", err)
 	}
@@ -86,36 +83,6 @@ func StripeFrom(ctx context.Context, getenv func(string) string, siteURL string,
 		return Stripe{}, false, errors.New("STRIPE_SECRET_ARN: secret_key must be a Stripe secret (sk_...) or restricted (rk_...) key")
 	}
 	return s, true, nil
-}
-
-// secretRegion returns the region of a Secrets Manager secret's ARN.
-func secretRegion(arn string) (string, bool) {
-	parts := strings.SplitN(arn, ":", 7)
-	if len(parts) != 7 || parts[0] != "arn" || parts[2] != "secretsmanager" || parts[3] == "" || parts[5] != "secret" || parts[6] == "" {
-		return "", false
-	}
-	return parts[3], true
-}
-
-// getSecretValue reads the secret's string with the SDK's Secrets Manager
-// client: one call at start. A non-empty endpoint stands in for the
-// service (tests).
-func getSecretValue(ctx context.Context, cfg aws.Config, endpoint, arn string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	sm := secretsmanager.NewFromConfig(cfg, func(o *secretsmanager.Options) {
-		if endpoint != "" {
-			o.BaseEndpoint = aws.String(endpoint)
-		}
-	})
-	out, err := sm.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(arn)})
-	if err != nil {
-		return "", fmt.Errorf("get secret value: %w", err)
-	}
-	if aws.ToString(out.SecretString) == "" {
-		return "", errors.New("get secret value: no SecretString in the answer")
-	}
-	return aws.ToString(out.SecretString), nil
 }
 
 // Payments is the payment provider of a function that takes payments:

@@ -10,7 +10,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/doorstep/doorstep/pkg/pages/axetest"
+	"github.com/doorstep/doorstep/pkg/htmlpage/axetest"
 )
 
 // bad breaks a rule of each kind Check and CheckTargets look for: no lang,

@@ -3,7 +3,8 @@
 // .tools/axe-core) with the WCAG 2.0, 2.1 and 2.2 A and AA rules, and
 // CheckTargets measures every link, button and form field against the
 // 24×24 px minimum touch target. The person's pages use it
-// (pkg/pages/browser_test.go), and any other page's browser test can:
+// (pkg/pages/browser_test.go), the web inbox and the booking form
+// (infra/local), and any other page's browser test can:
 //
 //	chromedp.Do(tab, chromedp.Navigate(url))
 //	t.Run("axe", func(t *testing.T) { axetest.Check(tab, t) })

@@ -1,0 +1,196 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/bookform"
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/embedded"
+	"github.com/doorstep/doorstep/pkg/httpapi"
+)
+
+// maxPageBytes is the booking form's weight target: each step's HTML and
+// CSS (inline), uncompressed, with no web font and no image.
+const maxPageBytes = 20 << 10
+
+// maxRenderRatio is the form's render target: a week of windows as the
+// form's page costs at most this many times listArrivalWindows for the
+// same week, on the same engine, in the same run.
+const maxRenderRatio = 1.25
+
+// formSite is the booking form and the JSON API over one embedded
+// DynamoDB engine (minidyn, in process) holding the demo businesses.
+type formSite struct {
+	form, api http.Handler
+	bookings  *booking.Bookings
+}
+
+func newFormSite(ctx context.Context, root string) (*formSite, error) {
+	f, err := os.Open(filepath.Join(root, "infra", "local", "businesses.json"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	businesses, err := booking.LoadBusinesses(f)
+	if err != nil {
+		return nil, err
+	}
+	client, err := embedded.NewTable(ctx, "bench-form")
+	if err != nil {
+		return nil, err
+	}
+	store := dynamo.New(client, "bench-form", dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now))
+	for _, b := range businesses {
+		if err := store.PutBusiness(ctx, b); err != nil {
+			return nil, err
+		}
+	}
+	bookings := booking.NewBookings(store, "https://book.example.com", nil, time.Now)
+	key := make([]byte, bookform.MinKeyBytes)
+	rand.Read(key)
+	log := slog.New(slog.DiscardHandler)
+	form, err := bookform.New(bookform.Config{Bookings: bookings, Key: key, Log: log})
+	if err != nil {
+		return nil, err
+	}
+	return &formSite{form: form, api: httpapi.New(bookings, log), bookings: bookings}, nil
+}
+
+// get answers path from h; the body's length and the status.
+func get(h http.Handler, path string) (int, string) {
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+	return rec.Code, rec.Body.String()
+}
+
+var hiddenField = regexp.MustCompile(`<input type="hidden" name="([a-z]+)" value="([^"]*)">`)
+
+// formWeights measures each step and error state of the form, in English
+// and Spanish, for a business without a deposit and one with (the
+// heaviest last step: the deposit's rules).
+func (s *formSite) formWeights(ctx context.Context) ([]row, error) {
+	type step struct{ name, slug, query string }
+	day := time.Now().AddDate(0, 0, 1).Format("2006-01-02")
+	var steps []step
+	for _, lang := range []string{"en", "es"} {
+		steps = append(steps,
+			step{lang + " first step", "desert-cool-hvac", "lang=" + lang},
+			step{lang + " ZIP outside the area", "desert-cool-hvac", "lang=" + lang + "&service=ac-not-cooling&zip=99999"},
+			step{lang + " a week of days", "desert-cool-hvac", "lang=" + lang + "&service=ac-not-cooling&zip=85004"},
+			step{lang + " a day's windows and the form", "desert-cool-hvac", "lang=" + lang + "&service=ac-not-cooling&zip=85004&day=" + day},
+			step{lang + " the form with a deposit", "mile-high-electric", "lang=" + lang + "&service=power-loss&zip=80202&day=" + day})
+	}
+	heaviest, which, measured := 0, "", 0
+	for _, st := range steps {
+		status, body := get(s.form, bookform.Path+st.slug+"?"+st.query)
+		if status != http.StatusOK && status != http.StatusBadRequest {
+			return nil, fmt.Errorf("form %s: got %d", st.name, status)
+		}
+		measured++
+		if len(body) > heaviest {
+			heaviest, which = len(body), st.name
+		}
+		if st.slug == "mile-high-electric" {
+			// The same form refused (the deposit's box not ticked): the
+			// error state, with the input kept.
+			v := url.Values{}
+			for _, m := range hiddenField.FindAllStringSubmatch(body, -1) {
+				v.Set(m[1], m[2])
+			}
+			v.Set("street", "4417 Wisteria Lane")
+			v.Set("name", "Quentin Zebulon")
+			v.Set("phone", "(720) 555-0142")
+			v.Set("zip", "80202")
+			req := httptest.NewRequest("POST", bookform.Path+st.slug, strings.NewReader(v.Encode()))
+			req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+			req.Header.Set("Sec-Fetch-Site", "same-origin")
+			rec := httptest.NewRecorder()
+			s.form.ServeHTTP(rec, req)
+			if rec.Code != http.StatusBadRequest {
+				return nil, fmt.Errorf("form %s refused: got %d", st.name, rec.Code)
+			}
+			measured++
+			if n := rec.Body.Len(); n > heaviest {
+				heaviest, which = n, st.name+", refused"
+			}
+		}
+	}
+	return []row{{
+		group: "form", name: "booking form: the heaviest step's HTML + CSS, uncompressed, no font or image (" + which + "; " + strconv.Itoa(measured) + " steps and error states, en and es)",
+		result: fmt.Sprintf("%s bytes (%.1f KB)", thousands(float64(heaviest)), float64(heaviest)/1024),
+		target: "≤ 20 KB", verdict: verdict(heaviest <= maxPageBytes),
+	}}, nil
+}
+
+// renderRatio times, on the same engine in one run, the form's page of a
+// week of windows (its availability read and its HTML) and
+// listArrivalWindows for the same week through the JSON API (its read and
+// its JSON).
+func (s *formSite) renderRatio(ctx context.Context) ([]row, error) {
+	const slug = "desert-cool-hvac"
+	week := bookform.Path + slug + "?service=ac-not-cooling&zip=85004"
+	api := "/api/v1/businesses/" + slug + "/availability?days=7"
+	for _, p := range []struct {
+		h    http.Handler
+		path string
+	}{{s.form, week}, {s.api, api}} {
+		if status, _ := get(p.h, p.path); status != http.StatusOK {
+			return nil, fmt.Errorf("%s: got %d", p.path, status)
+		}
+	}
+	// One call of each in turn, many times, and the median of each: a
+	// burst of load on a shared machine lands on both sides alike.
+	const warm, pairs = 50, 1000
+	formTimes, apiTimes := make([]time.Duration, 0, pairs), make([]time.Duration, 0, pairs)
+	for i := range warm + pairs {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		t0 := time.Now()
+		get(s.form, week)
+		t1 := time.Now()
+		get(s.api, api)
+		t2 := time.Now()
+		if i >= warm {
+			formTimes, apiTimes = append(formTimes, t1.Sub(t0)), append(apiTimes, t2.Sub(t1))
+		}
+	}
+	formNs, apiNs := float64(median(formTimes)), float64(median(apiTimes))
+	ratio := formNs / apiNs
+	return []row{
+		{group: "form", name: "booking form: a week of windows, the page (GET /book/{slug}?service=&zip=), median of 1,000", result: micros(formNs/1000) + "/op"},
+		{group: "form", name: "listArrivalWindows, the same week (GET .../availability?days=7), same engine (minidyn), interleaved", result: micros(apiNs/1000) + "/op"},
+		{group: "form", name: "booking form: a week of windows vs listArrivalWindows", result: fmt.Sprintf("%.2f×", ratio),
+			target: fmt.Sprintf("≤ %.2f×", maxRenderRatio), verdict: verdict(ratio <= maxRenderRatio)},
+	}, nil
+}
+
+// formBenchmarks are the form's rows of the table.
+func formBenchmarks(ctx context.Context, root string) ([]row, error) {
+	s, err := newFormSite(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	weights, err := s.formWeights(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ratio, err := s.renderRatio(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return append(weights, ratio...), nil
+}

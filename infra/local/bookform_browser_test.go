@@ -1,0 +1,315 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/doorstep/doorstep/pkg/bookform"
+	"github.com/doorstep/doorstep/pkg/htmlpage/axetest"
+)
+
+// TestBrowserBookingForm books as a person, in Chromium with JavaScript
+// disabled, on the local server's own wiring: the booking form at
+// /book/{slug} from its first step to the status page, in English and in
+// Spanish; to the payment page for a business that takes a deposit; after
+// refusals (a ZIP code outside the area, no phone, the deposit's box not
+// ticked); after a window taken by someone else meanwhile (the refusal
+// keeps what was typed); and with a double submit that makes one request. Every step and error state is
+// checked with axe-core (WCAG 2.0-2.2 A and AA) and for touch targets at
+// 390 px and at 1280 px, and screenshotted at 390 px to
+// artifacts/screenshots/book-{case}-{n}-{step}.png.
+func TestBrowserBookingForm(t *testing.T) {
+	shots, err := filepath.Abs(filepath.Join("..", "..", "artifacts", "screenshots"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(shots, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var handler http.Handler
+	var posts atomic.Int32 // the forms sent
+	var slow atomic.Bool   // answer the forms sent late, as a slow network does
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || !strings.HasPrefix(r.URL.Path, bookform.Path) {
+			handler.ServeHTTP(w, r)
+			return
+		}
+		posts.Add(1)
+		// The request is handled in full, whatever the browser does
+		// meanwhile; its answer is late when slow.
+		rec := httptest.NewRecorder()
+		handler.ServeHTTP(rec, r.WithContext(context.WithoutCancel(r.Context())))
+		if slow.Load() {
+			time.Sleep(time.Second)
+		}
+		for k, v := range rec.Header() {
+			w.Header()[k] = v
+		}
+		w.WriteHeader(rec.Code)
+		w.Write(rec.Body.Bytes())
+	}))
+	t.Cleanup(srv.Close)
+	businesses, err := loadBusinesses("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeStore()
+	browser := axetest.Browser(ctx, t)
+
+	tests := []struct {
+		name, lang, slug, service, zip, phone string
+		deposit                               bool // the business takes one: a refusal first, then the payment page
+		taken                                 bool // someone takes the window meanwhile
+		double                                bool // the send button is pressed twice
+		phoneLater                            bool // sent first without the phone: refused
+		heading, taken_, wantPath, wantHeader string
+	}{
+		{name: "en", lang: "en", slug: "desert-cool-hvac", service: "ac-not-cooling", zip: "85004", phone: "(602) 555-0111",
+			taken: true, heading: "Ask Desert Cool Heating & Air for a visit", taken_: "That window was just taken. Pick another.", wantPath: "/r/"},
+		{name: "es", lang: "es", slug: "limpieza-la-estrella", service: "standard-cleaning", zip: "90026", phone: "(213) 555-0122",
+			double: true, phoneLater: true, heading: "Pida una visita a Limpieza La Estrella", wantPath: "/r/"},
+		{name: "deposit", lang: "en", slug: "mile-high-electric", service: "power-loss", zip: "80202", phone: "(303) 555-0133",
+			deposit: true, heading: "Ask Mile High Electric for a visit", wantPath: "/pay/"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			old, _ := filepath.Glob(filepath.Join(shots, "book-"+tt.name+"-*.png"))
+			for _, f := range old {
+				os.Remove(f)
+			}
+			tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+			defer cancelTab()
+			phone := func(width int64) error {
+				return chromedp.Do(tab, chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile))
+			}
+			// A phone's viewport, in the person's language.
+			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
+				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
+					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": tt.lang}})
+				return chromedp.Void{}, err
+			}
+			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
+				t.Fatal(err)
+			}
+			// JavaScript off: the form must work without it. It is on only
+			// while axe-core (itself a script) checks a page.
+			scripts := func(on bool) {
+				t.Helper()
+				if _, err := chromedp.Call(tab, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !on}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			scripts(false)
+			n := 0
+			// check screenshots the page at a phone's width, and checks it
+			// with axe-core and for touch targets there and at a desktop's.
+			check := func(step string) {
+				t.Helper()
+				n++
+				png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
+				if err != nil {
+					t.Fatalf("screenshot %s: %v", step, err)
+				}
+				if err := os.WriteFile(filepath.Join(shots, "book-"+tt.name+"-"+itoa(n)+"-"+step+".png"), png, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				scripts(true)
+				for _, width := range []int64{390, 1280} {
+					if err := chromedp.Do(tab, chromedp.EmulateViewport(width, 844)); err != nil {
+						t.Fatal(err)
+					}
+					t.Run("axe "+itoa(n)+"-"+step+" "+strconv.Itoa(int(width)), func(t *testing.T) { axetest.Check(tab, t) })
+					axetest.CheckTargets(tab, t)
+				}
+				scripts(false)
+				if err := phone(390); err != nil {
+					t.Fatal(err)
+				}
+				if lang, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("html"), "lang")); err != nil || lang.Value != tt.lang {
+					t.Errorf("%s: got <html lang=%q> (%v), want %q", step, lang.Value, err, tt.lang)
+				}
+			}
+			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
+			click := func(sel string) { t.Helper(); axetest.Click(tab, t, sel) }
+			tick := func(sel string) {
+				t.Helper()
+				if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(sel))); err != nil {
+					t.Fatalf("tick %s: %v", sel, err)
+				}
+			}
+			typeIn := func(sel, value string) {
+				t.Helper()
+				if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS(sel), value)); err != nil {
+					t.Fatalf("type in %s: %v", sel, err)
+				}
+			}
+
+			// The first step: danger first, then the service and the ZIP code.
+			if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+bookform.Path+tt.slug)); err != nil {
+				t.Fatal(err)
+			}
+			if got := text("h1"); got != tt.heading {
+				t.Errorf("got %q, want %q", got, tt.heading)
+			}
+			if got, err := chromedp.Run(tab, chromedp.Evaluate[bool](`document.querySelector("#danger-title").compareDocumentPosition(document.querySelector("input[name=service]")) === 4`)); err != nil || !got {
+				t.Errorf("the danger notice before the first step: got %v (%v)", got, err)
+			}
+			check("start")
+			if png, err := chromedp.Run(tab, chromedp.CaptureScreenshot()); err == nil { // the phone's screen, for the README
+				os.WriteFile(filepath.Join(shots, "book-"+tt.name+"-phone.png"), png, 0o644)
+			}
+			tick(`input[name=service][value="` + tt.service + `"]`)
+			if tt.taken {
+				// A ZIP code outside the area is answered at once, with
+				// the business's phone.
+				typeIn("#zip", "99999")
+				click("button#next")
+				if got := text("#zip-error"); !strings.Contains(got, "does not work in this ZIP code") {
+					t.Errorf("got %q next to the ZIP code, want the refusal", got)
+				}
+				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("a.call"), "href")); !strings.HasPrefix(got.Value, "tel:+") {
+					t.Errorf("got call link %q, want a tel: link", got.Value)
+				}
+				check("zip-outside")
+				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#zip"), "value")); got.Value != "99999" {
+					t.Errorf("after the refusal: got ZIP %q, want what was typed", got.Value)
+				}
+				// Start again, as a person who mistyped the ZIP code may.
+				if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+bookform.Path+tt.slug)); err != nil {
+					t.Fatal(err)
+				}
+				tick(`input[name=service][value="` + tt.service + `"]`)
+			}
+			typeIn("#zip", tt.zip)
+			click("button#next")
+
+			// A day of the week.
+			check("day")
+			click("ul.days a.card")
+
+			// The window, the address, the contact, what is needed; send.
+			check("details")
+			tick("#window-0")
+			window, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#window-0"), "value"))
+			typeIn("#street", "4417 Wisteria Lane")
+			typeIn("#city", "Lakewood")
+			typeIn("#name", "Quentin Zebulon")
+			if !tt.phoneLater {
+				typeIn("#phone", tt.phone)
+			}
+			typeIn("#email", "quentin@example.com")
+			typeIn("#description", "The breaker trips.")
+			if tt.phoneLater {
+				click("button#send")
+				if got := text("#phone-error"); !strings.HasPrefix(got, "Escriba un número de EE. UU. de 10 dígitos") {
+					t.Errorf("got %q next to the phone, want the refusal in Spanish", got)
+				}
+				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#street"), "value")); got.Value != "4417 Wisteria Lane" {
+					t.Errorf("after the refusal: got street %q, want what was typed", got.Value)
+				}
+				check("phone-refused")
+				typeIn("#phone", tt.phone)
+			}
+			if tt.taken {
+				// Someone takes the window through the JSON API meanwhile.
+				body := `{"window_start":"` + window.Value + `","address":{"street":"1 Elm St","zip":"` + tt.zip + `"},"contact":{"name":"Someone Else","phone":"6025550199"}}`
+				res, err := http.Post(srv.URL+"/api/v1/businesses/"+tt.slug+"/requests", "application/json", strings.NewReader(body))
+				if err != nil || res.StatusCode != http.StatusCreated {
+					t.Fatalf("the other request: %v %v", res, err)
+				}
+				res.Body.Close()
+				click("button#send")
+				if got := text("#window-error"); got != tt.taken_ {
+					t.Errorf("got %q next to the windows, want %q", got, tt.taken_)
+				}
+				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#name"), "value")); got.Value != "Quentin Zebulon" {
+					t.Errorf("after the refusal: got name %q, want what was typed", got.Value)
+				}
+				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#window-0"), "value")); got.Value == window.Value {
+					t.Errorf("after the refusal: the taken window %s is still offered", window.Value)
+				}
+				check("window-taken")
+				tick("#window-0")
+			}
+			if tt.deposit {
+				click("button#send") // the deposit's box not ticked
+				if got := text("#deposit_accepted-error"); !strings.Contains(got, "tick the box") {
+					t.Errorf("got %q next to the deposit's box, want the refusal", got)
+				}
+				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#street"), "value")); got.Value != "4417 Wisteria Lane" {
+					t.Errorf("after the refusal: got street %q, want what was typed", got.Value)
+				}
+				check("deposit-refused")
+				tick("#deposit_accepted")
+			}
+			if tt.double {
+				// Two presses on the button, the second while the first
+				// waits for a slow answer: the browser sends the form again.
+				if err := chromedp.Do(tab, chromedp.ScrollIntoView(chromedp.CSS("#send"))); err != nil {
+					t.Fatal(err)
+				}
+				box, err := chromedp.Run(tab, chromedp.Evaluate[[]float64](`(() => { const r = document.querySelector("#send").getBoundingClientRect(); return [r.left + r.width/2, r.top + r.height/2]; })()`))
+				if err != nil || len(box) != 2 {
+					t.Fatalf("the send button's place: %v %v", box, err)
+				}
+				before := posts.Load()
+				slow.Store(true)
+				defer slow.Store(false)
+				if err := chromedp.Do(tab, chromedp.MouseClickXY(box[0], box[1]), chromedp.Sleep(300*time.Millisecond), chromedp.MouseClickXY(box[0], box[1])); err != nil {
+					t.Fatalf("double click: %v", err)
+				}
+				if err := chromedp.Do(tab, chromedp.WaitVisible(chromedp.CSS("#state"))); err != nil {
+					t.Fatal(err)
+				}
+				if got := posts.Load() - before; got != 2 {
+					t.Errorf("the double click sent the form %d times, want 2", got)
+				}
+			} else {
+				click("button#send")
+			}
+			loc, err := chromedp.Run(tab, chromedp.Location())
+			if err != nil || !strings.HasPrefix(loc, srv.URL+tt.wantPath) {
+				t.Fatalf("after sending: got %s (%v), want %s...", loc, err, srv.URL+tt.wantPath)
+			}
+			check("sent")
+			if tt.double {
+				var inbox struct{ Requests []struct{ Code string } }
+				req, _ := http.NewRequest("GET", srv.URL+"/api/v1/inbox/requests", nil)
+				req.Header.Set("Authorization", "Bearer "+tt.slug+demoTokenSuffix)
+				res, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				err = json.NewDecoder(res.Body).Decode(&inbox)
+				res.Body.Close()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(inbox.Requests) != 1 {
+					t.Errorf("after a double submit: the business has %d requests, want 1", len(inbox.Requests))
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,4 @@
+package bookform
+
+// Texts are the form's words, for the tests.
+var Texts = texts
