@@ -29,7 +29,7 @@ func formEnv(t *testing.T) *lambdatest.Env {
 // status page.
 func TestEvents(t *testing.T) {
 	env := formEnv(t)
-	h, err := newHandler(context.Background(), env.Getenv)
+	h, err := newHandler(env.Record(t, "BookFormFunction"), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -106,10 +106,17 @@ func Deployment(getenv func(string) string) iamcheck.Deployment {
 	if table == "" {
 		table = "doorstep"
 	}
+	// The form key secret's !Ref is its ARN, which the function gets as
+	// FORM_SECRET_ARN.
+	formKey := getenv("FORM_SECRET_ARN")
+	if formKey == "" {
+		formKey = "arn:aws:secretsmanager:" + region + ":" + AccountID + ":secret:FormKeySecret-AbCdEf"
+	}
 	return iamcheck.Deployment{
 		Partition: "aws", Region: region, AccountID: AccountID, Parameters: params,
 		Names: map[string]string{
 			"DoorstepTable":         table,
+			"FormKeySecret":         formKey,
 			"NotifyDeadLetterQueue": "doorstep-NotifyDeadLetterQueue",
 			"RefundDeadLetterQueue": "doorstep-RefundDeadLetterQueue",
 		},
