@@ -23,7 +23,8 @@ func TestPoliciesResolve(t *testing.T) {
 	}
 	for name, params := range deployments {
 		d := iamcheck.Deployment{Partition: "aws", Region: "us-east-1", AccountID: "123456789012", Parameters: params,
-			Names: map[string]string{"DoorstepTable": "doorstep", "NotifyDeadLetterQueue": "dlq", "RefundDeadLetterQueue": "rdlq"}}
+			Names: map[string]string{"DoorstepTable": "doorstep", "NotifyDeadLetterQueue": "dlq", "RefundDeadLetterQueue": "rdlq",
+				"FormKeySecret": "arn:aws:secretsmanager:us-east-1:123456789012:secret:FormKeySecret-AbCdEf"}}
 		for _, id := range tp.ofType("AWS::Serverless::Function") {
 			t.Run(name+"/"+id, func(t *testing.T) {
 				p, err := iamcheck.Load(filepath.Join(root, "template.yaml"), id, d)
