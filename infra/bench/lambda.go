@@ -39,7 +39,7 @@ const (
 
 // fallbackGoBuild is the Makefile's GO_BUILD, used only when make cannot
 // be asked (the test keeps the two in step).
-var fallbackGoBuild = "GOOS=linux GOARCH=arm64 CGO_ENABLED=0 go build -tags lambda.norpc -trimpath -ldflags='-s -w'"
+var fallbackGoBuild = "GOOS=linux GOARCH=arm64 CGO_ENABLED=0 go build -tags lambda.norpc,nethttpomithttp2 -trimpath -ldflags='-s -w'"
 
 func lambdaBenchmarks(ctx context.Context, root, tmp string, o options) ([]row, error) {
 	env, flags, source, err := lambdaGoBuild(ctx, root)

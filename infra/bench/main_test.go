@@ -17,7 +17,7 @@ import (
 // the Lambda binaries are built with.
 func TestGoBuildMatchesMakefile(t *testing.T) {
 	wantEnv := []string{"GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0"}
-	wantFlags := []string{"-tags", "lambda.norpc", "-trimpath", "-ldflags=-s -w"}
+	wantFlags := []string{"-tags", "lambda.norpc,nethttpomithttp2", "-trimpath", "-ldflags=-s -w"}
 	env, flags, err := parseGoBuild(fallbackGoBuild)
 	if err != nil || !slices.Equal(env, wantEnv) || !slices.Equal(flags, wantFlags) {
 		t.Fatalf("fallback: got %q %q %v, want %q %q", env, flags, err, wantEnv, wantFlags)

@@ -187,7 +187,7 @@ func TestFunctions(t *testing.T) {
 				{"binary for linux", fmt.Sprint(strings.Contains(b.cmd, "GOOS=linux ")), "true"},
 				{"binary for arm64", fmt.Sprint(strings.Contains(b.cmd, "GOARCH=arm64 ")), "true"},
 				{"binary without cgo", fmt.Sprint(strings.Contains(b.cmd, "CGO_ENABLED=0 ")), "true"},
-				{"binary without RPC", fmt.Sprint(strings.Contains(b.cmd, "-tags lambda.norpc ")), "true"},
+				{"binary without RPC and HTTP/2", fmt.Sprint(strings.Contains(b.cmd, "-tags lambda.norpc,nethttpomithttp2 ")), "true"},
 			}
 			for _, c := range checks {
 				if c.got != c.want {
