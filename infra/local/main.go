@@ -26,6 +26,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/embedded"
+	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/logjson"
@@ -211,32 +212,37 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	bookings := booking.NewBookings(notify.Notifying(store, notifier, log), siteURL, nil, time.Now, booking.WithObserver(events)).SimulateDeposits()
 	// The hold sweeper, as ExpireHoldsFunction's schedule runs it on AWS.
 	go sweepEvery(ctx, bookings, time.Minute, log)
+	// Each edge's handler at the routes of its table, as API Gateway
+	// routes them to its function (infra/sam checks template.yaml against
+	// the same tables).
 	mux := http.NewServeMux()
 	mux.Handle(outbox.Path, box) // local only: never deployed
-	mux.Handle(mcptools.Path, mcptools.New(bookings, log))
-	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(bookings, log))
-	// The businesses' calendar feeds (the calendar-feed function).
-	mux.Handle(httpapi.CalendarPrefix, httpapi.NewCalendarFeed(bookings, log))
+	edge.Mount(mux, mcptools.New(bookings, log), mcptools.Routes(bookings, log))
+	edge.Mount(mux, httpapi.NewInbox(bookings, log), httpapi.InboxRoutes(bookings, log))
+	edge.Mount(mux, httpapi.NewCalendarFeed(bookings, log), httpapi.CalendarRoutes(bookings, log))
 	// The business's inbox in a browser; its sign-in links land in the
 	// outbox too.
-	web := inboxweb.New(inboxweb.Config{Bookings: bookings, Mailer: inboxweb.EmailMailer{Sender: box}, SiteURL: siteURL, Log: log})
-	mux.Handle("/inbox", web)
-	mux.Handle("/inbox/", web)
-	// The person's pages (status_url, payment_url).
-	personPages := pages.New(pages.Config{Bookings: bookings, SimulateAll: true, Log: log})
-	mux.Handle("/r/", personPages)
-	mux.Handle("/pay/", personPages)
+	webConfig := inboxweb.Config{Bookings: bookings, Mailer: inboxweb.EmailMailer{Sender: box}, SiteURL: siteURL, Log: log}
+	edge.Mount(mux, inboxweb.New(webConfig), inboxweb.Routes(webConfig))
+	// The person's pages (status_url, payment_url). No payment provider
+	// runs here, so stripepay's routes are not mounted.
+	pagesConfig := pages.Config{Bookings: bookings, SimulateAll: true, Log: log}
+	edge.Mount(mux, pages.New(pagesConfig), pages.Routes(pagesConfig))
 	// The visitor's booking form (booking_url). Its form key lives as long
 	// as this process: a form rendered before a restart asks to be
 	// reloaded, which is what a changed key does on AWS too.
 	key := make([]byte, bookform.MinKeyBytes)
 	rand.Read(key)
-	form, err := bookform.New(bookform.Config{Bookings: bookings, Key: key, Log: log})
+	formConfig := bookform.Config{Bookings: bookings, Key: key, Log: log}
+	form, err := bookform.New(formConfig)
 	if err != nil {
 		return nil, nil, err
 	}
-	mux.Handle(bookform.Path, form)
-	mux.Handle("/", httpapi.New(bookings, log))
+	edge.Mount(mux, form, bookform.Routes(formConfig))
+	// The JSON API, which also answers every other route with its JSON 404.
+	api := httpapi.New(bookings, log)
+	edge.Mount(mux, api, append(httpapi.Routes(bookings, log), httpapi.DocumentRoutes()...))
+	mux.Handle("/", api)
 	return mux, closeEngine, nil
 }
 

@@ -77,13 +77,28 @@ func New(c Config) (http.Handler, error) {
 	if len(c.Key) < MinKeyBytes {
 		return nil, errors.New("bookform: the form key must have at least 32 bytes")
 	}
-	htmlpage.Defaults(&c.Now, &c.Log)
-	h := &handler{c}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /book/{slug}", h.get)
-	mux.HandleFunc("POST /book/{slug}", h.post)
+	h := newHandler(c)
+	mux := edge.Mux(h.routes())
 	mux.HandleFunc("/", h.notFound)
 	return edge.AccessLog(h.Log, site.Headers(maxFormBytes, http.NewCrossOriginProtection().Handler(mux))), nil
+}
+
+// Routes is the form's route table. Serve it through New, which checks
+// the form key.
+func Routes(c Config) []edge.Route {
+	return newHandler(c).routes()
+}
+
+func newHandler(c Config) *handler {
+	htmlpage.Defaults(&c.Now, &c.Log)
+	return &handler{c}
+}
+
+func (h *handler) routes() []edge.Route {
+	return []edge.Route{
+		{Method: http.MethodGet, Path: Path + "{slug}", Handler: http.HandlerFunc(h.get)},
+		{Method: http.MethodPost, Path: Path + "{slug}", Handler: http.HandlerFunc(h.post)},
+	}
 }
 
 // answers are a person's answers so far, as typed: in the address of the

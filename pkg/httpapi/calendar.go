@@ -29,9 +29,16 @@ const feedRefresh = time.Hour
 // a plain 404: the address is the feed's only key. The access log records
 // the route pattern, never the token.
 func NewCalendarFeed(bookings *booking.Bookings, log *slog.Logger) http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+CalendarPrefix+"{file}", func(w http.ResponseWriter, r *http.Request) {
-		token, ok := strings.CutSuffix(r.PathValue("file"), ".ics")
+	mux := edge.Mux(CalendarRoutes(bookings, log))
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { calendarError(w, http.StatusNotFound) })
+	return edge.AccessLog(log, mux)
+}
+
+// CalendarRoutes is the calendar feed's route table; {token} is the feed
+// token followed by ".ics".
+func CalendarRoutes(bookings *booking.Bookings, log *slog.Logger) []edge.Route {
+	feed := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, ok := strings.CutSuffix(r.PathValue("token"), ".ics")
 		if !ok {
 			calendarError(w, http.StatusNotFound)
 			return
@@ -52,8 +59,7 @@ func NewCalendarFeed(bookings *booking.Bookings, log *slog.Logger) http.Handler 
 		log.ErrorContext(ctx, "calendar feed failed", "error", err.Error())
 		calendarError(w, http.StatusInternalServerError)
 	})
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { calendarError(w, http.StatusNotFound) })
-	return edge.AccessLog(log, mux)
+	return []edge.Route{{Method: http.MethodGet, Path: CalendarPrefix + "{token}", Handler: feed}}
 }
 
 // FeedCalendar is a business's feed as iCalendar, in its default language.

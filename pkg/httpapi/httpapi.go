@@ -27,35 +27,70 @@ type api struct {
 	log      *slog.Logger
 }
 
-// New returns the JSON API handler. Every response is JSON, CORS is open, and
-// every error has the shape {"error": {"code", "message"}}.
+// New returns the JSON API handler: Routes and DocumentRoutes. Every
+// response is JSON, CORS is open, and every error has the shape
+// {"error": {"code", "message"}}.
 func New(bookings *booking.Bookings, log *slog.Logger) http.Handler {
 	a := &api{bookings: bookings, log: log}
-	mux := http.NewServeMux()
-	mux.Handle(Prefix+"/businesses/{slug}", methods{http.MethodGet: a.getBusiness})
-	mux.Handle(Prefix+"/businesses/{slug}/availability", methods{http.MethodGet: a.listArrivalWindows})
-	mux.Handle(Prefix+"/businesses/{slug}/requests", methods{http.MethodPost: a.createServiceRequest})
-	mux.Handle(Prefix+"/requests/{code}", methods{http.MethodGet: a.getServiceRequest})
-	return a.withDocument(mux)
+	return a.serve(append(a.routes(), DocumentRoutes()...))
+}
+
+// Routes is the JSON API's route table, without the OpenAPI document's
+// (DocumentRoutes).
+func Routes(bookings *booking.Bookings, log *slog.Logger) []edge.Route {
+	return (&api{bookings: bookings, log: log}).routes()
+}
+
+func (a *api) routes() []edge.Route {
+	return []edge.Route{
+		{Method: http.MethodGet, Path: Prefix + "/businesses/{slug}", Handler: http.HandlerFunc(a.getBusiness)},
+		{Method: http.MethodGet, Path: Prefix + "/businesses/{slug}/availability", Handler: http.HandlerFunc(a.listArrivalWindows)},
+		{Method: http.MethodPost, Path: Prefix + "/businesses/{slug}/requests", Handler: http.HandlerFunc(a.createServiceRequest)},
+		{Method: http.MethodGet, Path: Prefix + "/requests/{code}", Handler: http.HandlerFunc(a.getServiceRequest)},
+	}
 }
 
 // NewOpenAPI returns the handler of the OpenAPI document alone
-// (/openapi.json and /openapi.yaml), for a function that reads no table.
+// (DocumentRoutes), for a function that reads no table.
 func NewOpenAPI(log *slog.Logger) http.Handler {
 	a := &api{log: log}
-	return a.withDocument(http.NewServeMux())
+	return a.serve(DocumentRoutes())
 }
 
-// withDocument adds the OpenAPI document's routes to mux, answers any
-// other route with a JSON 404, and opens CORS and logs each request.
-func (a *api) withDocument(mux *http.ServeMux) http.Handler {
+// DocumentRoutes is the route table of the OpenAPI document.
+func DocumentRoutes() []edge.Route {
 	jsonDoc, yamlDoc := openapiRoutes()
-	mux.Handle(Prefix+"/openapi.json", methods{http.MethodGet: jsonDoc})
-	mux.Handle(Prefix+"/openapi.yaml", methods{http.MethodGet: yamlDoc})
+	return []edge.Route{
+		{Method: http.MethodGet, Path: Prefix + "/openapi.json", Handler: jsonDoc},
+		{Method: http.MethodGet, Path: Prefix + "/openapi.yaml", Handler: yamlDoc},
+	}
+}
+
+// serve serves routes, answers any other route with a JSON 404, and opens
+// CORS and logs each request.
+func (a *api) serve(routes []edge.Route) http.Handler {
+	mux := methodMux(routes)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such route: %s", booking.Excerpt(r.Method+" "+r.URL.Path)))
 	})
 	return edge.AccessLog(a.log, apiCORS.Handler(mux))
+}
+
+// methodMux serves routes by path, so that a known path with another
+// method is a JSON 405 (methods) rather than the ServeMux's own.
+func methodMux(routes []edge.Route) *http.ServeMux {
+	mux := http.NewServeMux()
+	byPath := map[string]methods{}
+	for _, r := range routes {
+		m := byPath[r.Path]
+		if m == nil {
+			m = methods{}
+			byPath[r.Path] = m
+			mux.Handle(r.Path, m)
+		}
+		m[r.Method] = r.Handler.ServeHTTP
+	}
+	return mux
 }
 
 // apiCORS opens the JSON API to every origin: it is public and carries no

@@ -28,15 +28,25 @@ type inboxAPI struct {
 // cannot be probed.
 func NewInbox(bookings *booking.Bookings, log *slog.Logger) http.Handler {
 	a := &inboxAPI{api: api{bookings: bookings, log: log}}
-	mux := http.NewServeMux()
-	mux.Handle(InboxPrefix+"/requests", methods{http.MethodGet: a.authed(a.listRequests)})
-	mux.Handle(InboxPrefix+"/requests/{code}", methods{http.MethodGet: a.authed(a.getRequest)})
-	mux.Handle(InboxPrefix+"/requests/{code}/{action}", methods{http.MethodPost: a.authed(a.act)})
-	mux.Handle(InboxPrefix+"/spam", methods{http.MethodPost: a.authed(a.spamSince)})
+	mux := methodMux(a.routes())
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such route: %s %s", r.Method, r.URL.Path))
 	})
 	return edge.AccessLog(log, inboxCORS.Handler(mux))
+}
+
+// InboxRoutes is the business inbox's route table.
+func InboxRoutes(bookings *booking.Bookings, log *slog.Logger) []edge.Route {
+	return (&inboxAPI{api: api{bookings: bookings, log: log}}).routes()
+}
+
+func (a *inboxAPI) routes() []edge.Route {
+	return []edge.Route{
+		{Method: http.MethodGet, Path: InboxPrefix + "/requests", Handler: a.authed(a.listRequests)},
+		{Method: http.MethodGet, Path: InboxPrefix + "/requests/{code}", Handler: a.authed(a.getRequest)},
+		{Method: http.MethodPost, Path: InboxPrefix + "/requests/{code}/{action}", Handler: a.authed(a.act)},
+		{Method: http.MethodPost, Path: InboxPrefix + "/spam", Handler: a.authed(a.spamSince)},
+	}
 }
 
 // inboxHandler is a handler of the business side, given the business its

@@ -145,33 +145,49 @@ type handler struct {
 // business's request is the 404 page, as an unknown code is. The access
 // log records the route pattern, never the path (which may hold a token).
 func New(c Config) http.Handler {
+	h := newHandler(c)
+	mux := edge.Mux(h.routes())
+	// A form posted from another site is refused (Sec-Fetch-Site, Origin,
+	// Referer: samesite.go).
+	return edge.AccessLog(h.Log, site.Headers(maxFormBytes, sameSite(origin(h.SiteURL), mux)))
+}
+
+// Routes is the web inbox's route table. It holds the whole of /inbox
+// and /inbox/: any other path there is the inbox's 404 page.
+func Routes(c Config) []edge.Route {
+	return newHandler(c).routes()
+}
+
+func newHandler(c Config) *handler {
 	htmlpage.Defaults(&c.Now, &c.Log)
 	if c.SignInDelay <= 0 {
 		c.SignInDelay = DefaultSignInDelay
 	}
 	c.SiteURL = strings.TrimSuffix(c.SiteURL, "/")
-	h := &handler{c}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /inbox", h.home)
-	mux.HandleFunc("POST /inbox/sign-in", h.startSignIn)
-	mux.HandleFunc("GET /inbox/sign-in/{token}", h.tokenPage)
-	mux.HandleFunc("POST /inbox/sign-in/{token}", h.finishSignIn)
-	mux.HandleFunc("POST /inbox/sign-out", h.form(h.signOut))
-	mux.HandleFunc("GET /inbox/requests/{code}", h.signedIn(h.request))
-	mux.HandleFunc("GET /inbox/requests/{code}/{action}", h.signedIn(h.confirm))
-	mux.HandleFunc("POST /inbox/requests/{code}/{action}", h.form(h.move))
-	mux.HandleFunc("GET /inbox/settings", h.signedIn(h.settings))
-	mux.HandleFunc("POST /inbox/settings", h.form(h.setAccepting))
-	mux.HandleFunc("POST /inbox/settings/{form}", h.form(h.setSchedule))
-	mux.HandleFunc("POST /inbox/settings/feed", h.form(h.newFeed))
-	mux.HandleFunc("GET /inbox/settings/feed", h.signedIn(h.feed))
-	mux.HandleFunc("POST /inbox/settings/feed-stop", h.form(h.stopFeed))
-	notFound := func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r, nil) }
-	mux.HandleFunc("/inbox", notFound)
-	mux.HandleFunc("/inbox/", notFound)
-	// A form posted from another site is refused (Sec-Fetch-Site, Origin,
-	// Referer: samesite.go).
-	return edge.AccessLog(h.Log, site.Headers(maxFormBytes, sameSite(origin(c.SiteURL), mux)))
+	return &handler{c}
+}
+
+func (h *handler) routes() []edge.Route {
+	get, post := http.MethodGet, http.MethodPost
+	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r, nil) })
+	return []edge.Route{
+		{Method: get, Path: "/inbox", Handler: http.HandlerFunc(h.home)},
+		{Method: post, Path: "/inbox/sign-in", Handler: http.HandlerFunc(h.startSignIn)},
+		{Method: get, Path: "/inbox/sign-in/{token}", Handler: http.HandlerFunc(h.tokenPage)},
+		{Method: post, Path: "/inbox/sign-in/{token}", Handler: http.HandlerFunc(h.finishSignIn)},
+		{Method: post, Path: "/inbox/sign-out", Handler: h.form(h.signOut)},
+		{Method: get, Path: "/inbox/requests/{code}", Handler: h.signedIn(h.request)},
+		{Method: get, Path: "/inbox/requests/{code}/{action}", Handler: h.signedIn(h.confirm)},
+		{Method: post, Path: "/inbox/requests/{code}/{action}", Handler: h.form(h.move)},
+		{Method: get, Path: "/inbox/settings", Handler: h.signedIn(h.settings)},
+		{Method: post, Path: "/inbox/settings", Handler: h.form(h.setAccepting)},
+		{Method: post, Path: "/inbox/settings/{form}", Handler: h.form(h.setSchedule)},
+		{Method: post, Path: "/inbox/settings/feed", Handler: h.form(h.newFeed)},
+		{Method: get, Path: "/inbox/settings/feed", Handler: h.signedIn(h.feed)},
+		{Method: post, Path: "/inbox/settings/feed-stop", Handler: h.form(h.stopFeed)},
+		{Path: "/inbox", Handler: notFound},
+		{Path: "/inbox/", Handler: notFound},
+	}
 }
 
 // maxFormBytes bounds a form's body.

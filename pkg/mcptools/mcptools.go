@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // Path is where the tool server is mounted.
@@ -64,6 +65,12 @@ func acceptJSON(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// Routes is the tool server's route table: New at Path, any method (it
+// answers GET, DELETE and the rest itself).
+func Routes(bookings *booking.Bookings, log *slog.Logger) []edge.Route {
+	return []edge.Route{{Path: Path, Handler: New(bookings, log)}}
 }
 
 // NewServer returns the MCP server with the four tools. Its capabilities

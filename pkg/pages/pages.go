@@ -57,17 +57,31 @@ type handler struct {
 // sends the person back here with ?done= paid, refunded or unavailable;
 // this package does not link stripe-go (README, "Binary sizes").
 func New(c Config) http.Handler {
-	htmlpage.Defaults(&c.Now, &c.Log)
-	h := &handler{c}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /r/{code}", h.status)
-	mux.HandleFunc("GET /r/{code}/cancel", h.confirmCancel)
-	mux.HandleFunc("POST /r/{code}/cancel", h.cancel)
-	mux.HandleFunc("GET /pay/{code}", h.payPage)
-	mux.HandleFunc("POST /pay/{code}", h.pay)
+	h := newHandler(c)
+	mux := edge.Mux(h.routes())
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r) })
 	// A form posted from another site is refused (Sec-Fetch-Site, Origin).
 	return edge.AccessLog(h.Log, site.Headers(maxFormBytes, http.NewCrossOriginProtection().Handler(mux)))
+}
+
+// Routes is the pages' route table.
+func Routes(c Config) []edge.Route {
+	return newHandler(c).routes()
+}
+
+func newHandler(c Config) *handler {
+	htmlpage.Defaults(&c.Now, &c.Log)
+	return &handler{c}
+}
+
+func (h *handler) routes() []edge.Route {
+	return []edge.Route{
+		{Method: http.MethodGet, Path: "/r/{code}", Handler: http.HandlerFunc(h.status)},
+		{Method: http.MethodGet, Path: "/r/{code}/cancel", Handler: http.HandlerFunc(h.confirmCancel)},
+		{Method: http.MethodPost, Path: "/r/{code}/cancel", Handler: http.HandlerFunc(h.cancel)},
+		{Method: http.MethodGet, Path: "/pay/{code}", Handler: http.HandlerFunc(h.payPage)},
+		{Method: http.MethodPost, Path: "/pay/{code}", Handler: http.HandlerFunc(h.pay)},
+	}
 }
 
 // maxFormBytes bounds a form's body: the pages' forms are a field or two.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // The person's way to Stripe's page and back. They are served by the
@@ -182,6 +183,22 @@ func settle(ctx context.Context, bookings *booking.Bookings, payments booking.Pa
 	return outcome, nil
 }
 
+// Routes is the payment function's route table (NewHandler).
+func Routes(c CheckoutConfig, webhookSecret string) []edge.Route {
+	var webhook http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reply(w, http.StatusNotFound, "payments are off")
+	})
+	if c.Payments != nil {
+		webhook = &Webhook{Bookings: c.Bookings, Payments: c.Payments, Secret: webhookSecret, Log: c.Log}
+	}
+	checkout := NewCheckoutHandler(c)
+	return []edge.Route{
+		{Method: http.MethodPost, Path: WebhookPath, Handler: webhook},
+		{Method: http.MethodGet, Path: CheckoutPath, Handler: checkout},
+		{Method: http.MethodGet, Path: ReturnPath, Handler: checkout},
+	}
+}
+
 // NewHandler is the payment function's handler: Stripe's events at
 // WebhookPath (signed with webhookSecret) and the person's way to Stripe
 // and back under /pay/ (NewCheckoutHandler), over one provider. With no
@@ -189,15 +206,11 @@ func settle(ctx context.Context, bookings *booking.Bookings, payments booking.Pa
 // a 404 and the way to Stripe leads back to the status page, which says
 // the payment cannot be opened now.
 func NewHandler(c CheckoutConfig, webhookSecret string) http.Handler {
+	// By path: each handler answers a wrong method itself.
 	mux := http.NewServeMux()
-	if c.Payments == nil {
-		mux.HandleFunc(WebhookPath, func(w http.ResponseWriter, r *http.Request) {
-			reply(w, http.StatusNotFound, "payments are off")
-		})
-	} else {
-		mux.Handle(WebhookPath, &Webhook{Bookings: c.Bookings, Payments: c.Payments, Secret: webhookSecret, Log: c.Log})
+	for _, r := range Routes(c, webhookSecret) {
+		mux.Handle(r.Path, r.Handler)
 	}
-	mux.Handle("/pay/", NewCheckoutHandler(c))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// Every answer, the mux's own 404 and 405 too.
 		w.Header().Set("X-Content-Type-Options", "nosniff")
