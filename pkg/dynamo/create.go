@@ -281,11 +281,17 @@ func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRec
 
 // countOpen adds one to the open count under the key, unless it is at max.
 func (s *Store) countOpen(pk, sk string, max int) *types.Update {
+	return s.countUnder(pk, sk, attrOpenCount, max)
+}
+
+// countUnder adds one to the number attr of the item under the key (0 when
+// it has none), on the condition that it is below max.
+func (s *Store) countUnder(pk, sk, attr string, max int) *types.Update {
 	return &types.Update{
 		TableName:           s.table,
 		Key:                 keyMap(pk, sk),
-		UpdateExpression:    aws.String("SET open_count = if_not_exists(open_count, :zero) + :one"),
-		ConditionExpression: aws.String("attribute_not_exists(open_count) OR open_count < :max"),
+		UpdateExpression:    aws.String("SET " + attr + " = if_not_exists(" + attr + ", :zero) + :one"),
+		ConditionExpression: aws.String("attribute_not_exists(" + attr + ") OR " + attr + " < :max"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":zero": num(0),
 			":one":  num(1),
