@@ -28,10 +28,10 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 		return fmt.Errorf("%s: limits must be at least 1, got %+v", what, limits)
 	}
 	r.Counted = true // this create counts it against its business and its e-mail
-	for attempt := 1; ; attempt++ {
-		// Built afresh for each attempt: which slot to take depends on a
-		// read of the slots. The read only picks the slot to try; the
-		// slot's condition in the transaction decides.
+	return s.attempts(ctx, what, func(last bool) error {
+		// Which slot to take depends on a read of the slots. The read only
+		// picks the slot to try; the slot's condition in the transaction
+		// decides.
 		slot, err := s.freeSlot(ctx, r.BusinessSlug, limits.PerHour, now)
 		if err != nil {
 			return err
@@ -82,13 +82,11 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 		default:
 			return fmt.Errorf("create request %s: item %d: %w", r.Code, c.item, c.err)
 		}
-		if attempt == maxAttempts {
+		if last {
 			return s.stillConflicted(ctx, r, key, now, at, c.reasons, why)
 		}
-		if err := pause(ctx, what, attempt); err != nil {
-			return err
-		}
-	}
+		return errAgain
+	})
 }
 
 // positions says where each item of a create transaction is; -1 for an item
