@@ -118,10 +118,9 @@ func (s *Store) attempts(ctx context.Context, what string, try func(last bool) e
 	}
 }
 
-// pause waits before the attempt after the given one of the transaction
-// what: a jittered pause that starts at firstBackoff and doubles up to
-// maxBackoff, so that transactions that collided do not collide again in
-// step.
+// pause waits before the attempt after the given one, by the backoff
+// above; the jitter keeps transactions that collided from colliding again
+// in step.
 func pause(ctx context.Context, what string, attempt int) error {
 	backoff := min(firstBackoff<<(attempt-1), maxBackoff)
 	t := time.NewTimer(backoff/2 + rand.N(backoff/2+1))
