@@ -141,17 +141,8 @@ func (s *Bookings) FinishSignIn(ctx context.Context, token string) (Session, err
 	}
 	now := s.now()
 	rec, err := s.store.SpendSignInToken(ctx, WebTokenHash(token), now)
-	switch {
-	case ErrorCode(err) == NotFound:
-		return Session{}, unauthorized
-	case err != nil:
-		return Session{}, err
-	}
-	b, err := s.signedInBusiness(ctx, rec.Slug, rec.EmailHash)
+	b, err := s.signedInBusiness(ctx, rec.Slug, rec.EmailHash, err, unauthorized)
 	if err != nil {
-		if ErrorCode(err) == Unauthorized {
-			return Session{}, unauthorized
-		}
 		return Session{}, err
 	}
 	sess := Session{Token: newWebToken(), CSRF: newWebToken(), Business: b, Expires: now.Add(SessionTTL)}
@@ -172,35 +163,34 @@ func (s *Bookings) OpenSession(ctx context.Context, token string) (Session, erro
 		return Session{}, unauthorized
 	}
 	rec, err := s.store.Session(ctx, WebTokenHash(token), s.now())
-	switch {
-	case ErrorCode(err) == NotFound:
-		return Session{}, unauthorized
-	case err != nil:
-		return Session{}, err
-	}
-	b, err := s.signedInBusiness(ctx, rec.Slug, rec.EmailHash)
+	b, err := s.signedInBusiness(ctx, rec.Slug, rec.EmailHash, err, unauthorized)
 	if err != nil {
-		if ErrorCode(err) == Unauthorized {
-			return Session{}, unauthorized
-		}
 		return Session{}, err
 	}
 	return Session{Token: token, CSRF: rec.CSRF, Business: b, Expires: rec.Expires}, nil
 }
 
-// signedInBusiness returns the business a sign-in token or session names,
-// UNAUTHORIZED when it is gone or no longer has the inbox_email it was
+// signedInBusiness returns the business that a sign-in token's or
+// session's record names, given the record's read and its error. It
+// answers unauthorized when the record was not found, the business is
+// gone, or the business no longer has the inbox_email the record was
 // opened from: a changed address locks out whoever had the old one.
-func (s *Bookings) signedInBusiness(ctx context.Context, slug, emailHash string) (*Business, error) {
+func (s *Bookings) signedInBusiness(ctx context.Context, slug, emailHash string, readErr, unauthorized error) (*Business, error) {
+	switch {
+	case ErrorCode(readErr) == NotFound:
+		return nil, unauthorized
+	case readErr != nil:
+		return nil, readErr
+	}
 	b, err := s.store.Business(ctx, slug)
 	switch {
 	case ErrorCode(err) == NotFound:
-		return nil, Errorf(Unauthorized, "the business is gone")
+		return nil, unauthorized
 	case err != nil:
 		return nil, err
 	}
 	if b.InboxEmail == "" || subtle.ConstantTimeCompare([]byte(EmailHash(b.InboxEmail)), []byte(emailHash)) != 1 {
-		return nil, Errorf(Unauthorized, "the business's inbox_email changed")
+		return nil, unauthorized
 	}
 	return b, nil
 }

@@ -28,10 +28,10 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 		return fmt.Errorf("%s: limits must be at least 1, got %+v", what, limits)
 	}
 	r.Counted = true // this create counts it against its business and its e-mail
-	for attempt := 1; ; attempt++ {
-		// Built afresh for each attempt: which slot to take depends on a
-		// read of the slots. The read only picks the slot to try; the
-		// slot's condition in the transaction decides.
+	return s.attempts(ctx, what, func(last bool) error {
+		// Which slot to take depends on a read of the slots. The read only
+		// picks the slot to try; the slot's condition in the transaction
+		// decides.
 		slot, err := s.freeSlot(ctx, r.BusinessSlug, limits.PerHour, now)
 		if err != nil {
 			return err
@@ -82,13 +82,11 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 		default:
 			return fmt.Errorf("create request %s: item %d: %w", r.Code, c.item, c.err)
 		}
-		if attempt == maxAttempts {
+		if last {
 			return s.stillConflicted(ctx, r, key, now, at, c.reasons, why)
 		}
-		if err := pause(ctx, what, attempt); err != nil {
-			return err
-		}
-	}
+		return errAgain
+	})
 }
 
 // positions says where each item of a create transaction is; -1 for an item
@@ -281,11 +279,17 @@ func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRec
 
 // countOpen adds one to the open count under the key, unless it is at max.
 func (s *Store) countOpen(pk, sk string, max int) *types.Update {
+	return s.countUnder(pk, sk, attrOpenCount, max)
+}
+
+// countUnder adds one to the number attr of the item under the key (0 when
+// it has none), on the condition that it is below max.
+func (s *Store) countUnder(pk, sk, attr string, max int) *types.Update {
 	return &types.Update{
 		TableName:           s.table,
 		Key:                 keyMap(pk, sk),
-		UpdateExpression:    aws.String("SET open_count = if_not_exists(open_count, :zero) + :one"),
-		ConditionExpression: aws.String("attribute_not_exists(open_count) OR open_count < :max"),
+		UpdateExpression:    aws.String("SET " + attr + " = if_not_exists(" + attr + ", :zero) + :one"),
+		ConditionExpression: aws.String("attribute_not_exists(" + attr + ") OR " + attr + " < :max"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":zero": num(0),
 			":one":  num(1),

@@ -20,6 +20,7 @@ const (
 	attrDoc         = "doc"
 	attrRequestCode = "request_code"
 	attrOpenCount   = "open_count"
+	attrSignIns     = "sign_ins" // on a sign-in count: the links sent in its hour
 	attrBodyHash    = "body_hash"
 	attrResponse    = "response"
 	attrStatus      = "status"

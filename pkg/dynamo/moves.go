@@ -39,8 +39,7 @@ func (s *Store) uncount(pk, sk string) types.TransactWriteItem {
 // changed between the read that found it and the write.
 func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, crews booking.Crews, now time.Time) error {
 	what := "move request " + before.Code
-	for attempt := 1; ; attempt++ {
-		// Built afresh for each attempt: it depends on reads of the holds.
+	return s.attempts(ctx, what, func(last bool) error {
 		var hold holdChoice
 		if t.Effects().MoveWindow {
 			var err error
@@ -71,17 +70,15 @@ func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, 
 		default:
 			return fmt.Errorf("move request %s: item %d: %w", before.Code, c.item, c.err)
 		}
-		if attempt == maxAttempts {
+		switch {
+		case !last:
+			return errAgain
+		case c.item >= at.newHold[0] && c.item < at.newHold[1]:
 			// As a create does: a window others keep writing is taken.
-			if c.item >= at.newHold[0] && c.item < at.newHold[1] {
-				return windowTaken()
-			}
-			return booking.Errorf(booking.InvalidTransition, "request %s is being moved by someone else right now; read it again", before.Code)
+			return windowTaken()
 		}
-		if err := pause(ctx, what, attempt); err != nil {
-			return err
-		}
-	}
+		return booking.Errorf(booking.InvalidTransition, "request %s is being moved by someone else right now; read it again", before.Code)
+	})
 }
 
 // movedMeanwhile answers a move whose request item failed its condition:

@@ -31,17 +31,15 @@ func (s *Store) CountSignIn(ctx context.Context, emailHash string, limit int, no
 		return false, fmt.Errorf("count a sign-in: limit must be at least 1, got %d", limit)
 	}
 	pk, sk := signInCountKey(emailHash, now)
+	count := s.countUnder(pk, sk, attrSignIns, limit)
+	count.UpdateExpression = aws.String(aws.ToString(count.UpdateExpression) + ", " + attrExpiresAt + " = :expires")
+	count.ExpressionAttributeValues[":expires"] = unix(now.UTC().Truncate(time.Hour).Add(signInCountTTL))
 	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:           s.table,
-		Key:                 keyMap(pk, sk),
-		UpdateExpression:    aws.String("SET sign_ins = if_not_exists(sign_ins, :zero) + :one, expires_at = :expires"),
-		ConditionExpression: aws.String("attribute_not_exists(sign_ins) OR sign_ins < :limit"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":zero":    num(0),
-			":one":     num(1),
-			":limit":   num(int64(limit)),
-			":expires": unix(now.UTC().Truncate(time.Hour).Add(signInCountTTL)),
-		},
+		TableName:                 count.TableName,
+		Key:                       count.Key,
+		UpdateExpression:          count.UpdateExpression,
+		ConditionExpression:       count.ConditionExpression,
+		ExpressionAttributeValues: count.ExpressionAttributeValues,
 	})
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {

@@ -59,9 +59,9 @@ func canceledBy(err error, in *dynamodb.TransactWriteItemsInput) *cancellation {
 // leaves the answer open (retryable: run it again after pause) or for a
 // failed condition, which the caller explains; anything else is an error.
 //
-// The caller runs the attempts, up to maxAttempts, so that it can build a
-// transaction that depends on a read afresh before each one, and run again
-// when a failed condition says to.
+// Store.attempts runs the attempts, so that each builds afresh a
+// transaction that depends on reads, and runs again when a failed
+// condition says to.
 func (s *Store) transact(ctx context.Context, what string, in *dynamodb.TransactWriteItemsInput) (*cancellation, error) {
 	_, err := s.client.TransactWriteItems(ctx, in)
 	if err == nil {
@@ -94,10 +94,33 @@ func retryable(code string) bool {
 	return code == reasonTransactionConflict || code == reasonThrottling || code == reasonThroughputExceeded
 }
 
-// pause waits before the attempt after the given one of the transaction
-// what: a jittered pause that starts at firstBackoff and doubles up to
-// maxBackoff, so that transactions that collided do not collide again in
-// step.
+// errAgain is what one attempt of Store.attempts returns to run the
+// transaction again.
+var errAgain = errors.New("run the transaction again")
+
+// attempts runs a transaction that is built afresh for each attempt, as it
+// depends on reads, up to maxAttempts times, with a pause between attempts.
+// try builds and runs one attempt and returns its answer, or errAgain when
+// the transaction should run again (it conflicted, or a read it was built
+// on changed). On the last attempt, last is true and try answers itself.
+func (s *Store) attempts(ctx context.Context, what string, try func(last bool) error) error {
+	for attempt := 1; ; attempt++ {
+		err := try(attempt == maxAttempts)
+		if !errors.Is(err, errAgain) {
+			return err
+		}
+		if attempt == maxAttempts {
+			return fmt.Errorf("%s: still conflicting after %d attempts", what, maxAttempts)
+		}
+		if err := pause(ctx, what, attempt); err != nil {
+			return err
+		}
+	}
+}
+
+// pause waits before the attempt after the given one, by the backoff
+// above; the jitter keeps transactions that collided from colliding again
+// in step.
 func pause(ctx context.Context, what string, attempt int) error {
 	backoff := min(firstBackoff<<(attempt-1), maxBackoff)
 	t := time.NewTimer(backoff/2 + rand.N(backoff/2+1))

@@ -25,9 +25,8 @@ import (
 // feed tokens for split-day-plumbing (A) and all-day-plumbing (B).
 type feedFixture struct {
 	*inboxFixture
-	store          *dynamo.Store
-	feedA, feedB   string
-	inboxA, inboxB string
+	store        *dynamo.Store
+	feedA, feedB string
 }
 
 func newFeedFixture(t *testing.T) *feedFixture {

@@ -22,24 +22,6 @@ import (
 	"github.com/doorstep/doorstep/pkg/stripepay/stripetest"
 )
 
-const secretARN = "arn:aws:secretsmanager:us-west-2:123456789012:secret:doorstep/stripe-AbCdEf"
-
-// stripeEnv is an environment with the Stripe secret in a Secrets Manager
-// stand-in, and the AWS credentials Lambda sets.
-func stripeEnv(t *testing.T, value string, edits map[string]string) func(string) string {
-	vars := map[string]string{
-		"STRIPE_SECRET_ARN":        secretARN,
-		"SECRETS_MANAGER_ENDPOINT": stripetest.SecretsManager(t, secretARN, value),
-		"AWS_ACCESS_KEY_ID":        "AKIDEXAMPLE",
-		"AWS_SECRET_ACCESS_KEY":    "secret",
-		"AWS_SESSION_TOKEN":        "token",
-	}
-	for k, v := range edits {
-		vars[k] = v
-	}
-	return func(k string) string { return vars[k] }
-}
-
 // image reads an item as the table's stream carries it.
 func image(t *testing.T, client *dynamodb.Client, table, pk, sk string) map[string]events.DynamoDBAttributeValue {
 	t.Helper()
@@ -206,7 +188,7 @@ func TestRefunds(t *testing.T) {
 	})
 	t.Run("through the function's handler, with Stripe", func(t *testing.T) {
 		stripe := stripetest.NewServer(t)
-		getenv := stripeEnv(t, stripetest.Keys, map[string]string{"STRIPE_API_URL": stripe.URL, "SITE_URL": lambdatest.SiteURL})
+		getenv := stripetest.Env(t, stripetest.Keys, map[string]string{"STRIPE_API_URL": stripe.URL, "SITE_URL": lambdatest.SiteURL})
 		// functions/refund-deposits' wiring.
 		payments, err := paymentenv.Payments(ctx, getenv, getenv("SITE_URL"))
 		if err != nil {

@@ -11,24 +11,6 @@ import (
 	"github.com/doorstep/doorstep/pkg/stripepay/stripetest"
 )
 
-const secretARN = "arn:aws:secretsmanager:us-west-2:123456789012:secret:doorstep/stripe-AbCdEf"
-
-// stripeEnv is an environment with the Stripe secret in a Secrets Manager
-// stand-in, and the AWS credentials Lambda sets.
-func stripeEnv(t *testing.T, value string, edits map[string]string) func(string) string {
-	vars := map[string]string{
-		"STRIPE_SECRET_ARN":        secretARN,
-		"SECRETS_MANAGER_ENDPOINT": stripetest.SecretsManager(t, secretARN, value),
-		"AWS_ACCESS_KEY_ID":        "AKIDEXAMPLE",
-		"AWS_SECRET_ACCESS_KEY":    "secret",
-		"AWS_SESSION_TOKEN":        "token",
-	}
-	for k, v := range edits {
-		vars[k] = v
-	}
-	return func(k string) string { return vars[k] }
-}
-
 func TestStripeFrom(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -42,7 +24,7 @@ func TestStripeFrom(t *testing.T) {
 		{"not set", stripetest.Keys, map[string]string{"STRIPE_SECRET_ARN": ""}, false, ""},
 		{"not an ARN", stripetest.Keys, map[string]string{"STRIPE_SECRET_ARN": "doorstep/stripe"}, false, "must be a Secrets Manager secret's ARN"},
 		{"another service's ARN", stripetest.Keys, map[string]string{"STRIPE_SECRET_ARN": "arn:aws:ssm:us-west-2:123456789012:parameter/x"}, false, "must be a Secrets Manager secret's ARN"},
-		{"another secret", stripetest.Keys, map[string]string{"STRIPE_SECRET_ARN": secretARN + "x"}, false, "ResourceNotFoundException"},
+		{"another secret", stripetest.Keys, map[string]string{"STRIPE_SECRET_ARN": stripetest.SecretARN + "x"}, false, "ResourceNotFoundException"},
 		{"no credentials", stripetest.Keys, map[string]string{"AWS_ACCESS_KEY_ID": ""}, false, "AWS_ACCESS_KEY_ID"},
 		{"not JSON", "sk_test_1", nil, false, "must be JSON"},
 		{"not a secret key", `{"secret_key":"pk_test_1"}`, nil, false, "secret_key must be"},
@@ -50,7 +32,7 @@ func TestStripeFrom(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, ok, err := paymentenv.StripeFrom(context.Background(), stripeEnv(t, tt.value, tt.edits), "https://book.example.com", nil)
+			s, ok, err := paymentenv.StripeFrom(context.Background(), stripetest.Env(t, tt.value, tt.edits), "https://book.example.com", nil)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("got %v, want an error with %q", err, tt.wantErr)
@@ -92,7 +74,7 @@ func TestStripeFunctionsAtStart(t *testing.T) {
 		name    string
 		call    func(context.Context, func(string) string, string) (bool, error)
 		value   string            // the secret's value
-		edits   map[string]string // changes to stripeEnv's environment
+		edits   map[string]string // changes to stripetest.Env's environment
 		wantOK  bool              // Stripe configured: a provider, or the keys
 		wantErr string            // "" when it starts
 	}{
@@ -105,7 +87,7 @@ func TestStripeFunctionsAtStart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ok, err := tt.call(context.Background(), stripeEnv(t, tt.value, tt.edits), lambdatest.SiteURL)
+			ok, err := tt.call(context.Background(), stripetest.Env(t, tt.value, tt.edits), lambdatest.SiteURL)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("got %v, want an error with %q", err, tt.wantErr)

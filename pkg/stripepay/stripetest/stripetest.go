@@ -5,6 +5,7 @@ package stripetest
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -331,3 +332,21 @@ func SecretsManager(t testing.TB, arn, value string) string {
 
 // Keys is the SecretString of the test secret: the test keys as JSON.
 const Keys = `{"secret_key":"` + SecretKey + `","webhook_secret":"` + WebhookSecret + `"}`
+
+// SecretARN is the Stripe secret's ARN in the environments of Env.
+const SecretARN = "arn:aws:secretsmanager:us-west-2:123456789012:secret:doorstep/stripe-AbCdEf"
+
+// Env is a function's environment (as os.Getenv reads it) with the Stripe
+// secret, value, in a SecretsManager stand-in under SecretARN, and the AWS
+// credentials Lambda sets; edits add or replace variables.
+func Env(t testing.TB, value string, edits map[string]string) func(string) string {
+	vars := map[string]string{
+		"STRIPE_SECRET_ARN":        SecretARN,
+		"SECRETS_MANAGER_ENDPOINT": SecretsManager(t, SecretARN, value),
+		"AWS_ACCESS_KEY_ID":        "AKIDEXAMPLE",
+		"AWS_SECRET_ACCESS_KEY":    "secret",
+		"AWS_SESSION_TOKEN":        "token",
+	}
+	maps.Copy(vars, edits)
+	return func(k string) string { return vars[k] }
+}
