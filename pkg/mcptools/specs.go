@@ -120,7 +120,7 @@ var (
 // field the schema does not, or a schema naming a private field, shows at
 // once (TestOutputSchemasAreThePublicResponse).
 func outputSchema[T any]() *jsonschema.Schema {
-	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: hiddenEmbeds(reflect.TypeFor[T](), nil)})
+	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: hiddenEmbeds(reflect.TypeFor[T]())})
 	if err != nil {
 		panic(fmt.Sprintf("schema of %T: %v", *new(T), err))
 	}
@@ -131,26 +131,28 @@ func outputSchema[T any]() *jsonschema.Schema {
 // (booking.Business's Private) to an object schema without properties.
 // encoding/json leaves such a field out, promoted fields and all;
 // jsonschema.For would list its promoted fields as properties.
-func hiddenEmbeds(t reflect.Type, hidden map[reflect.Type]*jsonschema.Schema) map[reflect.Type]*jsonschema.Schema {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return hidden
-	}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if f.Anonymous && f.Tag.Get("json") == "-" {
-			if hidden == nil {
-				hidden = map[reflect.Type]*jsonschema.Schema{}
+func hiddenEmbeds(t reflect.Type) map[reflect.Type]*jsonschema.Schema {
+	hidden := map[reflect.Type]*jsonschema.Schema{}
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array || t.Kind() == reflect.Map {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || seen[t] {
+			return
+		}
+		seen[t] = true
+		for i := range t.NumField() {
+			switch f := t.Field(i); {
+			case f.Anonymous && f.Tag.Get("json") == "-":
+				hidden[f.Type] = &jsonschema.Schema{Type: "object"}
+			case f.IsExported():
+				walk(f.Type)
 			}
-			hidden[f.Type] = &jsonschema.Schema{Type: "object"}
-			continue
-		}
-		if f.IsExported() {
-			hidden = hiddenEmbeds(f.Type, hidden)
 		}
 	}
+	walk(t)
 	return hidden
 }
 
