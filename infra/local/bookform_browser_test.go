@@ -34,13 +34,7 @@ import (
 // 390 px and at 1280 px, and screenshotted at 390 px to
 // artifacts/screenshots/book-{case}-{n}-{step}.png.
 func TestBrowserBookingForm(t *testing.T) {
-	shots, err := filepath.Abs(filepath.Join("..", "..", "artifacts", "screenshots"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	var handler http.Handler

@@ -63,13 +63,7 @@ var signInLink = regexp.MustCompile(`https?://\S+/inbox/sign-in/[A-Za-z0-9_-]+`)
 // artifacts/screenshots/inbox-{lang}-{n}-{page}.png. The server's log must
 // hold neither the sign-in token, the session nor the CSRF token.
 func TestBrowserInbox(t *testing.T) {
-	shots, err := filepath.Abs(filepath.Join("..", "..", "artifacts", "screenshots"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(shots, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	shots := axetest.Screenshots(t)
 
 	// Long enough for both languages on a busy machine.
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)

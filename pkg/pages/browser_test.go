@@ -24,19 +24,6 @@ import (
 	"github.com/doorstep/doorstep/pkg/pages"
 )
 
-// screenshots is the ignored folder the test saves its screenshots in.
-func screenshots(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "artifacts", "screenshots"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
 // TestBrowser drives Chromium, at a phone's size, through the person's
 // pages of a deposit request to a preview business (simulated deposit),
 // sent through the JSON API: open status_url, follow the payment link, pay,
@@ -47,7 +34,7 @@ func screenshots(t *testing.T) string {
 // without axe-core, see make axe-core) and for touch targets of at least
 // 24×24 px. Screenshots go to artifacts/screenshots/.
 func TestBrowser(t *testing.T) {
-	shots := screenshots(t)
+	shots := axetest.Screenshots(t)
 
 	mux := http.NewServeMux()
 	srv := httptest.NewServer(mux)

@@ -234,6 +234,22 @@ func Chromium(t testing.TB) string {
 	return ""
 }
 
+// Screenshots returns the ignored folder, artifacts/screenshots at the
+// repository's root, that the browser tests save their screenshots in,
+// made if it is missing.
+func Screenshots(t testing.TB) string {
+	t.Helper()
+	root, err := repoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "artifacts", "screenshots")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // Browser starts Chromium (found by Chromium) under ctx with a phone's
 // 390×844 window, and returns the browser's context for chromedp.NewContext
 // to open tabs in. The browser ends with the test.
