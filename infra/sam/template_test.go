@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest/iamcheck"
 )
 
 // root is the repository root, seen from this package's folder.
@@ -765,23 +767,9 @@ func checkResources(actions []string, resources []*yaml.Node, tableID string) er
 	return nil
 }
 
-// field follows a path of keys through mappings; nil when a key is missing.
-func field(n *yaml.Node, path ...string) *yaml.Node {
-	for _, key := range path {
-		if n == nil || n.Kind != yaml.MappingNode {
-			return nil
-		}
-		var next *yaml.Node
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Value == key {
-				next = n.Content[i+1]
-				break
-			}
-		}
-		n = next
-	}
-	return n
-}
+// field follows a path of keys through mappings; nil when a key is
+// missing. It is the permission check's own reader of the template.
+var field = iamcheck.Field
 
 // plain returns the text of a scalar that is not an intrinsic function such
 // as !Ref; "" otherwise.

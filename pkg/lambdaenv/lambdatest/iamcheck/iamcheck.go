@@ -91,17 +91,17 @@ func PollerCalls(templatePath, function string, d Deployment) ([]Call, error) {
 		return nil, err
 	}
 	var calls []Call
-	res := field(r.top, "Resources")
+	res := Field(r.top, "Resources")
 	for i := 0; res != nil && i+1 < len(res.Content); i += 2 {
 		id, m := res.Content[i].Value, res.Content[i+1]
-		if t := field(m, "Type"); t == nil || t.Value != "AWS::Lambda::EventSourceMapping" {
+		if t := Field(m, "Type"); t == nil || t.Value != "AWS::Lambda::EventSourceMapping" {
 			continue
 		}
-		if fn := field(m, "Properties", "FunctionName"); fn == nil || fn.Tag != "!Ref" || fn.Value != function {
+		if fn := Field(m, "Properties", "FunctionName"); fn == nil || fn.Tag != "!Ref" || fn.Value != function {
 			continue
 		}
 		path := "Lambda's poller (" + id + ")"
-		src, err := r.value(field(m, "Properties", "EventSourceArn"))
+		src, err := r.value(Field(m, "Properties", "EventSourceArn"))
 		if err != nil {
 			return nil, fmt.Errorf("%s EventSourceArn: %w", id, err)
 		}
@@ -111,7 +111,7 @@ func PollerCalls(templatePath, function string, d Deployment) ([]Call, error) {
 			}
 			calls = append(calls, Call{Action: "dynamodb:ListStreams", Resources: []string{"*"}, Path: path})
 		}
-		if n := field(m, "Properties", "DestinationConfig", "OnFailure", "Destination"); n != nil {
+		if n := Field(m, "Properties", "DestinationConfig", "OnFailure", "Destination"); n != nil {
 			dst, err := r.value(n)
 			if err != nil {
 				return nil, fmt.Errorf("%s on-failure destination: %w", id, err)
@@ -131,18 +131,18 @@ func Load(templatePath, function string, d Deployment) (*Policy, error) {
 	if err != nil {
 		return nil, err
 	}
-	fn := field(r.top, "Resources", function)
+	fn := Field(r.top, "Resources", function)
 	if fn == nil {
 		return nil, fmt.Errorf("%s: no resource %s", templatePath, function)
 	}
-	if t := field(fn, "Type"); t == nil || t.Value != "AWS::Serverless::Function" {
+	if t := Field(fn, "Type"); t == nil || t.Value != "AWS::Serverless::Function" {
 		return nil, fmt.Errorf("%s is not an AWS::Serverless::Function", function)
 	}
-	if field(fn, "Properties", "Role") != nil {
+	if Field(fn, "Properties", "Role") != nil {
 		return nil, fmt.Errorf("%s sets Role: its policy is not in its Policies", function)
 	}
 	p := &Policy{Function: function}
-	policies := field(fn, "Properties", "Policies")
+	policies := Field(fn, "Properties", "Policies")
 	if policies == nil {
 		return p, nil // SAM's default role: logs only
 	}
@@ -498,18 +498,18 @@ func (r *resolver) ref(name string) (any, error) {
 	case "AWS::URLSuffix":
 		return "amazonaws.com", nil
 	}
-	if p := field(r.top, "Parameters", name); p != nil {
+	if p := Field(r.top, "Parameters", name); p != nil {
 		if v, ok := r.d.Parameters[name]; ok {
 			return v, nil
 		}
-		if def := field(p, "Default"); def != nil {
+		if def := Field(p, "Default"); def != nil {
 			return def.Value, nil
 		}
 		return nil, fmt.Errorf("parameter %s has no value and no Default", name)
 	}
-	if res := field(r.top, "Resources", name); res != nil {
+	if res := Field(r.top, "Resources", name); res != nil {
 		if v, ok := r.d.Names[name]; ok {
-			if field(res, "Type").Value == "AWS::SQS::Queue" {
+			if Field(res, "Type").Value == "AWS::SQS::Queue" {
 				return fmt.Sprintf("https://sqs.%s.amazonaws.com/%s/%s", r.d.Region, r.d.AccountID, v), nil
 			}
 			return v, nil
@@ -521,12 +521,12 @@ func (r *resolver) ref(name string) (any, error) {
 
 func (r *resolver) getAtt(target string) (any, error) {
 	id, attr, _ := strings.Cut(target, ".")
-	res := field(r.top, "Resources", id)
+	res := Field(r.top, "Resources", id)
 	name, named := r.d.Names[id]
 	if res == nil || !named {
 		return nil, fmt.Errorf("!GetAtt %s: the deployment names no such resource", target)
 	}
-	switch typ := field(res, "Type").Value; {
+	switch typ := Field(res, "Type").Value; {
 	case typ == "AWS::DynamoDB::Table" && attr == "Arn":
 		return r.d.ARN("dynamodb", "table/"+name), nil
 	case typ == "AWS::DynamoDB::Table" && attr == "StreamArn":
@@ -592,7 +592,7 @@ func (r *resolver) sub(arg *yaml.Node) (any, error) {
 }
 
 func (r *resolver) condition(name string) (bool, error) {
-	c := field(r.top, "Conditions", name)
+	c := Field(r.top, "Conditions", name)
 	if c == nil {
 		return false, fmt.Errorf("no condition %s", name)
 	}
@@ -655,8 +655,9 @@ func (r *resolver) boolean(fn string, arg *yaml.Node) (bool, error) {
 	return false, fmt.Errorf("%s is not a condition function", fn)
 }
 
-// field follows a path of keys through mappings; nil when a key is missing.
-func field(n *yaml.Node, path ...string) *yaml.Node {
+// Field follows a path of keys through mappings; nil when a key is
+// missing. infra/sam reads the template with it too.
+func Field(n *yaml.Node, path ...string) *yaml.Node {
 	for _, key := range path {
 		if n == nil || n.Kind != yaml.MappingNode {
 			return nil
