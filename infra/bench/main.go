@@ -11,11 +11,13 @@
 //     the Makefile's build target does), and
 //   - the cold start of get-business (amd64): process start to the first
 //     answered invocation, against a Lambda Runtime API stand-in and an
-//     in-process minidyn holding the demo businesses.
+//     in-process minidyn holding the demo businesses, and
+//   - the warm path of a create and of a web accept: the files, functions
+//     and AWS calls one call runs once its function is warm (warmpath.go).
 //
 // make bench runs it; from the repository root:
 //
-//	go run ./infra/bench [--duration 5s] [--threads 2] [--connections 32] [--runs 20] [--floor-iterations 1000] [--skip gobench,http,floor,lambda]
+//	go run ./infra/bench [--duration 5s] [--threads 2] [--connections 32] [--runs 20] [--floor-iterations 1000] [--skip gobench,form,http,floor,lambda,path]
 //
 // Everything listens on 127.0.0.1 only, and every child process is ended
 // when its part is done.
@@ -37,7 +39,7 @@ import (
 )
 
 // parts are the sections of the table, in its order; --skip leaves some out.
-var parts = []string{"gobench", "form", "http", "floor", "lambda"}
+var parts = []string{"gobench", "form", "http", "floor", "lambda", "path"}
 
 type options struct {
 	duration    time.Duration
@@ -68,7 +70,7 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.connections, "connections", 32, "wrk connections")
 	fs.IntVar(&o.runs, "runs", 20, "cold starts to time")
 	fs.IntVar(&o.floorIterations, "floor-iterations", 1000, "timed calls of each operation and of its floor on DynamoDB Local")
-	fs.StringVar(&skip, "skip", "", "parts to leave out, comma-separated: gobench, form, http, floor, lambda")
+	fs.StringVar(&skip, "skip", "", "parts to leave out, comma-separated: gobench, form, http, floor, lambda, path")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -144,6 +146,14 @@ func run(ctx context.Context, args []string) error {
 	}
 	if !o.skip["lambda"] {
 		r, err := lambdaBenchmarks(ctx, root, tmp, o)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r...)
+	}
+	if !o.skip["path"] {
+		progress("the warm path: what one call runs once its function is warm (go test -covermode=count -run TestWarmPath, twice)")
+		r, err := warmPathBenchmarks(ctx, root, tmp)
 		if err != nil {
 			return err
 		}
