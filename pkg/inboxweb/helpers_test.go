@@ -96,14 +96,35 @@ func (s *syncBuffer) String() string {
 
 // countingStore is the real store (on minidyn) that counts what the tests
 // look into: the reads of a request, and the sign-in links asked for; and
-// that fails the count of a sign-in link when told to.
+// that fails the count of a sign-in link, or lets another move win a
+// race, when told to.
 type countingStore struct {
 	*dynamo.Store
 
 	mu           sync.Mutex
 	requestReads int
 	signIns      int
-	signInErr    error // CountSignIn fails with it
+	signInErr    error  // CountSignIn fails with it
+	beforeMove   func() // run once, between a move's read and its write
+}
+
+func (s *countingStore) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, crews booking.Crews, now time.Time) error {
+	s.mu.Lock()
+	meanwhile := s.beforeMove
+	s.beforeMove = nil
+	s.mu.Unlock()
+	if meanwhile != nil {
+		meanwhile()
+	}
+	return s.Store.MoveRequest(ctx, before, after, t, crews, now)
+}
+
+// moveMeanwhile has meanwhile run between the next move's read and its
+// write: another move that wins the race.
+func (s *countingStore) moveMeanwhile(meanwhile func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.beforeMove = meanwhile
 }
 
 func (s *countingStore) Request(ctx context.Context, code string) (*booking.Request, error) {
