@@ -65,10 +65,10 @@ func (s Schedule) Version() string {
 // is no longer the version the change was made from: nothing is stored.
 var ErrScheduleChanged = errors.New("the schedule changed meanwhile; nothing was stored")
 
-// UpdateSchedule stores next as the business's schedule, with the store's conditional
-// UpdateBusiness, on the condition that the stored schedule is still the
-// version seen (Schedule.Version): a change made in between is never
-// undone. The changed record is validated as the loader validates a
+// UpdateSchedule stores next as the business's schedule, with the
+// store's conditional UpdateBusiness, on the condition that the stored
+// schedule is still the version seen (Schedule.Version): a change made in
+// between is never undone. The changed record is validated as the loader validates a
 // business file (Validate): an invalid value is INVALID_REQUEST naming the
 // field, and nothing is stored. It returns the business as stored after;
 // after a lost race (ErrScheduleChanged), the business as stored now.
