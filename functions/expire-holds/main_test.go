@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 	"github.com/doorstep/doorstep/pkg/sweep"
 )
@@ -168,7 +169,7 @@ func TestRemind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bookings.BusinessMove(ctx, b, c.Code, booking.ActionAccept, ""); err != nil {
+	if _, err := bookingtest.Inbox(t, bookings, b.Slug).Move(ctx, c.Code, booking.ActionAccept, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 	event := lambdatest.Event(t, "expire-holds.json")

@@ -296,12 +296,12 @@ func testMintToken(t *testing.T, f *fixture) {
 				t.Errorf("%s.OpensInbox(%.20s...): got %v, want %v", slug, tt.token, got, want)
 			}
 		}
-		b, err := inbox.OpenInbox(ctx, tt.token)
+		in, err := inbox.OpenInbox(ctx, tt.token)
 		switch {
 		case tt.opens == "" && booking.ErrorCode(err) != booking.Unauthorized:
 			t.Errorf("Inbox.Open(%.20s...): got %v, want UNAUTHORIZED", tt.token, err)
-		case tt.opens != "" && (err != nil || b.Slug != tt.opens):
-			t.Errorf("Inbox.Open(%.20s...): got %v, %v; want %s", tt.token, b, err, tt.opens)
+		case tt.opens != "" && (err != nil || in.Business().Slug != tt.opens):
+			t.Errorf("Inbox.Open(%.20s...): got %v, %v; want %s", tt.token, in, err, tt.opens)
 		}
 	}
 

@@ -23,8 +23,8 @@ const (
 )
 
 // listRequests lists a business's requests as its inbox does
-// (booking.Bookings.BusinessRequests), so the operator and the business see
-// the same list.
+// (booking.Inbox.Requests, opened by booking.Bookings.OperatorInbox), so
+// the operator and the business see the same list.
 func (c *ctl) listRequests(ctx context.Context, args []string) error {
 	var (
 		status, from, to, limit, cursor string
@@ -52,7 +52,10 @@ func (c *ctl) listRequests(ctx context.Context, args []string) error {
 	q, err := booking.ParseInboxQuery(status, from, to, limit, cursor)
 	var page booking.InboxPage
 	if err == nil {
-		page, err = booking.NewBookings(store, "", nil, c.now).BusinessRequests(ctx, b, q)
+		var in *booking.Inbox
+		if in, err = booking.NewBookings(store, "", nil, c.now).OperatorInbox(ctx, b.Slug); err == nil {
+			page, err = in.Requests(ctx, q)
+		}
 	}
 	switch booking.ErrorCode(err) {
 	case booking.InvalidRequest, booking.InvalidDate:
@@ -212,11 +215,18 @@ func (c *ctl) moveRequest(ctx context.Context, args []string) error {
 	case action != booking.ActionMove && windowStart != "":
 		return usagef(moveSynopsis, "--window-start is for move only")
 	}
+	var start time.Time
+	if windowStart != "" {
+		var ok bool
+		if start, ok = booking.ParseWindowStart(windowStart); !ok {
+			return booking.WindowStartError(windowStart)
+		}
+	}
 	store, err := c.open(ctx)
 	if err != nil {
 		return err
 	}
-	after, err := booking.NewBookings(store, "", nil, c.now).OperatorMove(ctx, pos[0], action, windowStart)
+	after, err := booking.NewBookings(store, "", nil, c.now).OperatorMove(ctx, pos[0], action, start)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/bookform"
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/htmlpage/pagetest"
 )
 
@@ -155,8 +156,7 @@ func TestStates(t *testing.T) {
 		g := newFixture(t, nil)
 		day := g.day(t, plain, 1)
 		v := g.filled(t, plain, "ac-not-cooling", "85004", day)
-		b := g.business(t, plain)
-		if _, err := g.bookings.SetAcceptingRequests(context.Background(), b, false); err != nil {
+		if _, err := bookingtest.Inbox(t, g.bookings, plain).SetAcceptingRequests(context.Background(), false); err != nil {
 			t.Fatal(err)
 		}
 		g.clock.Add(10 * time.Minute) // past the business cache
@@ -293,7 +293,7 @@ func TestRefusals(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := f.bookings.BusinessMove(context.Background(), f.business(t, plain), c.Code, booking.ActionSpam, ""); err != nil {
+			if _, err := bookingtest.Inbox(t, f.bookings, plain).Move(context.Background(), c.Code, booking.ActionSpam, time.Time{}); err != nil {
 				t.Fatal(err)
 			}
 		}, nil, 403, "top-error", "cannot take this request online", 1},

@@ -24,23 +24,24 @@ func NewFeedToken(slug string) (token, hash string) { return NewInboxToken(slug)
 // address is the site's, then FeedPathPrefix, the token and ".ics".
 const FeedPathPrefix = "/calendar/"
 
-// NewFeedAddress mints a new calendar feed token for b and stores its
-// hash, with the store's conditional UpdateBusiness, and returns the feed's
-// address: the only time the token is shown, as only its hash is kept.
+// NewFeedAddress mints a new calendar feed token for the business and
+// stores its hash, with the store's conditional UpdateBusiness, and returns
+// the feed's address: the only time the token is shown, as only its hash
+// is kept.
 // The old token, if any, stops opening the feed at once (within the
 // business cache of each function).
-func (s *Bookings) NewFeedAddress(ctx context.Context, b *Business) (string, error) {
-	token, hash := NewFeedToken(b.Slug)
-	if _, err := s.changeBusiness(ctx, b.Slug, func(changed *Business) { changed.FeedTokenSHA256 = hash }); err != nil {
+func (in *Inbox) NewFeedAddress(ctx context.Context) (string, error) {
+	token, hash := NewFeedToken(in.b.Slug)
+	if _, err := in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) { changed.FeedTokenSHA256 = hash }); err != nil {
 		return "", err
 	}
-	return s.siteURL + FeedPathPrefix + token + ".ics", nil
+	return in.s.siteURL + FeedPathPrefix + token + ".ics", nil
 }
 
-// StopFeed forgets b's calendar feed token, so that its address opens
-// nothing, and returns the business as stored after.
-func (s *Bookings) StopFeed(ctx context.Context, b *Business) (*Business, error) {
-	return s.changeBusiness(ctx, b.Slug, func(changed *Business) { changed.FeedTokenSHA256 = "" })
+// StopFeed forgets the business's calendar feed token, so that its
+// address opens nothing, and returns the business as stored after.
+func (in *Inbox) StopFeed(ctx context.Context) (*Business, error) {
+	return in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) { changed.FeedTokenSHA256 = "" })
 }
 
 // OpensFeed reports whether token is the calendar feed token of b,

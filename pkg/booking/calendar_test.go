@@ -35,7 +35,7 @@ func TestFeedAddress(t *testing.T) {
 		return false
 	}
 
-	first, err := s.NewFeedAddress(ctx, b)
+	first, err := inboxOf(s, b).NewFeedAddress(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,14 +45,14 @@ func TestFeedAddress(t *testing.T) {
 	if got, want := store.bs[b.Slug].FeedTokenSHA256, HashInboxToken(token(first)); got != want {
 		t.Errorf("stored %q, want the token's SHA-256 %q and never the token", got, want)
 	}
-	second, err := s.NewFeedAddress(ctx, b)
+	second, err := inboxOf(s, b).NewFeedAddress(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if second == first || !opens(second) || opens(first) {
 		t.Errorf("after a new address: the new one opens %v, the old one %v; want only the new", opens(second), opens(first))
 	}
-	after, err := s.StopFeed(ctx, b)
+	after, err := inboxOf(s, b).StopFeed(ctx)
 	if err != nil || after.FeedTokenSHA256 != "" {
 		t.Fatalf("StopFeed() = %v, %v, want the business without a feed", after, err)
 	}

@@ -8,10 +8,24 @@ import (
 	"time"
 )
 
-// OpenInbox returns the business whose inbox token this is: the proof the
-// business's own methods take. Any failure is the same UNAUTHORIZED, so
-// that a caller learns nothing about which businesses exist.
-func (s *Bookings) OpenInbox(ctx context.Context, token string) (*Business, error) {
+// Inbox is a business acting for itself: its requests (the list, one
+// request, its moves) and its settings. Only a proof opens one: OpenInbox
+// (the inbox token), FinishSignIn and OpenSession (the web inbox's
+// sign-in), and OperatorInbox (the operator). The public *Business that
+// Bookings.Business returns acts for nobody.
+type Inbox struct {
+	s *Bookings
+	b *Business
+}
+
+// Business is the business whose inbox this is, as read when it was
+// opened.
+func (in *Inbox) Business() *Business { return in.b }
+
+// OpenInbox opens the inbox of the business whose inbox token this is. Any
+// failure is the same UNAUTHORIZED, so that a caller learns nothing about
+// which businesses exist.
+func (s *Bookings) OpenInbox(ctx context.Context, token string) (*Inbox, error) {
 	unauthorized := Errorf(Unauthorized, "send the business's inbox token as Authorization: Bearer <token>")
 	slug, ok := InboxTokenSlug(token)
 	if !ok {
@@ -27,7 +41,18 @@ func (s *Bookings) OpenInbox(ctx context.Context, token string) (*Business, erro
 	if !b.OpensInbox(token) {
 		return nil, unauthorized
 	}
-	return b, nil
+	return &Inbox{s: s, b: b}, nil
+}
+
+// OperatorInbox opens the inbox of the business with the given slug (read
+// as Business reads it), for the operator, who acts as the business: the
+// operator's tools, and the tests. No edge a stranger reaches calls it.
+func (s *Bookings) OperatorInbox(ctx context.Context, slug string) (*Inbox, error) {
+	b, err := s.Business(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	return &Inbox{s: s, b: b}, nil
 }
 
 // InboxQuery selects a business's requests for its inbox list.
@@ -131,8 +156,9 @@ type InboxPage struct {
 	Next     *string        `json:"next"`
 }
 
-// BusinessRequests lists b's requests, newest first, as b sees them.
-func (s *Bookings) BusinessRequests(ctx context.Context, b *Business, iq InboxQuery) (InboxPage, error) {
+// Requests lists the business's requests, newest first, as it sees them.
+func (in *Inbox) Requests(ctx context.Context, iq InboxQuery) (InboxPage, error) {
+	s, b := in.s, in.b
 	q := RequestQuery{Slug: b.Slug, Statuses: iq.Statuses, Limit: iq.Limit, Cursor: iq.Cursor}
 	for _, st := range iq.Statuses {
 		if !slices.Contains(inboxStatuses, st) {
@@ -199,39 +225,61 @@ func localMidnight(day time.Time, loc *time.Location) time.Time {
 	return time.Date(y, m, d, 0, 0, 0, 0, loc).UTC()
 }
 
-// BusinessRequest returns one of b's requests. Another business's request,
-// and one b does not see (SeenByBusiness), are NOT_FOUND as an unknown
-// code is.
-func (s *Bookings) BusinessRequest(ctx context.Context, b *Business, code string) (InboxRequest, error) {
-	r, err := s.businessRequest(ctx, b, code)
+// Request returns one of the business's requests. Another business's
+// request, and one it does not see (SeenByBusiness), are NOT_FOUND as an
+// unknown code is.
+func (in *Inbox) Request(ctx context.Context, code string) (InboxRequest, error) {
+	r, err := in.request(ctx, code)
 	if err != nil {
 		return InboxRequest{}, err
 	}
-	return inboxView(r, s.now()), nil
+	return inboxView(r, in.s.now()), nil
 }
 
-// BusinessMove moves one of b's requests by action, as the business;
-// windowStart is the new window's start (RFC 3339) for ActionMove.
-func (s *Bookings) BusinessMove(ctx context.Context, b *Business, code string, action Action, windowStart string) (InboxRequest, error) {
-	r, err := s.businessRequest(ctx, b, code)
+// Move moves one of the business's requests by action; windowStart is the
+// new window's start for ActionMove (zero for any other). A move the
+// request's state refuses, as read or because another move changed it
+// meanwhile, is a *MovedError carrying the request as it now stands.
+func (in *Inbox) Move(ctx context.Context, code string, action Action, windowStart time.Time) (InboxRequest, error) {
+	return in.MoveIf(ctx, code, action, windowStart, nil)
+}
+
+// MoveIf is Move, made only if check (when not nil) lets it: check is
+// given the request as read and the transition, before anything is
+// written.
+func (in *Inbox) MoveIf(ctx context.Context, code string, action Action, windowStart time.Time, check MoveCheck) (InboxRequest, error) {
+	r, err := in.request(ctx, code)
 	if err != nil {
 		return InboxRequest{}, err
 	}
-	now := s.now()
-	after, err := s.move(ctx, r, change{action: action, actor: ActorBusiness, windowStart: windowStart, business: b}, now)
+	now := in.s.now()
+	after, err := in.s.move(ctx, r, change{action: action, actor: ActorBusiness, windowStart: windowStart, business: in.b, check: check}, now)
 	if err != nil {
 		return InboxRequest{}, err
 	}
 	return inboxView(after, now), nil
 }
 
-// BusinessSpamSince marks every request b has not answered yet (new) that
-// was sent at or after since as not genuine (ActionSpam): each one's window
-// opens again and its phone and e-mail are blocked at b. It returns the
-// codes it marked; a request moved meanwhile is left as it is.
-func (s *Bookings) BusinessSpamSince(ctx context.Context, b *Business, since time.Time) ([]string, error) {
+// MoveWindows lists the windows the business may move a request to: its
+// open windows, from today for MaxDays days, while its online requests
+// are paused too, and within its notice (which binds customers, not its
+// own moves); its days off still have none.
+func (in *Inbox) MoveWindows(ctx context.Context) (Availability, error) {
+	open := *in.b
+	open.AcceptingRequests = true
+	open.MinNoticeMinutes = 0
+	return in.s.ArrivalWindows(ctx, &open, WindowQuery{Days: MaxDays})
+}
+
+// SpamSince marks every request the business has not answered yet (new)
+// that was sent at or after since as not genuine (ActionSpam): each one's
+// window opens again and its phone and e-mail are blocked at the business.
+// It returns the codes it marked; a request moved meanwhile is left as it
+// is.
+func (in *Inbox) SpamSince(ctx context.Context, since time.Time) ([]string, error) {
+	s := in.s
 	now := s.now()
-	q := RequestQuery{Slug: b.Slug, Statuses: []Status{StatusNew}, From: since, To: now.Add(24 * time.Hour), Limit: MaxPageSize}
+	q := RequestQuery{Slug: in.b.Slug, Statuses: []Status{StatusNew}, From: since, To: now.Add(24 * time.Hour), Limit: MaxPageSize}
 	marked := []string{}
 	for {
 		page, err := s.store.BusinessRequests(ctx, q)
@@ -254,9 +302,9 @@ func (s *Bookings) BusinessSpamSince(ctx context.Context, b *Business, since tim
 	}
 }
 
-func (s *Bookings) businessRequest(ctx context.Context, b *Business, code string) (Request, error) {
-	r, err := s.request(ctx, code)
-	if err == nil && (r.BusinessSlug != b.Slug || !r.SeenByBusiness()) {
+func (in *Inbox) request(ctx context.Context, code string) (Request, error) {
+	r, err := in.s.request(ctx, code)
+	if err == nil && (r.BusinessSlug != in.b.Slug || !r.SeenByBusiness()) {
 		err = requestNotFound(code)
 	}
 	return r, err

@@ -14,3 +14,6 @@ func TestInboxStatuses(t *testing.T) {
 		t.Errorf("inboxStatuses = %v, want %v", got, want)
 	}
 }
+
+// inboxOf is the inbox of b, as OpenInbox would open it.
+func inboxOf(s *Bookings, b *Business) *Inbox { return &Inbox{s: s, b: b} }

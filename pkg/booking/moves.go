@@ -12,15 +12,39 @@ import (
 type change struct {
 	action Action
 	actor  Actor
-	// windowStart is the new window's start (RFC 3339), for ActionMove.
-	windowStart string
+	// windowStart is the new window's start, for ActionMove.
+	windowStart time.Time
 	// paymentRef is the payment provider's reference of the payment, for
 	// ActionPay (see DepositRecord.PaymentRef).
 	paymentRef string
 	// business is the request's business when the caller has it (the
 	// business's own moves); nil: move reads it when it needs it.
 	business *Business
+	// check, when not nil, is asked once the Lifecycle allows the move
+	// (MoveCheck).
+	check MoveCheck
 }
+
+// MoveCheck is a caller's own condition on a move: it is given the
+// request as read (as its business sees it) and the transition the
+// Lifecycle allows, before anything is written. An error from it refuses
+// the move as it is, and nothing is stored.
+type MoveCheck func(before InboxRequest, t Transition) error
+
+// MovedError is a move refused because of the state the request is in:
+// the Lifecycle does not allow it from there (the request as read), or
+// another move changed the request between the read and the write (the
+// store's condition failed; the request as read again after it). Request
+// is the request as it now stands, as its business sees it. Its code is
+// Err's, INVALID_TRANSITION.
+type MovedError struct {
+	Err     error
+	Request InboxRequest
+}
+
+func (e *MovedError) Error() string { return e.Err.Error() }
+
+func (e *MovedError) Unwrap() error { return e.Err }
 
 // move applies c to r, the request as read, and returns the request as
 // stored after it: every move of every actor goes through here, checked
@@ -29,13 +53,18 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 	from := r.Effective(now).Status
 	if c.action == ActionExpire {
 		if from != StatusExpired {
-			return Request{}, Errorf(InvalidTransition, "this request has not lapsed: its payment hold has not ended, or its window has not started")
+			return Request{}, &MovedError{Errorf(InvalidTransition, "this request has not lapsed: its payment hold has not ended, or its window has not started"), inboxView(r, now)}
 		}
 		from = r.Status
 	}
 	t, err := Allowed(from, c.action, c.actor)
 	if err != nil {
-		return Request{}, err
+		return Request{}, &MovedError{err, inboxView(r, now)}
+	}
+	if c.check != nil {
+		if err := c.check(inboxView(r, now), t); err != nil {
+			return Request{}, err
+		}
 	}
 	after := r
 	after.Status = t.To
@@ -79,29 +108,32 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 		crews = b.Crews()
 	}
 	if err := s.store.MoveRequest(ctx, r, after, t, crews, now); err != nil {
-		if fresh, ok := s.remindedMeanwhile(ctx, r, err); ok {
-			return s.move(ctx, fresh, c, now)
+		if ErrorCode(err) != InvalidTransition {
+			return Request{}, err
 		}
-		return Request{}, err
+		// The request changed since it was read: read once more, to say
+		// how it stands.
+		fresh, ferr := s.store.Request(ctx, r.Code)
+		if ferr != nil {
+			return Request{}, err
+		}
+		if onlyReminded(r, *fresh) {
+			return s.move(ctx, *fresh, c, now)
+		}
+		return Request{}, &MovedError{err, inboxView(*fresh, now)}
 	}
 	s.observer.RequestMoved(ctx, c.action)
 	return after, nil
 }
 
-// remindedMeanwhile reports whether a move of r failed only because the
-// sweeper recorded r's reminder since r was read (the reminder changes
-// neither the state nor the window, but the move's condition pins it), and
-// returns r as it is now: the move is then made again from it, as nobody's
-// move was lost. Any other change since the read stays a conflict.
-func (s *Bookings) remindedMeanwhile(ctx context.Context, r Request, err error) (Request, bool) {
-	if ErrorCode(err) != InvalidTransition || r.Status != StatusAccepted || r.ReminderDue.IsZero() {
-		return Request{}, false
-	}
-	fresh, ferr := s.store.Request(ctx, r.Code)
-	if ferr != nil || fresh.Status != r.Status || !fresh.Window.Start.Equal(r.Window.Start) || !fresh.ReminderDue.IsZero() {
-		return Request{}, false
-	}
-	return *fresh, true
+// onlyReminded reports whether the only change from r to fresh is the
+// reminder the sweeper recorded (it changes neither the state nor the
+// window, but the move's condition pins it): the move is then made again
+// from fresh, as nobody's move was lost. Any other change since the read
+// stays a conflict.
+func onlyReminded(r, fresh Request) bool {
+	return r.Status == StatusAccepted && !r.ReminderDue.IsZero() &&
+		fresh.Status == r.Status && fresh.Window.Start.Equal(r.Window.Start) && fresh.ReminderDue.IsZero()
 }
 
 // request returns the stored request with the given code, read leniently
@@ -155,8 +187,8 @@ func (s *Bookings) OperatorRequest(ctx context.Context, code string) (Request, e
 }
 
 // OperatorMove moves any request by action, as the operator; windowStart
-// is the new window's start (RFC 3339) for ActionMove.
-func (s *Bookings) OperatorMove(ctx context.Context, code string, action Action, windowStart string) (Request, error) {
+// is the new window's start for ActionMove (zero for any other).
+func (s *Bookings) OperatorMove(ctx context.Context, code string, action Action, windowStart time.Time) (Request, error) {
 	return s.moveByCode(ctx, code, change{action: action, actor: ActorOperator, windowStart: windowStart})
 }
 
@@ -174,16 +206,21 @@ func (s *Bookings) moveByCode(ctx context.Context, code string, c change) (Reque
 // day off. The business's notice does not bind its own moves (nor the
 // operator's): a window within the notice is the business's own choice.
 // Whether another request holds it is for the store's condition to say.
-func (b *Business) openWindow(start string, now time.Time) (Window, error) {
-	t, ok := ParseWindowStart(start)
-	if !ok {
-		return Window{}, Errorf(InvalidWindow, "window_start must be an ISO 8601 date-time, such as 2026-11-24T15:00:00Z, got %s", excerpt(start))
+func (b *Business) openWindow(t time.Time, now time.Time) (Window, error) {
+	if t.IsZero() {
+		return Window{}, Errorf(InvalidWindow, "a move needs the start of the window to move the request to")
 	}
 	w, code := b.windowAt(t, now, 0)
 	if code != "" {
 		return Window{}, windowRefusal(b, code, t, now, 0)
 	}
 	return w, nil
+}
+
+// WindowStartError is the refusal of a window_start that
+// ParseWindowStart cannot read (raw, as sent): INVALID_WINDOW.
+func WindowStartError(raw string) error {
+	return Errorf(InvalidWindow, "window_start must be an ISO 8601 date-time, such as 2026-11-24T15:00:00Z, got %s", excerpt(raw))
 }
 
 // sweepWorkers is how many lapsed requests a sweep expires at once.

@@ -255,7 +255,7 @@ func TestMoveDaysOffAndNotice(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.window, func(t *testing.T) {
-			w, err := b.openWindow(tt.window, now)
+			w, err := b.openWindow(utc(tt.window), now)
 			if got := codeOf(err); got != tt.want {
 				t.Fatalf("got %s (%v), want %s", got, err, tt.want)
 			}

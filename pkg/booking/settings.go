@@ -65,16 +65,17 @@ func (s Schedule) Version() string {
 // is no longer the version the change was made from: nothing is stored.
 var ErrScheduleChanged = errors.New("the schedule changed meanwhile; nothing was stored")
 
-// UpdateSchedule stores next as b's schedule, with the store's conditional
-// UpdateBusiness, on the condition that the stored schedule is still the
-// version seen (Schedule.Version): a change made in between is never
-// undone. The changed record is validated as the loader validates a
+// UpdateSchedule stores next as the business's schedule, with the
+// store's conditional UpdateBusiness, on the condition that the stored
+// schedule is still the version seen (Schedule.Version): a change made in
+// between is never undone. The changed record is validated as the loader validates a
 // business file (Validate): an invalid value is INVALID_REQUEST naming the
 // field, and nothing is stored. It returns the business as stored after;
 // after a lost race (ErrScheduleChanged), the business as stored now.
 // Requests already made are never touched: those on a new day off stay
 // as they are, for the business to move or decline.
-func (s *Bookings) UpdateSchedule(ctx context.Context, b *Business, seen string, next Schedule) (*Business, error) {
+func (in *Inbox) UpdateSchedule(ctx context.Context, seen string, next Schedule) (*Business, error) {
+	s, b := in.s, in.b
 	var after *Business
 	err := s.store.UpdateBusiness(ctx, b.Slug, func(stored *Business) (*Business, error) {
 		if stored == nil {

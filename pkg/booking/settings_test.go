@@ -47,7 +47,7 @@ func TestUpdateSchedule(t *testing.T) {
 			before := store.bs[slug]
 			want := before.Schedule()
 			tt.change(&want)
-			got, err := s.UpdateSchedule(ctx, before, before.Schedule().Version(), want)
+			got, err := inboxOf(s, before).UpdateSchedule(ctx, before.Schedule().Version(), want)
 			stored := store.bs[slug]
 			if tt.wantErr != "" {
 				if ErrorCode(err) != InvalidRequest || !strings.Contains(err.Error(), tt.wantErr) {
@@ -84,12 +84,12 @@ func TestUpdateSchedule(t *testing.T) {
 		seen := read.Schedule().Version()
 		meanwhile := read.Schedule()
 		meanwhile.MinNoticeMinutes = 60
-		if _, err := s.UpdateSchedule(ctx, read, seen, meanwhile); err != nil {
+		if _, err := inboxOf(s, read).UpdateSchedule(ctx, seen, meanwhile); err != nil {
 			t.Fatal(err)
 		}
 		mine := read.Schedule()
 		mine.DaysOff = []DayOff{{From: "2026-12-25"}}
-		now, err := s.UpdateSchedule(ctx, read, seen, mine)
+		now, err := inboxOf(s, read).UpdateSchedule(ctx, seen, mine)
 		if !errors.Is(err, ErrScheduleChanged) {
 			t.Fatalf("UpdateSchedule() = %v, want ErrScheduleChanged", err)
 		}
@@ -108,7 +108,7 @@ func TestUpdateSchedule(t *testing.T) {
 		s.store = racing
 		mine := read.Schedule()
 		mine.DaysOff = []DayOff{{From: "2026-12-25"}}
-		now, err := s.UpdateSchedule(ctx, read, read.Schedule().Version(), mine)
+		now, err := inboxOf(s, read).UpdateSchedule(ctx, read.Schedule().Version(), mine)
 		if !errors.Is(err, ErrScheduleChanged) {
 			t.Fatalf("UpdateSchedule() = %v, want ErrScheduleChanged", err)
 		}
@@ -121,7 +121,7 @@ func TestUpdateSchedule(t *testing.T) {
 		s, store, _ := newSignInService(t)
 		b := store.bs[slug]
 		delete(store.bs, slug)
-		if _, err := s.UpdateSchedule(ctx, b, b.Schedule().Version(), b.Schedule()); ErrorCode(err) != NotFound {
+		if _, err := inboxOf(s, b).UpdateSchedule(ctx, b.Schedule().Version(), b.Schedule()); ErrorCode(err) != NotFound {
 			t.Errorf("UpdateSchedule() = %v, want NOT_FOUND", err)
 		}
 	})

@@ -19,14 +19,14 @@ const (
 	MaxSignInsPerHour = 5                   // links sent per address per clock hour
 )
 
-// Session is a signed-in business: its business, the session's own token
-// (the cookie's value; only its hash is stored), the CSRF token of its
-// forms, and when it ends.
+// Session is a signed-in business: its inbox (the business acting), the
+// session's own token (the cookie's value; only its hash is stored), the
+// CSRF token of its forms, and when it ends.
 type Session struct {
-	Token    string
-	CSRF     string
-	Business *Business
-	Expires  time.Time
+	Token   string
+	CSRF    string
+	Inbox   *Inbox
+	Expires time.Time
 }
 
 // CSRFMatches reports whether token is the CSRF token of the session,
@@ -145,7 +145,7 @@ func (s *Bookings) FinishSignIn(ctx context.Context, token string) (Session, err
 	if err != nil {
 		return Session{}, err
 	}
-	sess := Session{Token: newWebToken(), CSRF: newWebToken(), Business: b, Expires: now.Add(SessionTTL)}
+	sess := Session{Token: newWebToken(), CSRF: newWebToken(), Inbox: &Inbox{s: s, b: b}, Expires: now.Add(SessionTTL)}
 	err = s.store.PutSession(ctx, SessionRecord{
 		TokenHash: WebTokenHash(sess.Token), Slug: b.Slug, EmailHash: rec.EmailHash, CSRF: sess.CSRF, Expires: sess.Expires,
 	})
@@ -167,7 +167,7 @@ func (s *Bookings) OpenSession(ctx context.Context, token string) (Session, erro
 	if err != nil {
 		return Session{}, err
 	}
-	return Session{Token: token, CSRF: rec.CSRF, Business: b, Expires: rec.Expires}, nil
+	return Session{Token: token, CSRF: rec.CSRF, Inbox: &Inbox{s: s, b: b}, Expires: rec.Expires}, nil
 }
 
 // signedInBusiness returns the business that a sign-in token's or
@@ -203,11 +203,11 @@ func (s *Bookings) EndSession(ctx context.Context, token string) error {
 	return s.store.EndSession(ctx, WebTokenHash(token))
 }
 
-// SetAcceptingRequests pauses (false) or resumes (true) b's online
-// requests, with the store's conditional UpdateBusiness, and returns the
-// business as stored after.
-func (s *Bookings) SetAcceptingRequests(ctx context.Context, b *Business, on bool) (*Business, error) {
-	return s.changeBusiness(ctx, b.Slug, func(changed *Business) { changed.AcceptingRequests = on })
+// SetAcceptingRequests pauses (false) or resumes (true) the business's
+// online requests, with the store's conditional UpdateBusiness, and
+// returns the business as stored after.
+func (in *Inbox) SetAcceptingRequests(ctx context.Context, on bool) (*Business, error) {
+	return in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) { changed.AcceptingRequests = on })
 }
 
 // changeBusiness makes change to the record of the business slug as stored

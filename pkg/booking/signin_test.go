@@ -196,8 +196,8 @@ func TestSignInWalk(t *testing.T) {
 	if !isToken(sess.Token) || !isToken(sess.CSRF) || sess.Token == sess.CSRF || sess.Token == token {
 		t.Errorf("session token %q and CSRF %q: want two fresh 32-byte tokens", sess.Token, sess.CSRF)
 	}
-	if sess.Business == nil || sess.Business.Slug != b.Slug || !sess.Expires.Equal(clock.t.Add(SessionTTL)) {
-		t.Errorf("session = %v until %v, want %s until %v", sess.Business, sess.Expires, b.Slug, clock.t.Add(SessionTTL))
+	if sess.Inbox == nil || sess.Inbox.Business().Slug != b.Slug || !sess.Expires.Equal(clock.t.Add(SessionTTL)) {
+		t.Errorf("session = %v until %v, want %s until %v", sess.Inbox, sess.Expires, b.Slug, clock.t.Add(SessionTTL))
 	}
 	if _, ok := store.sessions[WebTokenHash(sess.Token)]; !ok || len(store.sessions) != 1 || len(store.tokens) != 0 {
 		t.Errorf("stored sessions = %v, tokens = %v: want one session under the token's hash, the sign-in token spent", store.sessions, store.tokens)
@@ -212,7 +212,7 @@ func TestSignInWalk(t *testing.T) {
 	if err != nil {
 		t.Fatalf("OpenSession() = %v", err)
 	}
-	if open.Token != sess.Token || open.CSRF != sess.CSRF || open.Business.Slug != b.Slug || !open.Expires.Equal(sess.Expires) {
+	if open.Token != sess.Token || open.CSRF != sess.CSRF || open.Inbox.Business().Slug != b.Slug || !open.Expires.Equal(sess.Expires) {
 		t.Errorf("OpenSession() = %+v, want %+v", open, sess)
 	}
 
@@ -401,7 +401,7 @@ func TestFinishSignInRefused(t *testing.T) {
 			token := tt.token(t, s, store, clock)
 			sessions := len(store.sessions)
 			sess, err := s.FinishSignIn(context.Background(), token)
-			if ErrorCode(err) != Unauthorized || sess.Token != "" || sess.Business != nil {
+			if ErrorCode(err) != Unauthorized || sess.Token != "" || sess.Inbox != nil {
 				t.Errorf("FinishSignIn() = %+v, %v, want UNAUTHORIZED and no session", sess, err)
 			}
 			if len(store.sessions) != sessions {
@@ -450,7 +450,7 @@ func TestOpenSessionRefused(t *testing.T) {
 			}
 			token := tt.change(t, s, store, clock, sess)
 			got, err := s.OpenSession(context.Background(), token)
-			if ErrorCode(err) != Unauthorized || got.Business != nil {
+			if ErrorCode(err) != Unauthorized || got.Inbox != nil {
 				t.Errorf("OpenSession() = %+v, %v, want UNAUTHORIZED and no business", got, err)
 			}
 		})
@@ -492,7 +492,7 @@ func TestSetAcceptingRequests(t *testing.T) {
 			read := *b
 			b.Name = "Split Day Plumbing & Drains"
 
-			got, err := s.SetAcceptingRequests(ctx, &read, on)
+			got, err := inboxOf(s, &read).SetAcceptingRequests(ctx, on)
 			if err != nil {
 				t.Fatalf("SetAcceptingRequests(%v) = %v", on, err)
 			}
@@ -513,7 +513,7 @@ func TestSetAcceptingRequests(t *testing.T) {
 		s, store, _ := newSignInService(t)
 		b := store.bs["split-day-plumbing"]
 		delete(store.bs, b.Slug)
-		if _, err := s.SetAcceptingRequests(ctx, b, false); ErrorCode(err) != NotFound {
+		if _, err := inboxOf(s, b).SetAcceptingRequests(ctx, false); ErrorCode(err) != NotFound {
 			t.Errorf("SetAcceptingRequests() = %v, want NOT_FOUND", err)
 		}
 		if _, ok := store.bs[b.Slug]; ok {

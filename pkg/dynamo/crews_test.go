@@ -56,11 +56,14 @@ func (f *crewsFixture) create(t *testing.T, i int, start time.Time) (booking.Req
 
 // move makes the business's move of r, and returns its error code.
 func (f *crewsFixture) move(r booking.Request, action booking.Action, to time.Time) booking.Code {
-	start := ""
+	var start time.Time
 	if action == booking.ActionMove {
-		start = to.Format(time.RFC3339)
+		start = to
 	}
-	_, err := f.bookings.BusinessMove(context.Background(), f.b, r.Code, action, start)
+	in, err := f.bookings.OperatorInbox(context.Background(), f.b.Slug)
+	if err == nil {
+		_, err = in.Move(context.Background(), r.Code, action, start)
+	}
 	return code(err)
 }
 
@@ -354,10 +357,10 @@ func TestRaceMovesThroughCrews(t *testing.T) {
 	begin := time.Now()
 	errs := race(len(out)+len(in), func(i int) error {
 		if i < len(out) {
-			_, err := f.bookings.BusinessMove(ctx, f.b, out[i].Code, booking.ActionMove, elsewhere.Format(time.RFC3339))
+			_, err := bookingtest.Inbox(t, f.bookings, f.b.Slug).Move(ctx, out[i].Code, booking.ActionMove, elsewhere)
 			return err
 		}
-		_, err := f.bookings.BusinessMove(ctx, f.b, in[i-len(out)].Code, booking.ActionMove, full.Format(time.RFC3339))
+		_, err := bookingtest.Inbox(t, f.bookings, f.b.Slug).Move(ctx, in[i-len(out)].Code, booking.ActionMove, full)
 		return err
 	})
 	elapsed := time.Since(begin)

@@ -206,7 +206,14 @@ func move(ctx context.Context, s *booking.Bookings, code string, action booking.
 		}
 		return err
 	}
-	_, err := s.OperatorMove(ctx, code, action, windowStart)
+	var start time.Time
+	if windowStart != "" {
+		var ok bool
+		if start, ok = booking.ParseWindowStart(windowStart); !ok {
+			return booking.WindowStartError(windowStart)
+		}
+	}
+	_, err := s.OperatorMove(ctx, code, action, start)
 	return err
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 )
 
@@ -97,8 +98,9 @@ func TestRaceAcceptDecline(t *testing.T) {
 		// Which action goroutine 0 makes alternates by round, so that
 		// neither has the head start of being sent first.
 		action := func(i int) booking.Action { return actions[(i+round)%2] }
+		inbox := bookingtest.Inbox(t, f.bookings, b.Slug)
 		errs := race(2*pairs, func(i int) error {
-			_, err := f.bookings.BusinessMove(ctx, b, r.Code, action(i), "")
+			_, err := inbox.Move(ctx, r.Code, action(i), time.Time{})
 			return err
 		})
 		elapsed := time.Since(begin)
@@ -173,9 +175,10 @@ func TestRaceMoveToOneWindow(t *testing.T) {
 			mustCreate(t, f.engine, rs[i], nil, now)
 		}
 
+		inbox := bookingtest.Inbox(t, f.bookings, b.Slug)
 		begin := time.Now()
 		errs := race(n, func(i int) error {
-			_, err := f.bookings.BusinessMove(ctx, b, rs[i].Code, booking.ActionMove, target.Format(time.RFC3339))
+			_, err := inbox.Move(ctx, rs[i].Code, booking.ActionMove, target)
 			return err
 		})
 		elapsed := time.Since(begin)

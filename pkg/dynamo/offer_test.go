@@ -24,7 +24,7 @@ func TestOfferAnswersANewRequest(t *testing.T) {
 			t.Fatalf("open_count after the create = %d, want 1", got)
 		}
 
-		moved, err := f.bookings.OperatorMove(ctx, r.Code, booking.ActionMove, tuesday.Format(time.RFC3339))
+		moved, err := f.bookings.OperatorMove(ctx, r.Code, booking.ActionMove, tuesday)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -26,7 +26,7 @@ func (f *lifecycleFixture) accepted(t *testing.T, phone string, start time.Time)
 	t.Helper()
 	r := newAt(phone, start)
 	mustCreate(t, f.engine, r, nil, now)
-	after, err := f.bookings.OperatorMove(context.Background(), r.Code, booking.ActionAccept, "")
+	after, err := f.bookings.OperatorMove(context.Background(), r.Code, booking.ActionAccept, time.Time{})
 	if err != nil {
 		t.Fatalf("accept %s: %v", r.Code, err)
 	}
@@ -105,7 +105,7 @@ func TestReminders(t *testing.T) {
 
 		// Moved after the reminder to Tuesday: Monday 09:00 is still ahead.
 		f.clock = remindMonday.Add(time.Hour)
-		moved, err := f.bookings.OperatorMove(ctx, r.Code, booking.ActionMove, tuesday.Format(time.RFC3339))
+		moved, err := f.bookings.OperatorMove(ctx, r.Code, booking.ActionMove, tuesday)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +126,7 @@ func TestReminders(t *testing.T) {
 		// reminder (Monday 09:00) has passed, so none.
 		f.clock = remindTue.Add(time.Hour)
 		later := tuesday.Add(2 * time.Hour)
-		moved, err = f.bookings.OperatorMove(ctx, r.Code, booking.ActionMove, later.Format(time.RFC3339))
+		moved, err = f.bookings.OperatorMove(ctx, r.Code, booking.ActionMove, later)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -207,14 +207,14 @@ func TestSignInService(t *testing.T) {
 		t.Run("a link, spent once", func(t *testing.T) {
 			token := start(t)
 			sess, err := s.FinishSignIn(ctx, token)
-			if err != nil || sess.Business.Slug != slug {
+			if err != nil || sess.Inbox.Business().Slug != slug {
 				t.Fatalf("FinishSignIn() = %+v, %v", sess, err)
 			}
 			if _, err := s.FinishSignIn(ctx, token); code(err) != booking.Unauthorized {
 				t.Errorf("FinishSignIn(again) = %v, want UNAUTHORIZED", err)
 			}
 			open, err := s.OpenSession(ctx, sess.Token)
-			if err != nil || open.Business.Slug != slug || open.CSRF != sess.CSRF || !open.CSRFMatches(sess.CSRF) {
+			if err != nil || open.Inbox.Business().Slug != slug || open.CSRF != sess.CSRF || !open.CSRFMatches(sess.CSRF) {
 				t.Errorf("OpenSession() = %+v, %v, want the session", open, err)
 			}
 			if err := s.EndSession(ctx, sess.Token); err != nil {
@@ -311,10 +311,11 @@ func TestSetAcceptingRequests(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := booking.NewBookings(e.store, "https://doorstep.example.com", nil, bookingtest.NewClock(now).Now)
+		inbox := bookingtest.Inbox(t, s, b.Slug) // opened once: its business goes stale below
 
 		t.Run("pause, then resume", func(t *testing.T) {
 			for _, on := range []bool{false, true} {
-				after, err := s.SetAcceptingRequests(ctx, b, on)
+				after, err := inbox.SetAcceptingRequests(ctx, on)
 				if err != nil || after.AcceptingRequests != on {
 					t.Fatalf("SetAcceptingRequests(%v) = %v, %v", on, after, err)
 				}
@@ -333,7 +334,7 @@ func TestSetAcceptingRequests(t *testing.T) {
 					t.Fatal(err)
 				}
 			}}
-			_, err := booking.NewBookings(racing, "", nil, bookingtest.NewClock(now).Now).SetAcceptingRequests(ctx, b, false)
+			_, err := bookingtest.Inbox(t, booking.NewBookings(racing, "", nil, bookingtest.NewClock(now).Now), b.Slug).SetAcceptingRequests(ctx, false)
 			if err == nil {
 				t.Fatal("SetAcceptingRequests() = nil, want an error: the record changed after it was read")
 			}
@@ -344,7 +345,7 @@ func TestSetAcceptingRequests(t *testing.T) {
 		})
 
 		t.Run("a stale record of the caller", func(t *testing.T) {
-			after, err := s.SetAcceptingRequests(ctx, b, false) // b still has the old name
+			after, err := inbox.SetAcceptingRequests(ctx, false) // its business still has the old name
 			if err != nil || after.Name != "Renamed Meanwhile" || after.AcceptingRequests {
 				t.Errorf("SetAcceptingRequests() = %v, %v, want the stored name kept and requests paused", after, err)
 			}

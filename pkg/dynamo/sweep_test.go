@@ -420,7 +420,7 @@ func TestSweepUnanswered(t *testing.T) {
 			if err != nil || st.Status != booking.StatusExpired {
 				t.Errorf("status at the window's start = %s, %v; want expired", st.Status, err)
 			}
-			if _, err := f.bookings.OperatorMove(ctx, unanswered[0].Code, booking.ActionAccept, ""); code(err) != booking.InvalidTransition {
+			if _, err := f.bookings.OperatorMove(ctx, unanswered[0].Code, booking.ActionAccept, time.Time{}); code(err) != booking.InvalidTransition {
 				t.Errorf("accept at the window's start = %v, want INVALID_TRANSITION", err)
 			}
 

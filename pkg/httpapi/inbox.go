@@ -49,14 +49,14 @@ func (a *inboxAPI) routes() []edge.Route {
 	}
 }
 
-// inboxHandler is a handler of the business side, given the business its
+// inboxHandler is a handler of the business side, given the inbox its
 // token opened.
-type inboxHandler func(w http.ResponseWriter, r *http.Request, b *booking.Business)
+type inboxHandler func(w http.ResponseWriter, r *http.Request, in *booking.Inbox)
 
 // authed opens the inbox with the request's bearer token before h runs.
 func (a *inboxAPI) authed(h inboxHandler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		b, err := a.bookings.OpenInbox(r.Context(), bearerToken(r))
+		in, err := a.bookings.OpenInbox(r.Context(), bearerToken(r))
 		if err != nil {
 			if booking.ErrorCode(err) == booking.Unauthorized {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="doorstep-inbox"`)
@@ -64,7 +64,7 @@ func (a *inboxAPI) authed(h inboxHandler) http.HandlerFunc {
 			a.writeError(r.Context(), w, err)
 			return
 		}
-		h(w, r, b)
+		h(w, r, in)
 	}
 }
 
@@ -78,19 +78,19 @@ func bearerToken(r *http.Request) string {
 	return strings.TrimSpace(token)
 }
 
-func (a *inboxAPI) listRequests(w http.ResponseWriter, r *http.Request, b *booking.Business) {
+func (a *inboxAPI) listRequests(w http.ResponseWriter, r *http.Request, in *booking.Inbox) {
 	v := r.URL.Query()
 	q, err := booking.ParseInboxQuery(v.Get("status"), v.Get("from"), v.Get("to"), v.Get("limit"), v.Get("cursor"))
 	if err != nil {
 		a.writeError(r.Context(), w, err)
 		return
 	}
-	page, err := a.bookings.BusinessRequests(r.Context(), b, q)
+	page, err := in.Requests(r.Context(), q)
 	a.respond(w, r, http.StatusOK, page, err)
 }
 
-func (a *inboxAPI) getRequest(w http.ResponseWriter, r *http.Request, b *booking.Business) {
-	req, err := a.bookings.BusinessRequest(r.Context(), b, r.PathValue("code"))
+func (a *inboxAPI) getRequest(w http.ResponseWriter, r *http.Request, in *booking.Inbox) {
+	req, err := in.Request(r.Context(), r.PathValue("code"))
 	a.respond(w, r, http.StatusOK, req, err)
 }
 
@@ -107,7 +107,7 @@ type moveBody struct {
 	WindowStart *string `json:"window_start"`
 }
 
-func (a *inboxAPI) act(w http.ResponseWriter, r *http.Request, b *booking.Business) {
+func (a *inboxAPI) act(w http.ResponseWriter, r *http.Request, in *booking.Inbox) {
 	// The path segment is the action's name; the business makes those the
 	// Lifecycle lets it make, and no route is there for any other.
 	action := booking.Action(r.PathValue("action"))
@@ -115,30 +115,40 @@ func (a *inboxAPI) act(w http.ResponseWriter, r *http.Request, b *booking.Busine
 		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such action %s: use %s", booking.Excerpt(string(action)), joinActions(actions)))
 		return
 	}
-	var windowStart string
+	var (
+		windowStart time.Time
+		check       booking.MoveCheck
+	)
 	if action == booking.ActionMove {
-		body, err := io.ReadAll(io.LimitReader(r.Body, booking.MaxBodyBytes+1))
-		var in moveBody
+		raw, err := io.ReadAll(io.LimitReader(r.Body, booking.MaxBodyBytes+1))
+		var body moveBody
 		switch {
-		case err != nil || len(body) > booking.MaxBodyBytes:
+		case err != nil || len(raw) > booking.MaxBodyBytes:
 			err = booking.Errorf(booking.InvalidRequest, "the body must be a JSON object of at most %d bytes", booking.MaxBodyBytes)
-		case json.Unmarshal(body, &in) != nil:
+		case json.Unmarshal(raw, &body) != nil:
 			err = booking.Errorf(booking.InvalidRequest, `the body must be a JSON object: {"window_start": "..."}`)
-		case in.WindowStart == nil:
+		case body.WindowStart == nil:
 			err = booking.Errorf(booking.InvalidRequest, "window_start is required: the start of an open window from listArrivalWindows")
 		}
 		if err != nil {
 			a.writeError(r.Context(), w, err)
 			return
 		}
-		windowStart = *in.WindowStart
+		start, ok := booking.ParseWindowStart(*body.WindowStart)
+		if !ok {
+			// Refused once the request and its state are known to allow a
+			// move, as a window that is not one is.
+			refusal := booking.WindowStartError(*body.WindowStart)
+			check = func(booking.InboxRequest, booking.Transition) error { return refusal }
+		}
+		windowStart = start
 	}
-	req, err := a.bookings.BusinessMove(r.Context(), b, r.PathValue("code"), action, windowStart)
+	req, err := in.MoveIf(r.Context(), r.PathValue("code"), action, windowStart, check)
 	a.respond(w, r, http.StatusOK, req, err)
 }
 
 // spamSince marks every unanswered request since a time as not genuine.
-func (a *inboxAPI) spamSince(w http.ResponseWriter, r *http.Request, b *booking.Business) {
+func (a *inboxAPI) spamSince(w http.ResponseWriter, r *http.Request, inbox *booking.Inbox) {
 	var in struct {
 		Since *string `json:"since"`
 	}
@@ -153,7 +163,7 @@ func (a *inboxAPI) spamSince(w http.ResponseWriter, r *http.Request, b *booking.
 		a.writeError(r.Context(), w, booking.Errorf(booking.InvalidDate, "since must be an ISO 8601 date-time, such as 2026-11-24T00:00:00Z"))
 		return
 	}
-	marked, err := a.bookings.BusinessSpamSince(r.Context(), b, since)
+	marked, err := inbox.SpamSince(r.Context(), since)
 	a.respond(w, r, http.StatusOK, struct {
 		Marked []string `json:"marked"`
 	}{marked}, err)

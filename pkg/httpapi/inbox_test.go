@@ -221,6 +221,8 @@ func TestInboxRefusals(t *testing.T) {
 		{"move to a window that started", "/requests/" + code + "/move", `{"window_start":"2026-11-19T16:00:00Z"}`, 400, "TOO_LATE"},
 		{"move past the horizon", "/requests/" + code + "/move", `{"window_start":"2027-01-04T16:00:00Z"}`, 400, "INVALID_WINDOW"},
 		{"an unknown code", "/requests/ZZZZ-ZZZZ-ZZZZ/accept", "", 404, "NOT_FOUND"},
+		// A window_start that is none is refused after the request is found.
+		{"an unknown code moved to a time that is not ISO", "/requests/ZZZZ-ZZZZ-ZZZZ/move", `{"window_start":"Monday 1pm"}`, 404, "NOT_FOUND"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -94,29 +94,100 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
+// countingStore is the real store (on minidyn) that counts what the tests
+// look into: the reads of a request, and the sign-in links asked for; and
+// that fails the count of a sign-in link, or lets another move win a
+// race, when told to.
+type countingStore struct {
+	*dynamo.Store
+
+	mu           sync.Mutex
+	requestReads int
+	signIns      int
+	signInErr    error  // CountSignIn fails with it
+	beforeMove   func() // run once, between a move's read and its write
+}
+
+func (s *countingStore) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, crews booking.Crews, now time.Time) error {
+	s.mu.Lock()
+	meanwhile := s.beforeMove
+	s.beforeMove = nil
+	s.mu.Unlock()
+	if meanwhile != nil {
+		meanwhile()
+	}
+	return s.Store.MoveRequest(ctx, before, after, t, crews, now)
+}
+
+// moveMeanwhile has meanwhile run between the next move's read and its
+// write: another move that wins the race.
+func (s *countingStore) moveMeanwhile(meanwhile func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.beforeMove = meanwhile
+}
+
+func (s *countingStore) Request(ctx context.Context, code string) (*booking.Request, error) {
+	s.mu.Lock()
+	s.requestReads++
+	s.mu.Unlock()
+	return s.Store.Request(ctx, code)
+}
+
+func (s *countingStore) CountSignIn(ctx context.Context, emailHash string, limit int, now time.Time) (bool, error) {
+	s.mu.Lock()
+	s.signIns++
+	err := s.signInErr
+	s.mu.Unlock()
+	if err != nil {
+		return false, err
+	}
+	return s.Store.CountSignIn(ctx, emailHash, limit, now)
+}
+
+// reads is how many times a request was read.
+func (s *countingStore) reads() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requestReads
+}
+
+// signInsAsked is how many sign-in links were asked for.
+func (s *countingStore) signInsAsked() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.signIns
+}
+
+// failSignIns has every sign-in link asked for fail with err (nil: none).
+func (s *countingStore) failSignIns(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.signInErr = err
+}
+
 type fixture struct {
 	phones   int
 	clock    *bookingtest.Clock
 	store    *dynamo.Store
+	counted  *countingStore
 	bookings *booking.Bookings
-	fake     *fakeBookings
 	mail     *mailer
 	log      *syncBuffer
 	h        http.Handler
 }
 
+// newFixture serves the inbox over the real service, on minidyn, with the
+// local server's demo businesses.
 func newFixture(t *testing.T, config func(*inboxweb.Config)) *fixture {
 	t.Helper()
 	client, table := dynamotest.Minidyn(t)
 	f := &fixture{clock: bookingtest.NewClock(start), store: dynamo.New(client, table), mail: &mailer{}, log: &syncBuffer{}}
-	var slugs []string
-	for _, b := range dynamotest.PutBusinesses(t, f.store, demoFile, nil) {
-		slugs = append(slugs, b.Slug)
-	}
-	f.bookings = booking.NewBookings(f.store, siteURL, nil, f.clock.Now)
-	f.fake = newFakeBookings(f.bookings, f.store, f.clock.Now, slugs)
+	dynamotest.PutBusinesses(t, f.store, demoFile, nil)
+	f.counted = &countingStore{Store: f.store}
+	f.bookings = booking.NewBookings(f.counted, siteURL, nil, f.clock.Now)
 	c := inboxweb.Config{
-		Bookings: f.fake, Mailer: f.mail, SiteURL: siteURL, SignInDelay: 20 * time.Millisecond,
+		Bookings: f.bookings, Mailer: f.mail, SiteURL: siteURL, SignInDelay: 20 * time.Millisecond,
 		Now: f.clock.Now, Log: slog.New(slog.NewJSONHandler(f.log, &slog.HandlerOptions{Level: slog.LevelDebug})),
 	}
 	if config != nil {
@@ -179,6 +250,28 @@ func (f *fixture) windows(t *testing.T, b *booking.Business, from string, days i
 // request reads a stored request, whoever's it is.
 func (f *fixture) request(t *testing.T, code string) booking.Request {
 	return pagetest.Request(t, f.bookings, code)
+}
+
+// inbox opens the inbox of slug, as the operator does.
+func (f *fixture) inbox(t *testing.T, slug string) *booking.Inbox {
+	return bookingtest.Inbox(t, f.bookings, slug)
+}
+
+// sessionOpen reports whether the session of token is open, server-side.
+func (f *fixture) sessionOpen(t *testing.T, token string) bool {
+	t.Helper()
+	_, err := f.bookings.OpenSession(context.Background(), token)
+	if err != nil && booking.ErrorCode(err) != booking.Unauthorized {
+		t.Fatal(err)
+	}
+	return err == nil
+}
+
+// lastToken is the sign-in token of the last link e-mailed.
+func (f *fixture) lastToken(t *testing.T) string {
+	t.Helper()
+	path, _, _ := strings.Cut(strings.TrimPrefix(f.mail.last(t).link, siteURL+"/inbox/sign-in/"), "?")
+	return path
 }
 
 // businessMove makes a move as the business slug, outside the web inbox.

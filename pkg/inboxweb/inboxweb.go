@@ -22,54 +22,6 @@ import (
 	"github.com/doorstep/doorstep/pkg/htmlpage"
 )
 
-// Requests is what the inbox needs of the booking service to read and move
-// a business's requests: the methods of *booking.Bookings the JSON inbox
-// uses, with their exact signatures.
-type Requests interface {
-	BusinessRequests(ctx context.Context, b *booking.Business, q booking.InboxQuery) (booking.InboxPage, error)
-	BusinessRequest(ctx context.Context, b *booking.Business, code string) (booking.InboxRequest, error)
-	BusinessMove(ctx context.Context, b *booking.Business, code string, action booking.Action, windowStart string) (booking.InboxRequest, error)
-	ArrivalWindows(ctx context.Context, b *booking.Business, q booking.WindowQuery) (booking.Availability, error)
-}
-
-// SignIn is what the inbox needs of the booking service to sign a business
-// in and out, and to pause its online requests: the methods of
-// *booking.Bookings in pkg/booking/signin.go, with their exact signatures.
-type SignIn interface {
-	// StartSignIn mints a single-use sign-in token when email is a
-	// business's inbox_email (ok), within the hourly limit; the caller
-	// answers the same either way.
-	StartSignIn(ctx context.Context, email string) (token string, b *booking.Business, ok bool, err error)
-	// FinishSignIn spends a sign-in token and opens a session;
-	// UNAUTHORIZED for a spent, expired or unknown token.
-	FinishSignIn(ctx context.Context, token string) (Session, error)
-	// OpenSession returns the live session of a session token;
-	// UNAUTHORIZED when there is none.
-	OpenSession(ctx context.Context, token string) (Session, error)
-	// EndSession ends a session, server-side.
-	EndSession(ctx context.Context, token string) error
-	// SetAcceptingRequests pauses (false) or resumes (true) b's online
-	// requests and returns the business as stored after.
-	SetAcceptingRequests(ctx context.Context, b *booking.Business, on bool) (*booking.Business, error)
-	// UpdateSchedule stores b's schedule (days off, notice, weekly hours,
-	// reminder hour), validated as the loader validates it, if it is still
-	// the version seen; else booking.ErrScheduleChanged with the business
-	// as stored now.
-	UpdateSchedule(ctx context.Context, b *booking.Business, seen string, next booking.Schedule) (*booking.Business, error)
-	// NewFeedAddress mints b's calendar feed token, which replaces the
-	// one before, and returns the feed's address: shown once.
-	NewFeedAddress(ctx context.Context, b *booking.Business) (string, error)
-	// StopFeed forgets b's calendar feed token.
-	StopFeed(ctx context.Context, b *booking.Business) (*booking.Business, error)
-}
-
-// Bookings is all the inbox needs of the booking service; *booking.Bookings
-// is one.
-type Bookings interface {
-	Requests
-	SignIn
-}
-
 // Mailer sends the sign-in e-mail: a link to sign in to b's inbox, to the
 // address to (b's inbox_email). EmailMailer sends it through a
 // notify.EmailSender (pkg/sesmail, the local outbox).
@@ -82,7 +34,7 @@ const DefaultSignInDelay = 400 * time.Millisecond
 
 // Config is what the inbox needs.
 type Config struct {
-	Bookings Bookings
+	Bookings *booking.Bookings
 	Mailer   Mailer
 	// SiteURL is the public address (https://book.example.com): the
 	// sign-in links start with it, and the session cookie is Secure when
@@ -302,7 +254,7 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 func (h *handler) notFound(w http.ResponseWriter, r *http.Request, s *Session) {
 	var b *booking.Business
 	if s != nil {
-		b = s.Business
+		b = s.Inbox.Business()
 	}
 	lang := language(w, r, b)
 	h.message(w, r, http.StatusNotFound, lang, s, tr(lang, "not_found_title"), tr(lang, "not_found"))
@@ -356,8 +308,8 @@ func (h *handler) message(w http.ResponseWriter, r *http.Request, status int, la
 func render(w http.ResponseWriter, r *http.Request, status int, name, lang string, s *Session, title string, view any) {
 	p := htmlpage.Page{Lang: lang, Title: title, L: texts[lang], Footer: tr(lang, "skip"), SwitchText: tr(lang, "other_lang"), Body: view}
 	if s != nil {
-		p.Nav = &navView{Business: s.Business.Name, CSRF: s.CSRF}
-		p.Title += " · " + s.Business.Name
+		p.Nav = &navView{Business: s.Inbox.Business().Name, CSRF: s.CSRF}
+		p.Title += " · " + s.Inbox.Business().Name
 	}
 	if r.Method == http.MethodGet && name != "message" {
 		q := r.URL.Query()

@@ -1,6 +1,7 @@
 package inboxweb
 
 import (
+	"errors"
 	"net/http"
 	"slices"
 	"time"
@@ -19,13 +20,13 @@ const maxPages = 5
 // day in the business's time zone, then the rest, newest first, a page at
 // a time (?before= is the next page's cursor).
 func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
-	ctx, b := r.Context(), s.Business
+	b := s.Inbox.Business()
 	lang := language(w, r, b)
 	now := h.Now()
 	v := inboxView{Paused: !b.AcceptingRequests}
 	cursor := r.URL.Query().Get("before")
 	if cursor == "" { // the first page: what needs doing
-		open, err := h.all(r, b, booking.StatusNew)
+		open, err := h.all(r, s.Inbox, booking.StatusNew)
 		if err != nil {
 			h.fail(w, r, err)
 			return
@@ -46,7 +47,7 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 			}
 			v.Answer = append(v.Answer, buildItem(req, b, lang, now))
 		}
-		accepted, err := h.all(r, b, booking.StatusAccepted)
+		accepted, err := h.all(r, s.Inbox, booking.StatusAccepted)
 		if err != nil {
 			h.fail(w, r, err)
 			return
@@ -71,7 +72,7 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 			v.Days[len(v.Days)-1].Items = append(v.Days[len(v.Days)-1].Items, item)
 		}
 	}
-	rest, err := h.Bookings.BusinessRequests(ctx, b, booking.InboxQuery{Statuses: settled, Cursor: cursor})
+	rest, err := s.Inbox.Requests(r.Context(), booking.InboxQuery{Statuses: settled, Cursor: cursor})
 	if cursor != "" && booking.ErrorCode(err) == booking.InvalidRequest {
 		// A cursor this list did not give (or another business's): the
 		// first page.
@@ -96,12 +97,12 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 // the requests nothing more is expected of.
 var settled = []booking.Status{booking.StatusDeclined, booking.StatusCompleted, booking.StatusCancelled, booking.StatusNoShow, booking.StatusExpired}
 
-// all reads b's requests in state st, up to maxPages pages.
-func (h *handler) all(r *http.Request, b *booking.Business, st booking.Status) ([]booking.InboxRequest, error) {
+// all reads the inbox's requests in state st, up to maxPages pages.
+func (h *handler) all(r *http.Request, in *booking.Inbox, st booking.Status) ([]booking.InboxRequest, error) {
 	var out []booking.InboxRequest
 	q := booking.InboxQuery{Statuses: []booking.Status{st}, Limit: booking.MaxPageSize}
 	for range maxPages {
-		page, err := h.Bookings.BusinessRequests(r.Context(), b, q)
+		page, err := in.Requests(r.Context(), q)
 		if err != nil {
 			return nil, err
 		}
@@ -119,10 +120,10 @@ func paid(req booking.InboxRequest) bool {
 	return req.Deposit != nil && req.Deposit.State == booking.DepositPaid
 }
 
-// load reads the request of the path as b's: NOT_FOUND for another
-// business's, as for an unknown code.
+// load reads the request of the path as the session's business's:
+// NOT_FOUND for another business's, as for an unknown code.
 func (h *handler) load(r *http.Request, s Session) (booking.InboxRequest, error) {
-	return h.Bookings.BusinessRequest(r.Context(), s.Business, r.PathValue("code"))
+	return s.Inbox.Request(r.Context(), r.PathValue("code"))
 }
 
 // request shows one request: everything the person sent, its history and
@@ -134,7 +135,7 @@ func (h *handler) request(w http.ResponseWriter, r *http.Request, s Session) {
 		h.failFor(w, r, s, err)
 		return
 	}
-	lang := language(w, r, s.Business)
+	lang := language(w, r, s.Inbox.Business())
 	notice := ""
 	if done := booking.Action(r.URL.Query().Get("done")); done != "" && len(req.History) > 0 {
 		if last := req.History[len(req.History)-1]; last.Action == done && last.By == booking.ActorBusiness {
@@ -145,7 +146,7 @@ func (h *handler) request(w http.ResponseWriter, r *http.Request, s Session) {
 }
 
 func (h *handler) renderRequest(w http.ResponseWriter, r *http.Request, status int, s Session, req booking.InboxRequest, lang, notice string, warn bool) {
-	v := buildRequest(req, s.Business, lang, h.Now())
+	v := buildRequest(req, s.Inbox.Business(), lang, h.Now())
 	v.Notice, v.Warn, v.CSRF = notice, warn, s.CSRF
 	render(w, r, status, "request", lang, &s, tr(lang, "request_title"), v)
 }
@@ -181,7 +182,7 @@ func (h *handler) confirm(w http.ResponseWriter, r *http.Request, s Session) {
 		h.failFor(w, r, s, err)
 		return
 	}
-	lang := language(w, r, s.Business)
+	lang := language(w, r, s.Inbox.Business())
 	if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil {
 		h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "not_now"), true)
 		return
@@ -200,7 +201,7 @@ func (h *handler) confirm(w http.ResponseWriter, r *http.Request, s Session) {
 func (h *handler) renderConfirm(w http.ResponseWriter, r *http.Request, status int, s Session, req booking.InboxRequest, action booking.Action, lang string, changed bool) {
 	v := confirmView{
 		Heading: tr(lang, "confirm_"+string(action)), Action: string(action), Code: req.Code, Path: requestPath(req.Code), CSRF: s.CSRF, Changed: changed,
-		Summary: summary(req, s.Business, lang),
+		Summary: summary(req, s.Inbox.Business(), lang),
 		Explain: tr(lang, "explain_"+string(action)), Button: tr(lang, "button_"+string(action)),
 		Danger: action != booking.ActionAccept && action != booking.ActionComplete,
 	}
@@ -212,14 +213,10 @@ func (h *handler) renderConfirm(w http.ResponseWriter, r *http.Request, status i
 // the days that have any, as links (?day=, no script needed), and the
 // windows of the day picked, with the button right after them.
 func (h *handler) renderMove(w http.ResponseWriter, r *http.Request, status int, s Session, req booking.InboxRequest, lang, day, problem string) {
-	b := s.Business
-	// The open windows: while online requests are paused the public list
-	// is empty, but the business may still offer a window of its own; and
-	// its notice binds customers, not its own moves (days off still do).
-	open := *b
-	open.AcceptingRequests = true
-	open.MinNoticeMinutes = 0
-	a, err := h.Bookings.ArrivalWindows(r.Context(), &open, booking.WindowQuery{Days: booking.MaxDays})
+	b := s.Inbox.Business()
+	// The windows the business may offer: open while its online requests
+	// are paused too, and within its notice (days off still have none).
+	a, err := s.Inbox.MoveWindows(r.Context())
 	if err != nil {
 		h.fail(w, r, err)
 		return
@@ -264,62 +261,70 @@ func windowDate(start string, b *booking.Business) string {
 	return t.In(b.Location()).Format(time.DateOnly)
 }
 
-// move makes the move the form confirms. A move the lifecycle no longer
-// allows (it lost a race) shows the request as it now stands and says
-// what happened; nothing changes. A confirmed decline or cancel whose
-// consequence for the deposit changed meanwhile is shown again to confirm.
+// move makes the move the form confirms, with one read of the request
+// (the move's own): a move the lifecycle does not allow (it lost a race)
+// shows the request as it now stands and says what happened; nothing
+// changes. The page's own conditions are checked on that read, before
+// anything is written: done or no-show before the window started is
+// refused, a confirmed move whose consequence for the deposit changed
+// meanwhile is shown again to confirm, and a move to another window needs
+// one picked.
 func (h *handler) move(w http.ResponseWriter, r *http.Request, s Session) {
 	action, ok := businessAction(r)
 	if !ok {
 		h.notFound(w, r, &s)
 		return
 	}
-	ctx, b := r.Context(), s.Business
-	req, err := h.load(r, s)
-	if err != nil {
-		h.failFor(w, r, s, err)
-		return
-	}
+	b := s.Inbox.Business()
 	lang := language(w, r, b)
-	if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil {
-		h.lostRace(w, r, s, req, lang)
-		return
+	raw := r.PostFormValue("window_start")
+	start, parsed := booking.ParseWindowStart(raw)
+	day := windowDate(raw, b)
+	if raw == "" {
+		day = r.PostFormValue("day")
 	}
-	if tooEarly(req, action, h.Now()) {
-		h.renderRequest(w, r, http.StatusConflict, s, req, lang, tr(lang, "not_yet"), true)
-		return
-	}
-	if outcome, _ := consequence(req, action, lang, h.Now()); r.PostForm.Has("deposit") && r.PostFormValue("deposit") != outcome {
-		h.renderConfirm(w, r, http.StatusConflict, s, req, action, lang, true)
-		return
-	}
-	windowStart := ""
-	if action == booking.ActionMove {
-		if windowStart = r.PostFormValue("window_start"); windowStart == "" {
-			h.renderMove(w, r, http.StatusBadRequest, s, req, lang, r.PostFormValue("day"), tr(lang, "pick_window"))
-			return
+	var seen booking.InboxRequest // the request as the move read it
+	check := func(req booking.InboxRequest, t booking.Transition) error {
+		seen = req
+		now := h.Now()
+		switch {
+		case tooEarly(req, action, now):
+			return errTooEarly
+		case r.PostForm.Has("deposit") && r.PostFormValue("deposit") != depositOutcome(req, t, now):
+			return errDepositChanged
+		case action == booking.ActionMove && !parsed:
+			return errNoWindow
 		}
+		return nil
 	}
-	day := windowDate(windowStart, b)
-	_, err = h.Bookings.BusinessMove(ctx, b, req.Code, action, windowStart)
+	_, err := s.Inbox.MoveIf(r.Context(), r.PathValue("code"), action, start, check)
+	var moved *booking.MovedError
 	switch code := booking.ErrorCode(err); {
 	case err == nil:
-		http.Redirect(w, r, requestPath(req.Code)+"?done="+string(action), http.StatusSeeOther)
-	case code == booking.InvalidTransition:
-		now, err := h.load(r, s) // as it stands after the move that won
-		if err != nil {
-			h.failFor(w, r, s, err)
-			return
-		}
-		h.lostRace(w, r, s, now, lang)
+		http.Redirect(w, r, requestPath(seen.Code)+"?done="+string(action), http.StatusSeeOther)
+	case errors.As(err, &moved):
+		h.lostRace(w, r, s, moved.Request, lang)
+	case errors.Is(err, errTooEarly):
+		h.renderRequest(w, r, http.StatusConflict, s, seen, lang, tr(lang, "not_yet"), true)
+	case errors.Is(err, errDepositChanged):
+		h.renderConfirm(w, r, http.StatusConflict, s, seen, action, lang, true)
+	case errors.Is(err, errNoWindow):
+		h.renderMove(w, r, http.StatusBadRequest, s, seen, lang, day, tr(lang, "pick_window"))
 	case action == booking.ActionMove && code == booking.WindowTaken:
-		h.renderMove(w, r, http.StatusConflict, s, req, lang, day, tr(lang, "window_taken"))
+		h.renderMove(w, r, http.StatusConflict, s, seen, lang, day, tr(lang, "window_taken"))
 	case action == booking.ActionMove && (code == booking.InvalidWindow || code == booking.TooLate):
-		h.renderMove(w, r, http.StatusBadRequest, s, req, lang, day, tr(lang, "pick_window"))
+		h.renderMove(w, r, http.StatusBadRequest, s, seen, lang, day, tr(lang, "pick_window"))
 	default:
 		h.failFor(w, r, s, err)
 	}
 }
+
+// The move's refusals of the page's own conditions (move).
+var (
+	errTooEarly       = errors.New("inboxweb: done or no-show before the window started")
+	errDepositChanged = errors.New("inboxweb: the move's consequence for the deposit changed")
+	errNoWindow       = errors.New("inboxweb: no window picked, or not one")
+)
 
 // lostRace shows req as it stands, saying that the move was not made
 // because of what happened to it meanwhile (409).

@@ -356,7 +356,7 @@ func TestMoveToAnotherWindow(t *testing.T) {
 	wantIn(t, page.body, "Accepted at the new window. The person is told, and may cancel if it does not suit them.",
 		"You moved this request to this window.", "Moved to another window · by you", `data-state="accepted"`)
 	t.Run("paused: the business still offers its windows", func(t *testing.T) {
-		if _, err := f.fake.SetAcceptingRequests(context.Background(), f.business(t, slug), false); err != nil {
+		if _, err := f.inbox(t, slug).SetAcceptingRequests(context.Background(), false); err != nil {
 			t.Fatal(err)
 		}
 		res := f.do(t, a, "GET", path, nil)
@@ -585,15 +585,15 @@ func TestLogs(t *testing.T) {
 	f := newFixture(t, nil)
 	code := f.create(t, "mile-high-electric", "", "", 1)
 	a, csrf := f.signIn(t, "mile-high-electric")
-	token := f.fake.lastToken
+	token := f.lastToken(t)
 	f.do(t, agent{}, "GET", "/inbox/sign-in/"+token, nil)
 	f.do(t, agent{}, "POST", "/inbox/sign-in/"+token, url.Values{}) // spent
 	f.do(t, a, "GET", "/inbox/requests/"+code, nil)
 	f.do(t, a, "POST", "/inbox/requests/"+code+"/accept", url.Values{"csrf": {csrf}})
 	f.do(t, a, "POST", "/inbox/requests/"+code+"/decline", url.Values{"csrf": {"wrong-" + csrf}})
-	f.fake.startErr = context.DeadlineExceeded
+	f.counted.failSignIns(context.DeadlineExceeded)
 	f.do(t, agent{}, "POST", "/inbox/sign-in", url.Values{"email": {"inbox@mile-high-electric.example.com"}})
-	f.fake.startErr = nil
+	f.counted.failSignIns(nil)
 	f.do(t, a, "POST", "/inbox/sign-out", url.Values{"csrf": {csrf}})
 	log := f.log.String()
 	for _, secret := range []string{token, a.session, csrf, "inbox@mile-high-electric.example.com", personName, personPhone, code} {

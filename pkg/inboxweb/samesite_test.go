@@ -49,7 +49,7 @@ func TestSameSite(t *testing.T) {
 			if paused := !f.business(t, slug).AcceptingRequests; paused != (tt.want == http.StatusSeeOther) {
 				t.Errorf("paused %v after a %d", paused, res.status)
 			}
-			if _, err := f.fake.SetAcceptingRequests(t.Context(), f.business(t, slug), true); err != nil {
+			if _, err := f.inbox(t, slug).SetAcceptingRequests(t.Context(), true); err != nil {
 				t.Fatal(err)
 			}
 		})

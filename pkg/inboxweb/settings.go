@@ -26,7 +26,7 @@ import (
 // are the schedule's forms.
 func (h *handler) settings(w http.ResponseWriter, r *http.Request, s Session) {
 	endFeedCookie(w, r, h.secure())
-	b := s.Business
+	b := s.Inbox.Business()
 	lang := language(w, r, b)
 	q := r.URL.Query()
 	v := h.settingsView(b, s, lang)
@@ -103,11 +103,11 @@ func weekDays(h *booking.Hours) []weekDay {
 func (h *handler) setAccepting(w http.ResponseWriter, r *http.Request, s Session) {
 	set := r.PostFormValue("accepting_requests")
 	if set != "on" && set != "off" {
-		lang := language(w, r, s.Business)
+		lang := language(w, r, s.Inbox.Business())
 		h.message(w, r, http.StatusBadRequest, lang, &s, tr(lang, "settings_title"), tr(lang, "bad_setting"))
 		return
 	}
-	if _, err := h.Bookings.SetAcceptingRequests(r.Context(), s.Business, set == "on"); err != nil {
+	if _, err := s.Inbox.SetAcceptingRequests(r.Context(), set == "on"); err != nil {
 		h.fail(w, r, err)
 		return
 	}
@@ -129,7 +129,7 @@ const feedCookieAge = 10 * time.Minute
 // hash is kept, and the address before stops at once) and sends the
 // browser to the page that shows it.
 func (h *handler) newFeed(w http.ResponseWriter, r *http.Request, s Session) {
-	address, err := h.Bookings.NewFeedAddress(r.Context(), s.Business)
+	address, err := s.Inbox.NewFeedAddress(r.Context())
 	if err != nil {
 		h.failFor(w, r, s, err)
 		return
@@ -145,11 +145,11 @@ func (h *handler) newFeed(w http.ResponseWriter, r *http.Request, s Session) {
 // (gone, or another feed's), the settings.
 func (h *handler) feed(w http.ResponseWriter, r *http.Request, s Session) {
 	c, err := r.Cookie(feedCookie)
-	if err != nil || !s.Business.OpensFeed(c.Value) {
+	if err != nil || !s.Inbox.Business().OpensFeed(c.Value) {
 		http.Redirect(w, r, "/inbox/settings", http.StatusSeeOther)
 		return
 	}
-	lang := language(w, r, s.Business)
+	lang := language(w, r, s.Inbox.Business())
 	address := h.SiteURL + booking.FeedPathPrefix + c.Value + ".ics"
 	_, rest, _ := strings.Cut(address, "://")
 	w.Header().Set("Content-Security-Policy", w.Header().Get("Content-Security-Policy")+"; script-src '"+copyScriptHash+"'")
@@ -183,7 +183,7 @@ var copyScriptHash = func() string {
 
 // stopFeed stops the business's calendar feed: its address opens nothing.
 func (h *handler) stopFeed(w http.ResponseWriter, r *http.Request, s Session) {
-	if _, err := h.Bookings.StopFeed(r.Context(), s.Business); err != nil {
+	if _, err := s.Inbox.StopFeed(r.Context()); err != nil {
 		h.failFor(w, r, s, err)
 		return
 	}
@@ -210,7 +210,7 @@ func (h *handler) setSchedule(w http.ResponseWriter, r *http.Request, s Session)
 		h.notFound(w, r, &s)
 		return
 	}
-	b := s.Business
+	b := s.Inbox.Business()
 	lang := language(w, r, b)
 	sch := b.Schedule()
 	if form == "remove-day-off" && r.PostFormValue("version") != sch.Version() {
@@ -224,7 +224,7 @@ func (h *handler) setSchedule(w http.ResponseWriter, r *http.Request, s Session)
 		h.renderSettings(w, r, http.StatusBadRequest, s, b, lang, form, bad, r)
 		return
 	}
-	now, err := h.Bookings.UpdateSchedule(r.Context(), b, r.PostFormValue("version"), sch)
+	now, err := s.Inbox.UpdateSchedule(r.Context(), r.PostFormValue("version"), sch)
 	switch {
 	case err == nil:
 		http.Redirect(w, r, "/inbox/settings?done="+form, http.StatusSeeOther)

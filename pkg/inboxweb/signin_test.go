@@ -77,8 +77,8 @@ func TestSignInAnswersAlike(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			if strings.HasPrefix(tt.email, "fails") {
-				f.fake.startErr = errors.New("dynamodb: throttled")
-				defer func() { f.fake.startErr = nil }()
+				f.counted.failSignIns(errors.New("dynamodb: throttled"))
+				defer f.counted.failSignIns(nil)
 			}
 			before := f.mail.count()
 			began := time.Now()
@@ -115,11 +115,11 @@ func TestSignInAnswersAlike(t *testing.T) {
 		wantIn(t, res.body, "Enter an e-mail address", `aria-invalid="true"`)
 	})
 	t.Run("a form from another site", func(t *testing.T) {
-		before := f.fake.signIns
+		before := f.counted.signInsAsked()
 		res := f.do(t, agent{header: []string{"Sec-Fetch-Site", "cross-site", "Origin", "https://evil.example"}}, "POST", "/inbox/sign-in",
 			url.Values{"email": {"inbox@desert-cool-hvac.example.com"}})
-		if res.status != http.StatusForbidden || f.fake.signIns != before {
-			t.Errorf("got %d with %d sign-ins started, want 403 and none", res.status, f.fake.signIns-before)
+		if res.status != http.StatusForbidden || f.counted.signInsAsked() != before {
+			t.Errorf("got %d with %d sign-ins started, want 403 and none", res.status, f.counted.signInsAsked()-before)
 		}
 	})
 }
@@ -305,10 +305,9 @@ func TestSafeNext(t *testing.T) {
 func TestSignOut(t *testing.T) {
 	f := newFixture(t, nil)
 	a, csrf := f.signIn(t, "desert-cool-hvac")
-	open := f.fake.sessionCount()
 	t.Run("without the CSRF token: refused", func(t *testing.T) {
 		res := f.do(t, a, "POST", "/inbox/sign-out", url.Values{"csrf": {""}})
-		if res.status != http.StatusForbidden || f.fake.sessionCount() != open {
+		if res.status != http.StatusForbidden || !f.sessionOpen(t, a.session) {
 			t.Errorf("got %d, want 403 and the session open", res.status)
 		}
 	})
@@ -319,7 +318,7 @@ func TestSignOut(t *testing.T) {
 	if c := res.cookie(inboxweb.CookieName); c == nil || c.MaxAge >= 0 {
 		t.Errorf("got cookie %v, want it cleared", c)
 	}
-	if f.fake.sessionCount() != open-1 {
+	if f.sessionOpen(t, a.session) {
 		t.Errorf("the session is still open server-side")
 	}
 	// The old cookie opens nothing any more.

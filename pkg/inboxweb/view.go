@@ -367,11 +367,7 @@ func consequence(req booking.InboxRequest, action booking.Action, lang string, n
 	if err != nil || d == nil {
 		return "", ""
 	}
-	r := booking.Request{
-		Code: req.Code, Status: req.Status, Window: req.ArrivalWindow, ChangedByBusiness: req.ChangedByBusiness,
-		Deposit: &booking.DepositRecord{AmountCents: d.AmountCents, Currency: d.Currency, Simulated: d.Simulated, State: d.State, Since: d.Since},
-	}
-	outcome = booking.DepositOutcome(r, t, booking.ActorBusiness, now)
+	outcome = depositOutcome(req, t, now)
 	amount := booking.FormatMoney(d.AmountCents, d.Currency)
 	switch {
 	case outcome == d.State && outcome == booking.DepositPaid:
@@ -381,6 +377,20 @@ func consequence(req booking.InboxRequest, action booking.Action, lang string, n
 	default:
 		return outcome, tr(lang, "then_"+outcome, amount)
 	}
+}
+
+// depositOutcome is the state t leaves req's deposit in, made now
+// (booking.DepositOutcome); "" when req has no deposit.
+func depositOutcome(req booking.InboxRequest, t booking.Transition, now time.Time) string {
+	d := req.Deposit
+	if d == nil {
+		return ""
+	}
+	r := booking.Request{
+		Code: req.Code, Status: req.Status, Window: req.ArrivalWindow, ChangedByBusiness: req.ChangedByBusiness,
+		Deposit: &booking.DepositRecord{AmountCents: d.AmountCents, Currency: d.Currency, Simulated: d.Simulated, State: d.State, Since: d.Since},
+	}
+	return booking.DepositOutcome(r, t, booking.ActorBusiness, now)
 }
 
 // ago says how long ago something happened, roughly.

@@ -16,6 +16,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/mcptools"
@@ -252,10 +253,11 @@ func TestToolResultsMatchTheirSchemas(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := s.bookings.BusinessMove(ctx, b, codes[0], booking.ActionMove, split[2]); err != nil {
+				to, _ := booking.ParseWindowStart(split[2])
+				if _, err := bookingtest.Inbox(t, s.bookings, b.Slug).Move(ctx, codes[0], booking.ActionMove, to); err != nil {
 					t.Fatal(err)
 				}
-				if _, err := s.bookings.BusinessMove(ctx, b, codes[1], booking.ActionDecline, ""); err != nil {
+				if _, err := bookingtest.Inbox(t, s.bookings, b.Slug).Move(ctx, codes[1], booking.ActionDecline, time.Time{}); err != nil {
 					t.Fatal(err)
 				}
 				if _, err := s.bookings.PaySimulated(ctx, codes[2]); err != nil {
@@ -276,7 +278,7 @@ func TestToolResultsMatchTheirSchemas(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := s.bookings.BusinessMove(ctx, b, spam["code"].(string), booking.ActionSpam, ""); err != nil {
+				if _, err := bookingtest.Inbox(t, s.bookings, b.Slug).Move(ctx, spam["code"].(string), booking.ActionSpam, time.Time{}); err != nil {
 					t.Fatal(err)
 				}
 				// all-day-plumbing takes two public requests an hour.

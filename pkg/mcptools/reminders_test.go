@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/mcptools"
 )
 
@@ -62,7 +63,7 @@ func TestStatusRemindersOfAnOffer(t *testing.T) {
 	if got := text("get_request_status", map[string]any{"code": code}); !strings.Contains(got, "Not confirmed yet") || strings.Contains(got, "another arrival window") {
 		t.Errorf("new: got %q, want only that it is not confirmed", got)
 	}
-	if _, err := bookings.BusinessMove(ctx, b, code, booking.ActionMove, a.Windows[1].Start.Format(time.RFC3339)); err != nil {
+	if _, err := bookingtest.Inbox(t, bookings, b.Slug).Move(ctx, code, booking.ActionMove, a.Windows[1].Start); err != nil {
 		t.Fatal(err)
 	}
 	got := text("get_request_status", map[string]any{"code": code})

@@ -201,7 +201,7 @@ func TestBookingsEvents(t *testing.T) {
 			return wantCode(err, booking.RateLimited)
 		}, []string{"LimitsHit Limit=business_requests", "RequestsRefused Code=RATE_LIMITED"}},
 		{"the person's cancel", func() error {
-			page, err := bookings.BusinessRequests(ctx, b, booking.InboxQuery{Limit: 10})
+			page, err := bookingtest.Inbox(t, bookings, b.Slug).Requests(ctx, booking.InboxQuery{Limit: 10})
 			if err != nil || len(page.Requests) == 0 {
 				t.Fatalf("inbox: %+v %v", page, err)
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/dynamo/embedded"
@@ -120,7 +121,7 @@ func TestLocalWiring(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := bookings.BusinessMove(ctx, b, created.Code, booking.ActionAccept, ""); err != nil {
+	if _, err := bookingtest.Inbox(t, bookings, b.Slug).Move(ctx, created.Code, booking.ActionAccept, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
 

@@ -17,6 +17,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/htmlpage/axetest"
@@ -200,7 +201,7 @@ func TestBrowser(t *testing.T) {
 			if _, err := bookings.PaySimulated(ctx, accepted.Code); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := bookings.BusinessMove(ctx, b, accepted.Code, booking.ActionAccept, ""); err != nil {
+			if _, err := bookingtest.Inbox(t, bookings, b.Slug).Move(ctx, accepted.Code, booking.ActionAccept, time.Time{}); err != nil {
 				t.Fatal(err)
 			}
 			if err := chromedp.Do(tab, chromedp.Navigate(accepted.StatusURL)); err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
@@ -101,7 +102,7 @@ func TestRefunds(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := bookings.BusinessMove(ctx, b, code, action, ""); err != nil {
+		if _, err := bookingtest.Inbox(t, bookings, b.Slug).Move(ctx, code, action, time.Time{}); err != nil {
 			t.Fatalf("%s: %v", action, err)
 		}
 	}

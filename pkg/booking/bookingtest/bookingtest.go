@@ -2,6 +2,7 @@
 package bookingtest
 
 import (
+	"context"
 	"os"
 	"sync"
 	"testing"
@@ -48,4 +49,15 @@ func ReadBusiness(t testing.TB, path string) *booking.Business {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return b
+}
+
+// Inbox opens the inbox of the business slug as the operator does
+// (booking.Bookings.OperatorInbox): a test acts as the business through it.
+func Inbox(t testing.TB, bookings *booking.Bookings, slug string) *booking.Inbox {
+	t.Helper()
+	in, err := bookings.OperatorInbox(context.Background(), slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
 }

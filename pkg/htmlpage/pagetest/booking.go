@@ -5,8 +5,10 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 )
 
 // Business returns the business with the given slug.
@@ -45,11 +47,19 @@ func Request(t testing.TB, bookings *booking.Bookings, code string) booking.Requ
 }
 
 // BusinessMove makes action on the request with the given code as the
-// business slug, outside the pages; windowStart is the new window's start
-// for a move.
+// business slug, outside the pages (booking.Bookings.OperatorInbox);
+// windowStart is the new window's start (RFC 3339) for a move, "" for
+// any other action.
 func BusinessMove(t testing.TB, bookings *booking.Bookings, slug, code string, action booking.Action, windowStart string) {
 	t.Helper()
-	if _, err := bookings.BusinessMove(context.Background(), Business(t, bookings, slug), code, action, windowStart); err != nil {
+	var start time.Time
+	if windowStart != "" {
+		var ok bool
+		if start, ok = booking.ParseWindowStart(windowStart); !ok {
+			t.Fatalf("%s: window start %q is not RFC 3339", action, windowStart)
+		}
+	}
+	if _, err := bookingtest.Inbox(t, bookings, slug).Move(context.Background(), code, action, start); err != nil {
 		t.Fatalf("%s: %v", action, err)
 	}
 }
