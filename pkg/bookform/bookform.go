@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
 	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/htmlpage"
 )
@@ -413,7 +414,7 @@ func (h *handler) renderDetails(ctx context.Context, w http.ResponseWriter, r *h
 	f.A = a
 	f.Urgencies = f.urgencies(a)
 	f.Token = token(h.Key, f.b.Slug, a.Key, now)
-	f.DayText = booking.FormatDay(f.Lang, day.Add(12*time.Hour), time.UTC)
+	f.DayText = display.Day(f.Lang, day.Add(12*time.Hour), time.UTC)
 	f.Windows = f.windows(av.Windows, a.Window)
 	f.WindowLegend = tr(f.Lang, "step_window", f.DayText)
 	f.ChangeDay = f.url(a, "week", strconv.Itoa(a.Week))

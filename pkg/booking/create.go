@@ -214,7 +214,7 @@ func (d *draft) checkBusinessRules(b *Business, now time.Time) error {
 	case !b.serves(d.Address.ZIP):
 		return Errorf(OutOfArea, "%s does not serve ZIP %s (service area: %s)", b.Name, d.Address.ZIP, b.ServiceArea.Label)
 	case b.BookingDeposit != nil && !d.depositAccepted:
-		return Errorf(DepositTerms, "%s takes a deposit of %s; deposit_accepted must be true, and only once the person agreed to its terms", b.Name, FormatMoney(b.BookingDeposit.AmountCents, b.BookingDeposit.Currency))
+		return Errorf(DepositTerms, "%s takes a deposit of %s; deposit_accepted must be true, and only once the person agreed to its terms", b.Name, money(b.BookingDeposit.AmountCents, b.BookingDeposit.Currency))
 	}
 	w, code := b.windowAt(d.Window.Start, now, b.Notice())
 	if code != "" {

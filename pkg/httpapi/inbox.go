@@ -80,7 +80,7 @@ func bearerToken(r *http.Request) string {
 
 func (a *inboxAPI) listRequests(w http.ResponseWriter, r *http.Request, b *booking.Business) {
 	v := r.URL.Query()
-	q, err := booking.ParseInboxQuery(v.Get("status"), v.Get("from"), v.Get("to"), v.Get("limit"), v.Get("cursor"))
+	q, err := edge.ParseInboxQuery(v.Get("status"), v.Get("from"), v.Get("to"), v.Get("limit"), v.Get("cursor"))
 	if err != nil {
 		a.writeError(r.Context(), w, err)
 		return

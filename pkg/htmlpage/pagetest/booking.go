@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // Business returns the business with the given slug.
@@ -23,7 +24,7 @@ func Business(t testing.TB, bookings *booking.Bookings, slug string) *booking.Bu
 // (YYYY-MM-DD).
 func Windows(t testing.TB, bookings *booking.Bookings, b *booking.Business, from string, days int) []booking.Window {
 	t.Helper()
-	first, err := booking.ParseDate("from", from)
+	first, err := edge.ParseDate("from", from)
 	if err != nil {
 		t.Fatal(err)
 	}
