@@ -32,7 +32,7 @@ func daysError(days string) error {
 }
 
 // Windows returns the open arrival windows of days consecutive local days from
-// from (a date as ParseDate returns it): windows cut from each day's hours in
+// from (a date as edge.ParseDate returns it): windows cut from each day's hours in
 // the business's time zone that it offers a customer at now (offer: no later
 // than the booking horizon, not on a day off, starting after now plus the
 // notice), and not full (full reports whether the window starting at start

@@ -46,7 +46,6 @@ func TestCreateTextRules(t *testing.T) {
 		{"description with a vertical tab", []change{{"description", "sink\vdrains"}}, InvalidRequest},
 
 		// Each refusal at its field's place (decisions.md).
-		{"INVALID_WINDOW before a street line break", []change{{"window_start", "x"}, {"address.street", "a\nb"}}, InvalidWindow},
 		{"a street line break before INVALID_ZIP", []change{{"address.street", "a\nb"}, {"address.zip", "1"}}, InvalidAddress},
 		{"INVALID_ZIP before a name line break", []change{{"address.zip", "1"}, {"contact.name", "a\nb"}}, InvalidZIP},
 		{"a name line break before INVALID_PHONE", []change{{"contact.name", "a\nb"}, {"contact.phone", "1"}}, InvalidName},
@@ -145,7 +144,6 @@ func TestErrorMessagesRepeatAnExcerpt(t *testing.T) {
 		call func() error
 		want Code
 	}{
-		{"window_start", create("window_start", long("2026-")), InvalidWindow},
 		{"zip", create("address.zip", long("")), InvalidZIP},
 		{"phone", create("contact.phone", long("")), InvalidPhone},
 		{"email", create("contact.email", long("ana@")), InvalidEmail},
@@ -174,8 +172,8 @@ func TestErrorMessagesRepeatAnExcerpt(t *testing.T) {
 	}
 }
 
-// TestWindowStartRule: create and the business's move read window_start
-// with the same parser.
+// TestWindowStartRule: the business's move reads window_start with the
+// edges' parser (edge.ParseWindowStart, whose tests cover create's).
 func TestWindowStartRule(t *testing.T) {
 	bs := testBusinesses(t)
 	b := bs["split-day-plumbing"]
@@ -188,12 +186,6 @@ func TestWindowStartRule(t *testing.T) {
 		{"2026-11-23T16:00:00,000Z", InvalidWindow},
 	}
 	for _, tt := range tests {
-		t.Run("create "+tt.in, func(t *testing.T) {
-			_, err := validate(t, b, withField(t, []byte(validBody), "window_start", tt.in, false), "", createNow)
-			if got := codeOf(err); got != tt.want {
-				t.Fatalf("got %s (%v), want %s", got, err, tt.want)
-			}
-		})
 		t.Run("move "+tt.in, func(t *testing.T) {
 			_, err := b.openWindow(tt.in, createNow)
 			if got := codeOf(err); got != tt.want {

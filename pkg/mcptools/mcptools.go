@@ -145,7 +145,11 @@ func (t *tools) requestService(ctx context.Context, args requestServiceArgs) (re
 	if err != nil {
 		return result{}, err
 	}
-	c, _, err := t.bookings.CreateRequest(ctx, b, args.input())
+	in, err := args.input()
+	if err != nil {
+		return result{}, err
+	}
+	c, _, err := t.bookings.CreateRequest(ctx, b, in)
 	if err != nil {
 		return result{}, err
 	}
