@@ -90,7 +90,8 @@ FUZZ_TARGETS := \
     ./pkg/httpapi:FuzzDecodeCreateBody \
     ./pkg/booking:FuzzNormalizePhone \
     ./pkg/booking:FuzzNormalizeEmail \
-    ./pkg/booking:FuzzParseWindowStart \
+    ./pkg/edge:FuzzParseWindowStart \
+    ./pkg/edge:FuzzWindowQuery \
     ./pkg/booking:FuzzIsZIP \
     ./pkg/booking:FuzzParseSiteLink \
     ./pkg/booking:FuzzWindowQuery \

@@ -110,7 +110,7 @@ func send(t *testing.T, env *lambdatest.Env, slug string, at time.Time, phone st
 	}
 	service := b.Services[0].ID
 	c, _, err := bookings.CreateRequest(ctx, b, booking.CreateInput{
-		WindowStart:     a.Windows[0].Start.Format(time.RFC3339),
+		WindowStart:     a.Windows[0].Start,
 		Address:         booking.Address{Street: "1 Sample St", ZIP: b.ServiceArea.ZIPCodes[0]},
 		Contact:         booking.Contact{Name: "Sample Person", Phone: phone},
 		ServiceID:       &service,
@@ -161,7 +161,7 @@ func TestRemind(t *testing.T) {
 	}
 	service := b.Services[0].ID
 	c, _, err := bookings.CreateRequest(ctx, b, booking.CreateInput{
-		WindowStart: w.Start.Format(time.RFC3339),
+		WindowStart: w.Start,
 		Address:     booking.Address{Street: "1 Sample St", ZIP: b.ServiceArea.ZIPCodes[0]},
 		Contact:     booking.Contact{Name: "Sample Person", Phone: "6025550109"},
 		ServiceID:   &service,

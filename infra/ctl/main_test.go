@@ -87,7 +87,7 @@ func (f *fixture) create(t *testing.T, slug string, at, start time.Time, name, p
 	t.Helper()
 	b := f.business(t, slug)
 	in := booking.CreateInput{
-		WindowStart:     start.Format(time.RFC3339),
+		WindowStart:     start,
 		Address:         booking.Address{Street: "1820 N 7th St", ZIP: zipOf(t, b)},
 		Contact:         booking.Contact{Name: name, Phone: phone, Email: "person-" + phone + "@example.com"},
 		Description:     "Line one.\nLine two.",

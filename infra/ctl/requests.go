@@ -13,7 +13,9 @@ import (
 	"unicode"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
 	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 const (
@@ -49,7 +51,7 @@ func (c *ctl) listRequests(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	q, err := booking.ParseInboxQuery(status, from, to, limit, cursor)
+	q, err := edge.ParseInboxQuery(status, from, to, limit, cursor)
 	var page booking.InboxPage
 	if err == nil {
 		var in *booking.Inbox
@@ -92,7 +94,7 @@ func (c *ctl) listRequests(ctx context.Context, args []string) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.Code, r.Status,
 			r.ArrivalWindow.Start.In(loc).Format("Mon 2006-01-02 15:04"),
 			r.Created.In(loc).Format("2006-01-02 15:04"),
-			oneLine(r.Contact.Name), oneLine(booking.FormatPhone(r.Contact.Phone)))
+			oneLine(r.Contact.Name), oneLine(display.Phone(r.Contact.Phone)))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -167,7 +169,7 @@ func (c *ctl) showRequest(ctx context.Context, args []string) error {
 	}
 	field("deposit", "%s", formatDeposit(eff, loc))
 	field("name", "%s", oneLine(r.Contact.Name))
-	field("phone", "%s", oneLine(booking.FormatPhone(r.Contact.Phone)))
+	field("phone", "%s", oneLine(display.Phone(r.Contact.Phone)))
 	field("email", "%s", orNone(oneLine(r.Contact.Email)))
 	texts := "no"
 	if r.Contact.SMSConsent {
@@ -218,8 +220,8 @@ func (c *ctl) moveRequest(ctx context.Context, args []string) error {
 	var start time.Time
 	if windowStart != "" {
 		var ok bool
-		if start, ok = booking.ParseWindowStart(windowStart); !ok {
-			return booking.WindowStartError(windowStart)
+		if start, ok = edge.ParseWindowStart(windowStart); !ok {
+			return edge.WindowStartError(windowStart)
 		}
 	}
 	store, err := c.open(ctx)
@@ -292,7 +294,7 @@ func formatDeposit(r booking.Request, loc *time.Location) string {
 	if d == nil {
 		return "none"
 	}
-	s := booking.FormatMoney(d.AmountCents, d.Currency) + ", " + d.State
+	s := display.Money(d.AmountCents, d.Currency) + ", " + d.State
 	if d.Simulated {
 		s += " (simulated)"
 	}

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
 	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/htmlpage"
 )
@@ -215,7 +216,11 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request) {
 		h.renderDetails(ctx, w, r, f, a, http.StatusForbidden)
 		return
 	}
-	c, _, err := h.Bookings.CreateRequest(ctx, b, a.input(b))
+	in, err := a.input()
+	var c booking.Created
+	if err == nil {
+		c, _, err = h.Bookings.CreateRequest(ctx, b, in)
+	}
 	if err == nil {
 		to := c.StatusURL
 		if c.PaymentURL != nil {
@@ -256,10 +261,15 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request) {
 }
 
 // input is the request the answers make: the same CreateInput the JSON
-// API decodes, so that the same rules apply.
-func (a answers) input(b *booking.Business) booking.CreateInput {
+// API decodes, so that the same rules apply; a window that is not RFC 3339
+// is INVALID_WINDOW, as the API answers it.
+func (a answers) input() (booking.CreateInput, error) {
+	start, ok := edge.ParseWindowStart(a.Window)
+	if !ok {
+		return booking.CreateInput{}, edge.WindowStartError(a.Window)
+	}
 	in := booking.CreateInput{
-		WindowStart: a.Window,
+		WindowStart: start,
 		Address:     booking.Address{Street: a.Street, Unit: a.Unit, City: a.City, ZIP: a.ZIP},
 		Contact:     booking.Contact{Name: a.Name, Phone: a.Phone, Email: a.Email, SMSConsent: a.SMS},
 		Description: a.Description, DepositAccepted: a.Deposit,
@@ -275,7 +285,7 @@ func (a answers) input(b *booking.Business) booking.CreateInput {
 		urgency := a.Urgency
 		in.Urgency = &urgency
 	}
-	return in
+	return in, nil
 }
 
 // refusal is how the form shows one of CreateRequest's codes: next to
@@ -413,7 +423,7 @@ func (h *handler) renderDetails(ctx context.Context, w http.ResponseWriter, r *h
 	f.A = a
 	f.Urgencies = f.urgencies(a)
 	f.Token = token(h.Key, f.b.Slug, a.Key, now)
-	f.DayText = booking.FormatDay(f.Lang, day.Add(12*time.Hour), time.UTC)
+	f.DayText = display.Day(f.Lang, day.Add(12*time.Hour), time.UTC)
 	f.Windows = f.windows(av.Windows, a.Window)
 	f.WindowLegend = tr(f.Lang, "step_window", f.DayText)
 	f.ChangeDay = f.url(a, "week", strconv.Itoa(a.Week))

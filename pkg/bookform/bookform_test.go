@@ -248,6 +248,8 @@ func TestRefusals(t *testing.T) {
 	}{
 		{"no window", plain, nil, nil, []string{"window", ""}, 400, "window-error", "Pick one of the open windows.", 0},
 		{"a window that is no window", plain, nil, nil, []string{"window", "2026-11-24T15:17:00Z"}, 400, "window-error", "Pick one of the open windows.", 0},
+		{"a window that is no time", plain, nil, nil, []string{"window", "tomorrow 8am"}, 400, "window-error", "Pick one of the open windows.", 0},
+		{"no window", plain, nil, nil, []string{"window", ""}, 400, "window-error", "Pick one of the open windows.", 0},
 		{"a window that started", plain, nil, nil, []string{"window", "2026-11-23T14:00:00Z"}, 400, "window-error", "That window starts too soon now.", 0},
 		{"no street", plain, nil, nil, []string{"street", "   "}, 400, "street-error", "Write the street and number", 0},
 		{"a ZIP that is no ZIP", plain, nil, nil, []string{"zip", "850"}, 400, "zip-error", "Write the ZIP code as 5 digits.", 0},
@@ -261,7 +263,11 @@ func TestRefusals(t *testing.T) {
 		{"window taken meanwhile", plain, nil, func(t *testing.T, f *fixture, v url.Values) {
 			other := with(v, "phone", "(602) 555-0199", "key", "")
 			other.Del("token")
-			in := booking.CreateInput{WindowStart: v.Get("window"), Address: booking.Address{Street: "1 Elm St", ZIP: "85004"},
+			start, err := time.Parse(time.RFC3339, v.Get("window"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := booking.CreateInput{WindowStart: start, Address: booking.Address{Street: "1 Elm St", ZIP: "85004"},
 				Contact: booking.Contact{Name: "Someone Else", Phone: "6025550199"}}
 			if _, _, err := f.bookings.CreateRequest(context.Background(), f.business(t, plain), in); err != nil {
 				t.Fatal(err)
@@ -270,7 +276,7 @@ func TestRefusals(t *testing.T) {
 		{"too many open", plain, nil, func(t *testing.T, f *fixture, v url.Values) {
 			for i := 1; i <= 3; i++ {
 				ws := f.windows(t, plain, v.Get("day"))
-				in := booking.CreateInput{WindowStart: ws[i].Start.Format(time.RFC3339), Address: booking.Address{Street: "1 Elm St", ZIP: "85004"},
+				in := booking.CreateInput{WindowStart: ws[i].Start, Address: booking.Address{Street: "1 Elm St", ZIP: "85004"},
 					Contact: booking.Contact{Name: "Quentin Zebulon", Phone: v.Get("phone")}}
 				if _, _, err := f.bookings.CreateRequest(context.Background(), f.business(t, plain), in); err != nil {
 					t.Fatal(err)
@@ -279,7 +285,7 @@ func TestRefusals(t *testing.T) {
 		}, nil, 429, "top-error", "already has requests waiting", 3},
 		{"rate limited", plain, func(b *booking.Business) { b.RequestsPerHour = 1 }, func(t *testing.T, f *fixture, v url.Values) {
 			ws := f.windows(t, plain, v.Get("day"))
-			in := booking.CreateInput{WindowStart: ws[1].Start.Format(time.RFC3339), Address: booking.Address{Street: "1 Elm St", ZIP: "85004"},
+			in := booking.CreateInput{WindowStart: ws[1].Start, Address: booking.Address{Street: "1 Elm St", ZIP: "85004"},
 				Contact: booking.Contact{Name: "Someone Else", Phone: "6025550199"}}
 			if _, _, err := f.bookings.CreateRequest(context.Background(), f.business(t, plain), in); err != nil {
 				t.Fatal(err)
@@ -287,7 +293,7 @@ func TestRefusals(t *testing.T) {
 		}, nil, 429, "top-error", "taking no more online requests right now", 1},
 		{"a contact marked as spam", plain, nil, func(t *testing.T, f *fixture, v url.Values) {
 			ws := f.windows(t, plain, v.Get("day"))
-			in := booking.CreateInput{WindowStart: ws[1].Start.Format(time.RFC3339), Address: booking.Address{Street: "1 Elm St", ZIP: "85004"},
+			in := booking.CreateInput{WindowStart: ws[1].Start, Address: booking.Address{Street: "1 Elm St", ZIP: "85004"},
 				Contact: booking.Contact{Name: "Quentin Zebulon", Phone: v.Get("phone")}}
 			c, _, err := f.bookings.CreateRequest(context.Background(), f.business(t, plain), in)
 			if err != nil {

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
+	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/htmlpage"
 )
 
@@ -91,7 +93,7 @@ type depositView struct {
 func (h *handler) newForm(r *http.Request, b *booking.Business, lang string) form {
 	f := form{
 		b: b, Lang: lang, Action: Path + b.Slug, Business: b.Name,
-		Phone: booking.FormatPhone(b.Phone), PhoneLink: htmlpage.TelURL(b.Phone),
+		Phone: display.Phone(b.Phone), PhoneLink: htmlpage.TelURL(b.Phone),
 		Example: b.Example, Preview: b.Preview,
 	}
 	if f.PhoneLink == "" {
@@ -154,8 +156,8 @@ func (f *form) checkStart(a *answers) bool {
 	}
 	if d := f.b.BookingDeposit; d != nil {
 		f.Deposit = &depositView{
-			Amount:     booking.FormatMoney(d.AmountCents, d.Currency),
-			AmountText: tr(f.Lang, "deposit_amount", booking.FormatMoney(d.AmountCents, d.Currency)),
+			Amount:     display.Money(d.AmountCents, d.Currency),
+			AmountText: tr(f.Lang, "deposit_amount", display.Money(d.AmountCents, d.Currency)),
 			PayWithin:  tr(f.Lang, "deposit_pay_within", d.PayWithinMinutes),
 			Rules: []string{
 				tr(f.Lang, "rule_job_done"), tr(f.Lang, "rule_not_there"),
@@ -185,7 +187,7 @@ func (f *form) urgencies(a answers) []choiceView {
 }
 
 // today is today's date in the business's time zone, as a date value
-// (midnight UTC of that day, as booking.ParseDate returns).
+// (midnight UTC of that day, as edge.ParseDate returns).
 func (f *form) today(now time.Time) time.Time {
 	t := now.In(f.b.Location())
 	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
@@ -229,7 +231,7 @@ func (f *form) days(first time.Time, ws []booking.Window, a answers) []dayView {
 	for i := range 7 {
 		d := first.AddDate(0, 0, i)
 		date := d.Format("2006-01-02")
-		v := dayView{Text: booking.FormatDay(f.Lang, d.Add(12*time.Hour), time.UTC), Count: count[date]}
+		v := dayView{Text: display.Day(f.Lang, d.Add(12*time.Hour), time.UTC), Count: count[date]}
 		switch v.Count {
 		case 0:
 		case 1:
@@ -246,13 +248,13 @@ func (f *form) days(first time.Time, ws []booking.Window, a answers) []dayView {
 // value (RFC 3339, as the API gives it) and its times as its label.
 func (f *form) windows(ws []booking.Window, chosen string) []windowView {
 	loc := f.b.Location()
-	chosenAt, _ := booking.ParseWindowStart(chosen)
+	chosenAt, _ := edge.ParseWindowStart(chosen)
 	out := make([]windowView, 0, len(ws))
 	for i, w := range ws {
 		out = append(out, windowView{
 			ID:      "window-" + strconv.Itoa(i),
 			Value:   w.Start.UTC().Format(time.RFC3339),
-			Text:    booking.FormatClock(f.Lang, w.Start, loc) + " – " + booking.FormatClock(f.Lang, w.End, loc) + " " + w.Start.In(loc).Format("MST"),
+			Text:    display.Clock(f.Lang, w.Start, loc) + " – " + display.Clock(f.Lang, w.End, loc) + " " + w.Start.In(loc).Format("MST"),
 			Checked: chosen != "" && w.Start.Equal(chosenAt),
 		})
 	}

@@ -1,7 +1,6 @@
 package booking
 
 import (
-	"strconv"
 	"time"
 )
 
@@ -28,36 +27,12 @@ const (
 
 const dateLayout = "2006-01-02"
 
-// ParseDate parses the YYYY-MM-DD date of the parameter name, such as
-// from (INVALID_DATE otherwise). The result is midnight UTC of that
-// calendar day, a date value free of any zone.
-func ParseDate(name, s string) (time.Time, error) {
-	t, err := time.Parse(dateLayout, s)
-	if err != nil {
-		return time.Time{}, Errorf(InvalidDate, "%s must be a date as YYYY-MM-DD, got %s", name, excerpt(s))
-	}
-	return t, nil
-}
-
-// ParseDays parses a days parameter: "" is DefaultDays; anything else must be
-// an integer from 1 to MaxDays (INVALID_REQUEST).
-func ParseDays(s string) (int, error) {
-	if s == "" {
-		return DefaultDays, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > MaxDays {
-		return 0, daysError(s)
-	}
-	return n, nil
-}
-
 func daysError(days string) error {
 	return Errorf(InvalidRequest, "days must be a whole number from 1 to %d, got %s", MaxDays, excerpt(days))
 }
 
 // Windows returns the open arrival windows of days consecutive local days from
-// from (a date as ParseDate returns it): windows cut from each day's hours in
+// from (a date as edge.ParseDate returns it): windows cut from each day's hours in
 // the business's time zone that it offers a customer at now (offer: no later
 // than the booking horizon, not on a day off, starting after now plus the
 // notice), and not full (full reports whether the window starting at start

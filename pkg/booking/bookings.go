@@ -81,7 +81,7 @@ func (s *Bookings) withPayments(b *Business) *Business {
 
 // WindowQuery selects the days of listArrivalWindows.
 type WindowQuery struct {
-	// From is the first day, a date value as ParseDate returns it; zero:
+	// From is the first day, a date value (midnight UTC of the day); zero:
 	// today in the business's time zone.
 	From time.Time
 	Days int // 1 to MaxDays

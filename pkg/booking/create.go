@@ -15,7 +15,10 @@ import (
 // edge. Strings are as sent (the checks trim them); a nil pointer is a field
 // that was not sent, where that differs from an empty one.
 type CreateInput struct {
-	WindowStart     string // RFC 3339
+	// WindowStart is the instant sent as window_start, in the offset it was
+	// sent with: each edge reads the wire string (edge.ParseWindowStart)
+	// and refuses one that is not RFC 3339 before it gets here.
+	WindowStart     time.Time
 	Address         Address
 	Contact         Contact
 	ServiceID       *string // nil: something else, described in Description
@@ -31,28 +34,32 @@ type CreateInput struct {
 
 // Limits of createServiceRequest.
 const (
-	MaxBodyBytes         = 64 << 10
-	MaxDescription       = 2000
-	MaxAssistantName     = 40
-	MinIdempotencyKey    = 8
-	MaxIdempotencyKey    = 80
-	maxStreet            = 200
-	maxAddressLine       = 100
-	maxName              = 100
-	maxEmail             = 254
-	defaultUrgency       = "soon"
-	defaultLanguage      = "en"
-	otherServiceEN       = "Other service (see the description)"
-	otherServiceES       = "Otro servicio (ver la descripción)"
-	windowStartFormatMsg = "window_start must be an ISO 8601 date-time with an offset, such as 2026-11-23T16:00:00Z"
+	MaxBodyBytes      = 64 << 10
+	MaxDescription    = 2000
+	MaxAssistantName  = 40
+	MinIdempotencyKey = 8
+	MaxIdempotencyKey = 80
+	maxStreet         = 200
+	maxAddressLine    = 100
+	maxName           = 100
+	maxEmail          = 254
+	defaultUrgency    = "soon"
+	defaultLanguage   = "en"
+	otherServiceEN    = "Other service (see the description)"
+	otherServiceES    = "Otro servicio (ver la descripción)"
 )
 
 // BodyHash identifies a request for idempotency: the same fields with the
 // same values give the same hash, whichever edge decoded them and wherever
-// the idempotency key was sent.
+// the idempotency key was sent. WindowStart counts as RFC 3339 in its own
+// offset, so a start sent as listArrivalWindows writes it hashes as the
+// string itself did (the hash before starts were times), and spellings of
+// the same instant in the same offset ("t"/"z", ".000", "-00:00") hash alike.
 func (in CreateInput) BodyHash() string {
 	in.IdempotencyKeys = nil
-	data, _ := json.Marshal(in) // strings, bools and pointers to them always marshal
+	// Strings, bools and pointers to them always marshal, and so does a
+	// time of the years 0 to 9999, the only ones RFC 3339 writes.
+	data, _ := json.Marshal(in)
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }
@@ -66,16 +73,14 @@ type draft struct {
 }
 
 // checkFields applies the field rules in the precedence order of decisions.md:
-// INVALID_WINDOW (format), INVALID_ADDRESS, INVALID_ZIP, INVALID_NAME,
-// INVALID_PHONE, INVALID_EMAIL, other field rules (INVALID_REQUEST),
-// SERVICE_UNAVAILABLE.
+// INVALID_ADDRESS, INVALID_ZIP, INVALID_NAME, INVALID_PHONE, INVALID_EMAIL,
+// other field rules (INVALID_REQUEST), SERVICE_UNAVAILABLE. INVALID_WINDOW
+// (format), first of the field checks, is the edges': WindowStart is an
+// instant already.
 func (in CreateInput) checkFields(b *Business) (draft, error) {
 	var d draft
-	start, ok := ParseWindowStart(in.WindowStart)
-	if !ok {
-		return d, Errorf(InvalidWindow, windowStartFormatMsg+", got %s", excerpt(in.WindowStart))
-	}
-	d.Window.Start = start.UTC()
+	var ok bool
+	d.Window.Start = in.WindowStart.UTC()
 
 	a := in.Address
 	d.Address = Address{Street: strings.TrimSpace(a.Street), Unit: strings.TrimSpace(a.Unit),
@@ -214,7 +219,7 @@ func (d *draft) checkBusinessRules(b *Business, now time.Time) error {
 	case !b.serves(d.Address.ZIP):
 		return Errorf(OutOfArea, "%s does not serve ZIP %s (service area: %s)", b.Name, d.Address.ZIP, b.ServiceArea.Label)
 	case b.BookingDeposit != nil && !d.depositAccepted:
-		return Errorf(DepositTerms, "%s takes a deposit of %s; deposit_accepted must be true, and only once the person agreed to its terms", b.Name, FormatMoney(b.BookingDeposit.AmountCents, b.BookingDeposit.Currency))
+		return Errorf(DepositTerms, "%s takes a deposit of %s; deposit_accepted must be true, and only once the person agreed to its terms", b.Name, money(b.BookingDeposit.AmountCents, b.BookingDeposit.Currency))
 	}
 	w, code := b.windowAt(d.Window.Start, now, b.Notice())
 	if code != "" {

@@ -3,7 +3,6 @@ package booking
 import (
 	"context"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 )
@@ -58,7 +57,7 @@ func (s *Bookings) OperatorInbox(ctx context.Context, slug string) (*Inbox, erro
 // InboxQuery selects a business's requests for its inbox list.
 type InboxQuery struct {
 	Statuses []Status // one or more of the states a business sees; none: all
-	// From and To are the days (date values, as ParseDate returns them, in
+	// From and To are the days (date values, midnight UTC of the day, in
 	// the business's time zone) on which the requests were sent, both
 	// included; zero: from the first, up to now.
 	From, To time.Time
@@ -69,61 +68,8 @@ type InboxQuery struct {
 // DefaultPageSize is how many requests a page lists when no limit is given.
 const DefaultPageSize = 25
 
-// ParseInboxQuery reads an inbox list's filter as people write it (the
-// inbox's query parameters, the operator's flags): status (one state, or
-// several joined by commas), from and to (YYYY-MM-DD), limit (a whole
-// number) and cursor; "" leaves each out.
-func ParseInboxQuery(status, from, to, limit, cursor string) (InboxQuery, error) {
-	q := InboxQuery{Cursor: cursor}
-	var err error
-	if status != "" {
-		if q.Statuses, err = parseStatuses(status); err != nil {
-			return q, err
-		}
-	}
-	if from != "" {
-		if q.From, err = ParseDate("from", from); err != nil {
-			return q, err
-		}
-	}
-	if to != "" {
-		if q.To, err = ParseDate("to", to); err != nil {
-			return q, err
-		}
-	}
-	q.Limit, err = parseLimit(limit)
-	return q, err
-}
-
-// parseStatuses parses a status filter: one state, or several joined by
-// commas, each one a business sees (INVALID_REQUEST otherwise).
-func parseStatuses(s string) ([]Status, error) {
-	var statuses []Status
-	for _, part := range strings.Split(s, ",") {
-		st := Status(strings.TrimSpace(part))
-		if !slices.Contains(inboxStatuses, st) {
-			return nil, statusError(part)
-		}
-		statuses = append(statuses, st)
-	}
-	return statuses, nil
-}
-
 func statusError(s string) error {
 	return Errorf(InvalidRequest, "status %s: want one or more of %s, joined by commas", excerpt(s), joinStatuses(inboxStatuses))
-}
-
-// parseLimit parses a page size: "" is DefaultPageSize; anything else must
-// be a whole number from 1 to MaxPageSize (INVALID_REQUEST).
-func parseLimit(s string) (int, error) {
-	if s == "" {
-		return DefaultPageSize, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > MaxPageSize {
-		return 0, limitError()
-	}
-	return n, nil
 }
 
 func limitError() error {

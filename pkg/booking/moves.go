@@ -217,12 +217,6 @@ func (b *Business) openWindow(t time.Time, now time.Time) (Window, error) {
 	return w, nil
 }
 
-// WindowStartError is the refusal of a window_start that
-// ParseWindowStart cannot read (raw, as sent): INVALID_WINDOW.
-func WindowStartError(raw string) error {
-	return Errorf(InvalidWindow, "window_start must be an ISO 8601 date-time, such as 2026-11-24T15:00:00Z, got %s", excerpt(raw))
-}
-
 // sweepWorkers is how many lapsed requests a sweep expires at once.
 const sweepWorkers = 8
 

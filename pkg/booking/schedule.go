@@ -28,7 +28,7 @@ const (
 type dayRange struct{ from, to int64 }
 
 // dayNumber is the number of days from 1970-01-01 to date, a date value
-// (midnight UTC) as ParseDate returns it.
+// (midnight UTC) as edge.ParseDate returns it.
 func dayNumber(date time.Time) int64 { return date.Unix() / 86400 }
 
 // parseDaysOff validates days_off and returns its ranges.

@@ -91,22 +91,12 @@ func (r Request) DepositView() *DepositStatus {
 	return v
 }
 
-// FormatMoney writes an amount in minor units for people: "$45.00" for US
-// dollars, "45.00 EUR" for any other currency.
-func FormatMoney(cents int, currency string) string {
+// money writes an amount in minor units for the domain's own messages, as
+// display.Money does for people (the domain does not import display).
+func money(cents int, currency string) string {
 	amount := fmt.Sprintf("%d.%02d", cents/100, cents%100)
 	if currency == "usd" {
 		return "$" + amount
 	}
 	return amount + " " + strings.ToUpper(currency)
-}
-
-// FormatPhone writes a US phone number, as a business's +1 and ten digits
-// or a person's ten digits, as "(512) 555-0142"; any other number as it is.
-func FormatPhone(p string) string {
-	d := strings.TrimPrefix(p, "+1")
-	if len(d) != 10 || strings.Trim(d, "0123456789") != "" || (len(p) != 10 && len(p) != 12) {
-		return p
-	}
-	return "(" + d[:3] + ") " + d[3:6] + "-" + d[6:]
 }

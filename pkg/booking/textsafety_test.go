@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 )
 
@@ -47,7 +46,6 @@ func TestCreateTextRules(t *testing.T) {
 		{"description with a vertical tab", []change{{"description", "sink\vdrains"}}, InvalidRequest},
 
 		// Each refusal at its field's place (decisions.md).
-		{"INVALID_WINDOW before a street line break", []change{{"window_start", "x"}, {"address.street", "a\nb"}}, InvalidWindow},
 		{"a street line break before INVALID_ZIP", []change{{"address.street", "a\nb"}, {"address.zip", "1"}}, InvalidAddress},
 		{"INVALID_ZIP before a name line break", []change{{"address.zip", "1"}, {"contact.name", "a\nb"}}, InvalidZIP},
 		{"a name line break before INVALID_PHONE", []change{{"contact.name", "a\nb"}, {"contact.phone", "1"}}, InvalidName},
@@ -146,20 +144,15 @@ func TestErrorMessagesRepeatAnExcerpt(t *testing.T) {
 		call func() error
 		want Code
 	}{
-		{"window_start", create("window_start", long("2026-")), InvalidWindow},
 		{"zip", create("address.zip", long("")), InvalidZIP},
 		{"phone", create("contact.phone", long("")), InvalidPhone},
 		{"email", create("contact.email", long("ana@")), InvalidEmail},
 		{"urgency", create("urgency", long("")), InvalidRequest},
 		{"language", create("language", long("")), InvalidRequest},
 		{"service_id", create("service_id", long("")), ServiceUnavailable},
-		{"date", func() error { _, err := ParseDate("from", long("")); return err }, InvalidDate},
-		{"days", func() error { _, err := ParseDays(long("")); return err }, InvalidRequest},
-		{"status", func() error { _, err := ParseInboxQuery(long(""), "", "", "", ""); return err }, InvalidRequest},
 		{"slug", func() error { _, err := bookings.Business(context.Background(), long("")); return err }, NotFound},
 		{"business link", func() error { _, err := bookings.ResolveBusiness(context.Background(), long("")); return err }, NotFound},
 		{"code", func() error { return requestNotFound(long("")) }, NotFound},
-		{"move window_start", func() error { _, err := edgeMoveWindow(b, long("2026-"), createNow); return err }, InvalidWindow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -176,100 +169,6 @@ func TestErrorMessagesRepeatAnExcerpt(t *testing.T) {
 			}
 		})
 	}
-}
-
-func TestParseWindowStart(t *testing.T) {
-	tests := []struct {
-		in   string
-		want string // the instant in UTC, "" for refused
-	}{
-		{"2026-11-23T16:00:00Z", "2026-11-23T16:00:00Z"},
-		{"2026-11-23t16:00:00z", "2026-11-23T16:00:00Z"},
-		{"2026-11-23t16:00:00Z", "2026-11-23T16:00:00Z"},
-		{"2026-11-23T16:00:00z", "2026-11-23T16:00:00Z"},
-		{"2026-11-23T08:00:00-08:00", "2026-11-23T16:00:00Z"},
-		{"2026-11-24T15:59:00+23:59", "2026-11-23T16:00:00Z"},
-		{"2026-11-22T16:01:00-23:59", "2026-11-23T16:00:00Z"},
-		{"2026-11-23T16:00:00-00:00", "2026-11-23T16:00:00Z"},
-		{"2026-11-23T16:00:00.5Z", "2026-11-23T16:00:00.5Z"},
-		{"2026-11-23T16:00:00.000000000Z", "2026-11-23T16:00:00Z"},
-		{"2026-11-23T16:00:00+24:00", ""},
-		{"2026-11-23T16:00:00-24:00", ""},
-		{"2026-11-23T16:00:00+23:60", ""},
-		{"2026-11-23T16:00:00+99:99", ""},
-		{"2026-11-23T16:00:00+0100", ""},
-		{"2026-11-23T16:00:00+01", ""},
-		{"2026-11-23T16:00:00", ""},
-		{"2026-11-23 16:00:00Z", ""},
-		{"2026-11-23T16:00Z", ""},
-		{"2026-11-23T16:00:00,5Z", ""},
-		{"2026-11-23T16:00:00.Z", ""},
-		{"2026-11-23T16:00:00.1234567890Z", ""},
-		{"2026-12-31T23:59:60Z", ""},
-		{"2026-11-23T24:00:00Z", ""},
-		{"2026-02-30T16:00:00Z", ""},
-		{"+2026-11-23T16:00:00Z", ""},
-		{" 2026-11-23T16:00:00Z", ""},
-		{"2026-11-23T16:00:00Z ", ""},
-		{"２０２６-11-23T16:00:00Z", ""},
-		{"", ""},
-	}
-	for _, tt := range tests {
-		t.Run(tt.in, func(t *testing.T) {
-			got, ok := ParseWindowStart(tt.in)
-			if !ok {
-				if tt.want != "" {
-					t.Fatalf("got refused, want %s", tt.want)
-				}
-				return
-			}
-			if tt.want == "" {
-				t.Fatalf("got %s, want refused", got.Format(time.RFC3339Nano))
-			}
-			if s := got.UTC().Format(time.RFC3339Nano); s != tt.want {
-				t.Fatalf("got %s, want %s", s, tt.want)
-			}
-		})
-	}
-}
-
-// TestWindowStartRule: create and the business's move read window_start
-// with the same parser.
-func TestWindowStartRule(t *testing.T) {
-	bs := testBusinesses(t)
-	b := bs["split-day-plumbing"]
-	tests := []struct {
-		in   string
-		want Code
-	}{
-		{"2026-11-23t16:00:00z", ""},
-		{"2026-11-24T16:00:00+24:00", InvalidWindow}, // time.Parse reads it as 2026-11-23T16:00:00Z, a window
-		{"2026-11-23T16:00:00,000Z", InvalidWindow},
-	}
-	for _, tt := range tests {
-		t.Run("create "+tt.in, func(t *testing.T) {
-			_, err := validate(t, b, withField(t, []byte(validBody), "window_start", tt.in, false), "", createNow)
-			if got := codeOf(err); got != tt.want {
-				t.Fatalf("got %s (%v), want %s", got, err, tt.want)
-			}
-		})
-		t.Run("move "+tt.in, func(t *testing.T) {
-			_, err := edgeMoveWindow(b, tt.in, createNow)
-			if got := codeOf(err); got != tt.want {
-				t.Fatalf("got %s (%v), want %s", got, err, tt.want)
-			}
-		})
-	}
-}
-
-// edgeMoveWindow is the window of a move to raw, read as the edges read
-// it: ParseWindowStart, WindowStartError when it does not parse.
-func edgeMoveWindow(b *Business, raw string, now time.Time) (Window, error) {
-	start, ok := ParseWindowStart(raw)
-	if !ok {
-		return Window{}, WindowStartError(raw)
-	}
-	return b.openWindow(start, now)
 }
 
 func TestNormalizeEmailRule(t *testing.T) {

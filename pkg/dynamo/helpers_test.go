@@ -17,6 +17,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // now is the tests' clock: Friday 2026-11-20 00:00 UTC.
@@ -209,8 +210,8 @@ func move(ctx context.Context, s *booking.Bookings, code string, action booking.
 	var start time.Time
 	if windowStart != "" {
 		var ok bool
-		if start, ok = booking.ParseWindowStart(windowStart); !ok {
-			return booking.WindowStartError(windowStart)
+		if start, ok = edge.ParseWindowStart(windowStart); !ok {
+			return edge.WindowStartError(windowStart)
 		}
 	}
 	_, err := s.OperatorMove(ctx, code, action, start)

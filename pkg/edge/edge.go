@@ -1,5 +1,7 @@
 // Package edge holds what Doorstep's HTTP edges share: the spec's error
-// body, JSON answers, open CORS and the access log.
+// body, JSON answers, open CORS, the access log, and the parsers of wire
+// strings (dates, days, inbox filters, window starts) that the tool server
+// and the operator's tool use too.
 package edge
 
 import (

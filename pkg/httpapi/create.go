@@ -7,6 +7,7 @@ import (
 	"io"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // createBody is the body of createServiceRequest as sent. Pointers tell a
@@ -41,7 +42,8 @@ type contactBody struct {
 // decodeCreateBody decodes a createServiceRequest body and its
 // Idempotency-Key header ("" when absent) into the domain's input.
 // Malformed JSON, a wrong type, a missing required field or a body over
-// booking.MaxBodyBytes is INVALID_REQUEST. Unknown fields are ignored.
+// booking.MaxBodyBytes is INVALID_REQUEST; then a window_start that is not
+// RFC 3339 is INVALID_WINDOW. Unknown fields are ignored.
 func decodeCreateBody(body []byte, headerKey string) (booking.CreateInput, error) {
 	var in createBody
 	if len(body) > booking.MaxBodyBytes {
@@ -61,8 +63,12 @@ func decodeCreateBody(body []byte, headerKey string) (booking.CreateInput, error
 	if missing := in.missing(); missing != "" {
 		return booking.CreateInput{}, booking.Errorf(booking.InvalidRequest, "%s is required", missing)
 	}
+	start, ok := edge.ParseWindowStart(*in.WindowStart)
+	if !ok {
+		return booking.CreateInput{}, edge.WindowStartError(*in.WindowStart)
+	}
 	out := booking.CreateInput{
-		WindowStart: *in.WindowStart,
+		WindowStart: start,
 		Address: booking.Address{Street: *in.Address.Street, Unit: value(in.Address.Unit),
 			City: value(in.Address.City), ZIP: *in.Address.ZIP},
 		Contact: booking.Contact{Name: *in.Contact.Name, Phone: *in.Contact.Phone,

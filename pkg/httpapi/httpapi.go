@@ -123,11 +123,11 @@ func windowQuery(v url.Values) (booking.WindowQuery, error) {
 	var q booking.WindowQuery
 	var err error
 	if from := v.Get("from"); from != "" {
-		if q.From, err = booking.ParseDate("from", from); err != nil {
+		if q.From, err = edge.ParseDate("from", from); err != nil {
 			return q, err
 		}
 	}
-	q.Days, err = booking.ParseDays(v.Get("days"))
+	q.Days, err = edge.ParseDays(v.Get("days"))
 	return q, err
 }
 

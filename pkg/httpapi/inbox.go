@@ -80,7 +80,7 @@ func bearerToken(r *http.Request) string {
 
 func (a *inboxAPI) listRequests(w http.ResponseWriter, r *http.Request, in *booking.Inbox) {
 	v := r.URL.Query()
-	q, err := booking.ParseInboxQuery(v.Get("status"), v.Get("from"), v.Get("to"), v.Get("limit"), v.Get("cursor"))
+	q, err := edge.ParseInboxQuery(v.Get("status"), v.Get("from"), v.Get("to"), v.Get("limit"), v.Get("cursor"))
 	if err != nil {
 		a.writeError(r.Context(), w, err)
 		return
@@ -134,11 +134,11 @@ func (a *inboxAPI) act(w http.ResponseWriter, r *http.Request, in *booking.Inbox
 			a.writeError(r.Context(), w, err)
 			return
 		}
-		start, ok := booking.ParseWindowStart(*body.WindowStart)
+		start, ok := edge.ParseWindowStart(*body.WindowStart)
 		if !ok {
 			// Refused once the request and its state are known to allow a
 			// move, as a window that is not one is.
-			refusal := booking.WindowStartError(*body.WindowStart)
+			refusal := edge.WindowStartError(*body.WindowStart)
 			check = func(booking.InboxRequest, booking.Transition) error { return refusal }
 		}
 		windowStart = start

@@ -23,6 +23,7 @@ import (
 	"pgregory.net/rapid"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 )
 
@@ -816,7 +817,7 @@ var mutations = []mutation{
 		c.fields["description"] = rapid.SampledFrom([]string{"a\x00b", "a\x1b[2Jb", "a\u202eb", "a\u2028b", "a\vb", "a\x7fb"}).Draw(t, "description")
 	}},
 	{"window_start with an offset beyond 23:59", "INVALID_WINDOW", "", func(t *rapid.T, s *propState, c *propCall) {
-		at, ok := booking.ParseWindowStart(c.fields["window_start"].(string))
+		at, ok := edge.ParseWindowStart(c.fields["window_start"].(string))
 		if !ok {
 			t.Fatalf("a valid call's window_start %q does not parse", c.fields["window_start"])
 		}

@@ -218,7 +218,7 @@ func (f *fixture) createAt(t *testing.T, slug, urgency, assistant string, daysAh
 	zip := b.ServiceArea.ZIPCodes[0]
 	lang := "en"
 	in := booking.CreateInput{
-		WindowStart: w[nth].Start.Format(time.RFC3339),
+		WindowStart: w[nth].Start,
 		Address:     booking.Address{Street: street, Unit: unit, City: city, ZIP: zip},
 		Contact:     booking.Contact{Name: personName, Phone: fmt.Sprint(personPhone, f.phones%10), Email: fmt.Sprint(f.phones%10, personEmail), SMSConsent: true},
 		Description: description, Language: &lang, DepositAccepted: true, AssistantName: assistant,

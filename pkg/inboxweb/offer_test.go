@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
 )
 
 // TestOfferLandsUpcoming: a new request the business offered another
@@ -34,6 +35,6 @@ func TestOfferLandsUpcoming(t *testing.T) {
 		t.Fatalf("got %d, want 200", res.status)
 	}
 	order(t, res.body, `id="answer"`, `data-code="`+waiting+`"`, `id="upcoming"`,
-		booking.FormatDay("en", w[0].Start, b.Location()), `data-code="`+offered+`"`)
+		display.Day("en", w[0].Start, b.Location()), `data-code="`+offered+`"`)
 	wantIn(t, res.body, "Deposit $25.00 paid (simulated: no money moves)")
 }

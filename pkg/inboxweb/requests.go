@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // maxPages bounds the pages of requests read for one section of the inbox.
@@ -65,7 +67,7 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 				v.DayOff = append(v.DayOff, item)
 				continue
 			}
-			d := booking.FormatDay(lang, req.ArrivalWindow.Start, b.Location())
+			d := display.Day(lang, req.ArrivalWindow.Start, b.Location())
 			if n := len(v.Days); n == 0 || v.Days[n-1].Day != d {
 				v.Days = append(v.Days, dayView{Day: d})
 			}
@@ -230,12 +232,12 @@ func (h *handler) renderMove(w http.ResponseWriter, r *http.Request, status int,
 		}
 		date := win.Start.In(loc).Format(time.DateOnly)
 		if n := len(v.Days); n == 0 || v.Days[n-1].Date != date {
-			v.Days = append(v.Days, windowDay{Date: date, Day: booking.FormatDay(lang, win.Start, loc), Path: path + "/move?day=" + date, Current: date == day})
+			v.Days = append(v.Days, windowDay{Date: date, Day: display.Day(lang, win.Start, loc), Path: path + "/move?day=" + date, Current: date == day})
 		}
 		d := &v.Days[len(v.Days)-1]
 		d.Windows = append(d.Windows, windowChoice{
 			Start: win.Start.UTC().Format(time.RFC3339),
-			Label: booking.FormatClock(lang, win.Start, loc) + " – " + booking.FormatClock(lang, win.End, loc),
+			Label: display.Clock(lang, win.Start, loc) + " – " + display.Clock(lang, win.End, loc),
 		})
 		d.Count = tr(lang, "window_count", len(d.Windows))
 		if len(d.Windows) == 1 {
@@ -278,7 +280,7 @@ func (h *handler) move(w http.ResponseWriter, r *http.Request, s Session) {
 	b := s.Inbox.Business()
 	lang := language(w, r, b)
 	raw := r.PostFormValue("window_start")
-	start, parsed := booking.ParseWindowStart(raw)
+	start, parsed := edge.ParseWindowStart(raw)
 	day := windowDate(raw, b)
 	if raw == "" {
 		day = r.PostFormValue("day")

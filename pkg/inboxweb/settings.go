@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
 )
 
 // The settings page also sets the business's schedule: its days off, its
@@ -81,9 +82,9 @@ func dayOffLabel(d booking.DayOff, lang string) string {
 	if err != nil {
 		return d.From
 	}
-	label := booking.FormatDay(lang, from, time.UTC)
+	label := display.Day(lang, from, time.UTC)
 	if to, err := time.Parse(time.DateOnly, d.To); err == nil && to.After(from) {
-		label += " – " + booking.FormatDay(lang, to, time.UTC)
+		label += " – " + display.Day(lang, to, time.UTC)
 	}
 	return label
 }

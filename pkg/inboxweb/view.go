@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
 )
 
 // The views hold only what a page shows, built from the request as the
@@ -241,7 +242,7 @@ func buildItem(req booking.InboxRequest, b *booking.Business, lang string, now t
 	loc := b.Location()
 	v := itemView{
 		Path: requestPath(req.Code), Code: req.Code, State: string(req.Status), StateText: stateText(req.Status, lang),
-		Window:    booking.FormatWindow(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
+		Window:    display.Window(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
 		Service:   service(req, lang),
 		Emergency: req.Urgency == "emergency",
 		Urgency:   tr(lang, "urgency_"+req.Urgency),
@@ -261,11 +262,11 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 	v := requestView{
 		Code: req.Code, State: string(req.Status), StateText: stateText(req.Status, lang),
 		Service:   service(req, lang),
-		Window:    booking.FormatWindow(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
+		Window:    display.Window(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
 		Moved:     req.ChangedByBusiness,
 		Emergency: req.Urgency == "emergency",
 		Urgency:   tr(lang, "urgency_"+req.Urgency),
-		Received:  booking.FormatMoment(lang, req.Created, loc) + " (" + ago(lang, now.Sub(req.Created)) + ")",
+		Received:  display.Moment(lang, req.Created, loc) + " (" + ago(lang, now.Sub(req.Created)) + ")",
 		Name:      c.Name,
 		Email:     c.Email,
 		Quote:     req.Description,
@@ -290,9 +291,9 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 	for _, e := range req.History {
 		text := eventText(e, lang)
 		if e.Action == booking.ActionMove {
-			text += " · " + booking.FormatWindow(lang, e.Window.Start, e.Window.End, loc)
+			text += " · " + display.Window(lang, e.Window.Start, e.Window.End, loc)
 		}
-		v.History = append(v.History, eventView{At: booking.FormatMoment(lang, e.At, loc), Text: text})
+		v.History = append(v.History, eventView{At: display.Moment(lang, e.At, loc), Text: text})
 	}
 	for _, action := range pageActions[req.Status] {
 		if _, err := booking.Allowed(req.Status, action, booking.ActorBusiness); err != nil || tooEarly(req, action, now) {
@@ -331,7 +332,7 @@ var pageActions = map[booking.Status][]booking.Action{
 
 // summary names a request on a confirm page: service, window, city.
 func summary(req booking.InboxRequest, b *booking.Business, lang string) string {
-	s := service(req, lang) + " · " + booking.FormatWindow(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, b.Location())
+	s := service(req, lang) + " · " + display.Window(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, b.Location())
 	if req.Address.City != "" {
 		s += " · " + req.Address.City
 	}
@@ -350,7 +351,7 @@ func depositText(d *booking.DepositStatus, lang string) string {
 	if d == nil {
 		return ""
 	}
-	s := tr(lang, "deposit_"+d.State, booking.FormatMoney(d.AmountCents, d.Currency))
+	s := tr(lang, "deposit_"+d.State, display.Money(d.AmountCents, d.Currency))
 	if d.Simulated {
 		s += " (" + tr(lang, "deposit_simulated") + ")"
 	}
@@ -368,7 +369,7 @@ func consequence(req booking.InboxRequest, action booking.Action, lang string, n
 		return "", ""
 	}
 	outcome = depositOutcome(req, t, now)
-	amount := booking.FormatMoney(d.AmountCents, d.Currency)
+	amount := display.Money(d.AmountCents, d.Currency)
 	switch {
 	case outcome == d.State && outcome == booking.DepositPaid:
 		return outcome, tr(lang, "then_still_paid", amount)
@@ -413,7 +414,7 @@ func phone(p string) (string, template.URL) {
 	if len(p) != 10 || strings.Trim(p, "0123456789") != "" {
 		return p, ""
 	}
-	return booking.FormatPhone(p), template.URL("tel:+1" + p) // +digits only: safe in an href
+	return display.Phone(p), template.URL("tel:+1" + p) // +digits only: safe in an href
 }
 
 func urlQuery(s string) string { return url.QueryEscape(s) }

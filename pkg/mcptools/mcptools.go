@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
 	"github.com/doorstep/doorstep/pkg/edge"
 )
 
@@ -117,7 +118,7 @@ func (t *tools) listArrivalWindows(ctx context.Context, args listArrivalWindowsA
 	}
 	q := booking.WindowQuery{Days: booking.DefaultDays}
 	if args.From != "" {
-		if q.From, err = booking.ParseDate("from", args.From); err != nil {
+		if q.From, err = edge.ParseDate("from", args.From); err != nil {
 			return result{}, err
 		}
 	}
@@ -144,7 +145,11 @@ func (t *tools) requestService(ctx context.Context, args requestServiceArgs) (re
 	if err != nil {
 		return result{}, err
 	}
-	c, _, err := t.bookings.CreateRequest(ctx, b, args.input())
+	in, err := args.input()
+	if err != nil {
+		return result{}, err
+	}
+	c, _, err := t.bookings.CreateRequest(ctx, b, in)
 	if err != nil {
 		return result{}, err
 	}
@@ -190,7 +195,7 @@ func businessReminders(b *booking.Business) []string {
 	}
 	if d := b.BookingDeposit; d != nil {
 		r = append(r, fmt.Sprintf("%s takes a booking deposit of %s. Before sending a request, tell the person the amount and its rules (booking_deposit.rules, terms at %s) and ask whether they agree; only then send deposit_accepted: true.",
-			b.Name, booking.FormatMoney(d.AmountCents, d.Currency), d.TermsURL))
+			b.Name, display.Money(d.AmountCents, d.Currency), d.TermsURL))
 	}
 	if b.Preview {
 		r = append(r, "This site is a preview: requests reach a preview inbox and any deposit is simulated.")

@@ -19,6 +19,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/mcptools"
 )
 
@@ -253,7 +254,7 @@ func TestToolResultsMatchTheirSchemas(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				to, _ := booking.ParseWindowStart(split[2])
+				to, _ := edge.ParseWindowStart(split[2])
 				if _, err := bookingtest.Inbox(t, s.bookings, b.Slug).Move(ctx, codes[0], booking.ActionMove, to); err != nil {
 					t.Fatal(err)
 				}

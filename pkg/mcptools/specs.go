@@ -8,6 +8,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // The arguments of each tool. Fields without omitempty are required in the
@@ -39,10 +40,15 @@ type requestServiceArgs struct {
 	AssistantName   string      `json:"assistant_name,omitempty" jsonschema:"Your name as an assistant, up to 40 characters, shown to the business next to the request."`
 }
 
-// input is the domain's input these arguments make.
-func (a requestServiceArgs) input() booking.CreateInput {
+// input is the domain's input these arguments make; a window_start that
+// is not RFC 3339 is INVALID_WINDOW.
+func (a requestServiceArgs) input() (booking.CreateInput, error) {
+	start, ok := edge.ParseWindowStart(a.WindowStart)
+	if !ok {
+		return booking.CreateInput{}, edge.WindowStartError(a.WindowStart)
+	}
 	in := booking.CreateInput{
-		WindowStart: a.WindowStart,
+		WindowStart: start,
 		Address:     booking.Address{Street: a.Address.Street, Unit: a.Address.Unit, City: a.Address.City, ZIP: a.Address.ZIP},
 		Contact: booking.Contact{Name: a.Contact.Name, Phone: a.Contact.Phone,
 			Email: a.Contact.Email, SMSConsent: a.Contact.SMSConsent},
@@ -56,7 +62,7 @@ func (a requestServiceArgs) input() booking.CreateInput {
 	if a.IdempotencyKey != nil {
 		in.IdempotencyKeys = []string{*a.IdempotencyKey}
 	}
-	return in
+	return in, nil
 }
 
 type addressArgs struct {

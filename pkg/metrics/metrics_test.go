@@ -162,7 +162,7 @@ func TestBookingsEvents(t *testing.T) {
 	}
 	input := func(window int, zip, phone, key string) booking.CreateInput {
 		in := booking.CreateInput{
-			WindowStart: a.Windows[window].Start.Format(time.RFC3339),
+			WindowStart: a.Windows[window].Start,
 			Address:     booking.Address{Street: "1820 N 7th St", ZIP: zip},
 			Contact:     booking.Contact{Name: "Jordan Lee", Phone: phone},
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
 )
 
 // lexicon is every phrase the messages use, in one language. Messages are
@@ -201,7 +202,7 @@ func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking
 	l := wording[lang]
 	loc := b.Location()
 	w := l.window(l, ch.Event.Window.Start.In(loc), ch.Event.Window.End.In(loc))
-	name, phone := b.Name, booking.FormatPhone(b.Phone)
+	name, phone := b.Name, display.Phone(b.Phone)
 	statusURL := c.SiteURL + "/r/" + r.Code
 
 	lines := []string{

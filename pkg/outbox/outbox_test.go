@@ -113,7 +113,7 @@ func TestLocalWiring(t *testing.T) {
 	}
 	lang := "es"
 	created, _, err := bookings.CreateRequest(ctx, b, booking.CreateInput{
-		WindowStart: a.Windows[0].Start.Format(time.RFC3339),
+		WindowStart: a.Windows[0].Start,
 		Address:     booking.Address{Street: "1820 N 7th St", ZIP: "85006"},
 		Contact:     booking.Contact{Name: "Jordan Lee", Phone: "(602) 555-0147", Email: "jordan@example.com", SMSConsent: true},
 		Language:    &lang,

@@ -3,7 +3,7 @@ package pages
 import (
 	"html/template"
 
-	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
 	"github.com/doorstep/doorstep/pkg/htmlpage"
 )
 
@@ -15,5 +15,5 @@ func phone(p string) (string, template.URL) {
 	if link == "" {
 		return p, ""
 	}
-	return booking.FormatPhone(p), link
+	return display.Phone(p), link
 }

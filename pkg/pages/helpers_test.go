@@ -72,7 +72,7 @@ func (f *fixture) create(t *testing.T, slug, zip, lang string, daysAhead int) bo
 		t.Fatalf("no open window of %s on %s", slug, from.Format("2006-01-02"))
 	}
 	in := booking.CreateInput{
-		WindowStart: w[0].Start.Format(time.RFC3339),
+		WindowStart: w[0].Start,
 		Address:     booking.Address{Street: street, Unit: unit, City: city, ZIP: zip},
 		Contact:     contact(f.phones),
 		Description: "The breaker trips.", Language: &lang, DepositAccepted: true,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
 	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/htmlpage"
 	"github.com/doorstep/doorstep/pkg/ical"
@@ -192,7 +193,7 @@ func (h *handler) renderCancel(w http.ResponseWriter, status int, req booking.Re
 		return
 	}
 	v := cancelView{
-		Code: req.Code, Business: b.Name, Window: booking.FormatWindow(lang, req.Window.Start, req.Window.End, b.Location()),
+		Code: req.Code, Business: b.Name, Window: display.Window(lang, req.Window.Start, req.Window.End, b.Location()),
 		Consequence: sentence, Outcome: outcome, Changed: changed, StatusPath: "/r/" + req.Code,
 	}
 	render(w, status, "cancel", lang, tr(lang, "cancel_title")+" · "+b.Name, v)
@@ -262,7 +263,7 @@ func (h *handler) payPage(w http.ResponseWriter, r *http.Request) {
 	d := buildDeposit(req.Effective(now), b, lang, h.SimulateAll)
 	v := payView{
 		Code: req.Code, Business: b.Name, Amount: d.Amount, Deposit: d,
-		PayBy:      tr(lang, "pay_by", booking.FormatMoment(lang, req.HoldExpires, b.Location())),
+		PayBy:      tr(lang, "pay_by", display.Moment(lang, req.HoldExpires, b.Location())),
 		Button:     tr(lang, "pay_button", d.Amount),
 		StatusPath: "/r/" + req.Code,
 	}

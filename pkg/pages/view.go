@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
 )
 
 // The views hold only what a page may show. They are built from the stored
@@ -98,7 +99,7 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulate
 		Title:      tr(lang, "state_"+string(r.Status)),
 		Business:   b.Name,
 		Service:    r.ServiceName.EN,
-		Window:     booking.FormatWindow(lang, r.Window.Start, r.Window.End, loc),
+		Window:     display.Window(lang, r.Window.Start, r.Window.End, loc),
 		Moved:      r.ChangedByBusiness,
 		City:       r.Address.City,
 		StatusPath: "/r/" + r.Code,
@@ -113,7 +114,7 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulate
 	v.Phone, v.PhoneLink = phone(b.Phone)
 	switch r.Status {
 	case booking.StatusPendingPayment:
-		v.Hint = tr(lang, "hint_pending_payment", b.Name, booking.FormatMoment(lang, r.HoldExpires, loc))
+		v.Hint = tr(lang, "hint_pending_payment", b.Name, display.Moment(lang, r.HoldExpires, loc))
 	case booking.StatusCancelled, booking.StatusExpired:
 		v.Hint = tr(lang, "hint_"+string(r.Status))
 	case booking.StatusAccepted:
@@ -153,15 +154,15 @@ func buildDeposit(r booking.Request, b *booking.Business, lang string, simulateA
 	}
 	loc := b.Location()
 	state, since := ds.State, ds.Since
-	amount := booking.FormatMoney(d.AmountCents, d.Currency)
+	amount := display.Money(d.AmountCents, d.Currency)
 	v := &depositView{Amount: amount, State: state}
 	switch state {
 	case booking.DepositDue:
-		v.Sentence = tr(lang, "deposit_due", amount, booking.FormatMoment(lang, r.HoldExpires, loc))
+		v.Sentence = tr(lang, "deposit_due", amount, display.Moment(lang, r.HoldExpires, loc))
 	case booking.DepositExpired, booking.DepositCancelled:
 		v.Sentence = tr(lang, "deposit_"+state)
 	default:
-		v.Sentence = tr(lang, "deposit_"+state, amount, booking.FormatDay(lang, since, loc))
+		v.Sentence = tr(lang, "deposit_"+state, amount, display.Day(lang, since, loc))
 	}
 	switch {
 	case d.Simulated && b.Preview:
@@ -203,11 +204,11 @@ func cancelOutcome(r booking.Request, b *booking.Business, now time.Time) (outco
 	case outcome == booking.DepositCancelled:
 		return outcome, tr(lang, "cancel_unpaid"), true
 	case outcome == booking.DepositRefunded && r.ChangedByBusiness:
-		return outcome, tr(lang, "cancel_moved", booking.FormatMoney(d.AmountCents, d.Currency)), true
+		return outcome, tr(lang, "cancel_moved", display.Money(d.AmountCents, d.Currency)), true
 	case outcome == booking.DepositRefunded:
-		return outcome, tr(lang, "cancel_early", d.FreeCancellationHours, booking.FormatMoney(d.AmountCents, d.Currency),
-			booking.FormatMoment(lang, r.FreeCancellationUntil(), loc)), true
+		return outcome, tr(lang, "cancel_early", d.FreeCancellationHours, display.Money(d.AmountCents, d.Currency),
+			display.Moment(lang, r.FreeCancellationUntil(), loc)), true
 	default:
-		return outcome, tr(lang, "cancel_late", d.FreeCancellationHours, booking.FormatMoney(d.AmountCents, d.Currency)), true
+		return outcome, tr(lang, "cancel_late", d.FreeCancellationHours, display.Money(d.AmountCents, d.Currency)), true
 	}
 }

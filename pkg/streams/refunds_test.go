@@ -66,7 +66,7 @@ func TestRefunds(t *testing.T) {
 		w := env.FirstOpenWindow(t, slug)
 		phone++
 		c, _, err := bookings.CreateRequest(ctx, b, booking.CreateInput{
-			WindowStart:     w.Start.Format(time.RFC3339),
+			WindowStart:     w.Start,
 			Address:         booking.Address{Street: "1 Test St", ZIP: zip},
 			Contact:         booking.Contact{Name: "Test", Phone: fmt.Sprintf("512555%04d", phone)},
 			DepositAccepted: true,

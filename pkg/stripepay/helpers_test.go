@@ -59,7 +59,7 @@ func (f *fixture) create(t *testing.T, slug, zip, lang string, phone int) bookin
 		t.Fatalf("windows of %s: %v %v", slug, a.Windows, err)
 	}
 	in := booking.CreateInput{
-		WindowStart: a.Windows[phone%len(a.Windows)].Start.Format(time.RFC3339),
+		WindowStart: a.Windows[phone%len(a.Windows)].Start,
 		Address:     booking.Address{Street: "1 Test St", City: "Austin", ZIP: zip},
 		Contact:     booking.Contact{Name: "Test Person", Phone: fmt.Sprintf("512555%04d", phone)},
 		Language:    &lang, DepositAccepted: true,

@@ -97,7 +97,7 @@ func TestCheckoutReplay(t *testing.T) {
 		t.Fatal(err)
 	}
 	in := booking.CreateInput{
-		WindowStart: a.Windows[0].Start.Format(time.RFC3339), Address: booking.Address{Street: "1 Test St", ZIP: "78701"},
+		WindowStart: a.Windows[0].Start, Address: booking.Address{Street: "1 Test St", ZIP: "78701"},
 		Contact: booking.Contact{Name: "Test Person", Phone: "5125550100"}, DepositAccepted: true,
 		IdempotencyKeys: []string{"replay-key-1"},
 	}

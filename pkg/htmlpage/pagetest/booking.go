@@ -9,6 +9,7 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // Business returns the business with the given slug.
@@ -25,7 +26,7 @@ func Business(t testing.TB, bookings *booking.Bookings, slug string) *booking.Bu
 // (YYYY-MM-DD).
 func Windows(t testing.TB, bookings *booking.Bookings, b *booking.Business, from string, days int) []booking.Window {
 	t.Helper()
-	first, err := booking.ParseDate("from", from)
+	first, err := edge.ParseDate("from", from)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +56,7 @@ func BusinessMove(t testing.TB, bookings *booking.Bookings, slug, code string, a
 	var start time.Time
 	if windowStart != "" {
 		var ok bool
-		if start, ok = booking.ParseWindowStart(windowStart); !ok {
+		if start, ok = edge.ParseWindowStart(windowStart); !ok {
 			t.Fatalf("%s: window start %q is not RFC 3339", action, windowStart)
 		}
 	}

@@ -23,7 +23,7 @@ import (
 	"github.com/getkin/kin-openapi/routers"
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
-	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 )
 
@@ -115,7 +115,7 @@ var load = sync.OnceValues(func() (*checker, error) {
 				// lets an offset such as +24:00 or +99:99 through, which it
 				// does not either: read date-times as the API does.
 				openapi3.WithStringFormatValidator("date-time", openapi3.NewCallbackValidator(func(s string) error {
-					if _, ok := booking.ParseWindowStart(s); !ok {
+					if _, ok := edge.ParseWindowStart(s); !ok {
 						return fmt.Errorf("%s is not an RFC 3339 date-time", strconv.Quote(s))
 					}
 					return nil

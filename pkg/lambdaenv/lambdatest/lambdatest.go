@@ -313,7 +313,7 @@ func (e *Env) Send(t testing.TB, slug, phone string) string {
 	}
 	service := b.Services[0].ID
 	c, _, err := e.Bookings.CreateRequest(ctx, b, booking.CreateInput{
-		WindowStart:     e.FirstOpenWindow(t, slug).Start.Format(time.RFC3339),
+		WindowStart:     e.FirstOpenWindow(t, slug).Start,
 		Address:         booking.Address{Street: "1 Sample St", ZIP: b.ServiceArea.ZIPCodes[0]},
 		Contact:         booking.Contact{Name: "Sample Person", Phone: phone},
 		ServiceID:       &service,

@@ -1,6 +1,10 @@
-package booking
+package edge
 
-import "time"
+import (
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
 
 // ParseWindowStart reads a window_start: an RFC 3339 date-time, strictly.
 //
@@ -63,6 +67,13 @@ func ParseWindowStart(s string) (time.Time, bool) {
 		return time.Time{}, false
 	}
 	return t, true
+}
+
+// WindowStartError is the INVALID_WINDOW answer to a new request whose
+// window_start ParseWindowStart refused: the first of the field checks
+// (decisions.md), after the edge's own checks of the body's shape.
+func WindowStartError(s string) error {
+	return booking.Errorf(booking.InvalidWindow, "window_start must be an ISO 8601 date-time with an offset, such as 2026-11-23T16:00:00Z, got %s", booking.Excerpt(s))
 }
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
