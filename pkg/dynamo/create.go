@@ -84,6 +84,22 @@ func (s *Store) createSteps(r booking.Request, key *booking.IdempotencyRecord, l
 	), nil
 }
 
+// CreateTransaction is the TransactWriteItems that CreateRequest sends
+// for r without an idempotency key, taking the given hourly slot, at a
+// business of one crew (no read of the window's holds): for infra/bench,
+// whose floor sends it with the bare client, so that it times the very
+// transaction of a create.
+func (s *Store) CreateTransaction(r booking.Request, limits booking.Limits, slot int, now time.Time) (*dynamodb.TransactWriteItemsInput, error) {
+	if limits.Crews.Ever != 1 {
+		return nil, fmt.Errorf("create transaction of %s: crews %+v, want one crew ever", r.Code, limits.Crews)
+	}
+	t, err := s.createSteps(r, nil, limits, slotChoice{slot: slot, free: true}, holdChoice{}, now)
+	if err != nil {
+		return nil, err
+	}
+	return t.input(), nil
+}
+
 // ifSet is steps when value is set, none when it is empty: the steps of an
 // e-mail address, which a request may lack.
 func ifSet(value string, steps []step) []step {
