@@ -25,6 +25,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/httpapi"
@@ -40,8 +41,8 @@ func TestMain(m *testing.M) { dynamotest.Main(m) }
 // apiHandler is the JSON API's handler over store, with a logger that
 // discards: the one place infra/bench names the httpapi and booking
 // constructors.
-func apiHandler(store *dynamo.Store, siteURL string) http.Handler {
-	return httpapi.New(booking.NewBookings(store, siteURL, nil, time.Now), slog.New(slog.DiscardHandler))
+func apiHandler(t testing.TB, store *dynamo.Store, siteURL string) http.Handler {
+	return httpapi.New(bookingtest.New(t, booking.Config{Store: store, SiteURL: siteURL, Now: time.Now}), slog.New(slog.DiscardHandler))
 }
 
 const floorSiteURL = "https://doorstep.example.com"
@@ -141,7 +142,7 @@ func newFloorRun(t *testing.T) *floorRun {
 	}
 	dynamotest.PutBusinesses(t, store, fixture, nil)
 	f := &floorRun{
-		t: t, client: client, table: aws.String(table), handler: apiHandler(store, floorSiteURL), builder: store,
+		t: t, client: client, table: aws.String(table), handler: apiHandler(t, store, floorSiteURL), builder: store,
 		firstWindow: time.Now().Truncate(createStep).Add(2 * createStep),
 	}
 	ctx := t.Context()
@@ -188,11 +189,11 @@ func newFloorRun(t *testing.T) *floorRun {
 
 	// The template's create, through a handler whose client records its calls.
 	var handlerCalls, floorCalls recorder
-	f.handler = apiHandler(dynamo.New(handlerCalls.client(client), table), floorSiteURL)
+	f.handler = apiHandler(t, dynamo.New(handlerCalls.client(client), table), floorSiteURL)
 	if _, err := f.createHandler(ctx); err != nil {
 		t.Fatal(err)
 	}
-	f.handler = apiHandler(store, floorSiteURL)
+	f.handler = apiHandler(t, store, floorSiteURL)
 	templateItem, err := f.getItem(ctx, requestKey(f.code))
 	if err != nil {
 		t.Fatal(err)

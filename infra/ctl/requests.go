@@ -41,7 +41,7 @@ func (c *ctl) listRequests(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	store, err := c.open(ctx)
+	store, bookings, err := c.service(ctx)
 	if err != nil {
 		return err
 	}
@@ -52,7 +52,7 @@ func (c *ctl) listRequests(ctx context.Context, args []string) error {
 	q, err := booking.ParseInboxQuery(status, from, to, limit, cursor)
 	var page booking.InboxPage
 	if err == nil {
-		page, err = booking.NewBookings(store, "", nil, c.now).BusinessRequests(ctx, b, q)
+		page, err = bookings.BusinessRequests(ctx, b, q)
 	}
 	switch booking.ErrorCode(err) {
 	case booking.InvalidRequest, booking.InvalidDate:
@@ -111,11 +111,11 @@ func (c *ctl) showRequest(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	store, err := c.open(ctx)
+	store, bookings, err := c.service(ctx)
 	if err != nil {
 		return err
 	}
-	r, err := booking.NewBookings(store, "", nil, c.now).OperatorRequest(ctx, pos[0])
+	r, err := bookings.OperatorRequest(ctx, pos[0])
 	if err != nil {
 		return err
 	}
@@ -212,11 +212,11 @@ func (c *ctl) moveRequest(ctx context.Context, args []string) error {
 	case action != booking.ActionMove && windowStart != "":
 		return usagef(moveSynopsis, "--window-start is for move only")
 	}
-	store, err := c.open(ctx)
+	store, bookings, err := c.service(ctx)
 	if err != nil {
 		return err
 	}
-	after, err := booking.NewBookings(store, "", nil, c.now).OperatorMove(ctx, pos[0], action, windowStart)
+	after, err := bookings.OperatorMove(ctx, pos[0], action, windowStart)
 	if err != nil {
 		return err
 	}
@@ -370,4 +370,15 @@ func (c *ctl) addSweepKeys(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(c.stdout, "%d new requests without sweep keys have them now; the sweeper expires each once its window has started\n", n)
 	return nil
+}
+
+// service opens the store and the booking service over it. The operator's
+// commands build no link to the site.
+func (c *ctl) service(ctx context.Context) (*dynamo.Store, *booking.Bookings, error) {
+	store, err := c.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	bookings, err := booking.New(booking.Config{Store: store, SiteURL: booking.NoSiteURL, Now: c.now})
+	return store, bookings, err
 }

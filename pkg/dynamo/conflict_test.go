@@ -263,7 +263,7 @@ func TestMoveRequestRetriesConflicts(t *testing.T) {
 			if tt.action == booking.ActionMove {
 				windowStart = monday.Add(2 * time.Hour).Format(time.RFC3339)
 			}
-			bookings := booking.NewBookings(s, "https://book.example.com", nil, func() time.Time { return now })
+			bookings := bookingtest.New(t, booking.Config{Store: s, SiteURL: "https://book.example.com", Now: func() time.Time { return now }})
 			err := move(context.Background(), bookings, r.Code, tt.action, windowStart, now)
 			if code(err) != tt.wantCode {
 				t.Errorf("Move() = %v, want code %q", err, tt.wantCode)

@@ -191,7 +191,7 @@ func TestSignInService(t *testing.T) {
 	const email = "office@test-plumbing.example.com"
 	forEachEngine(t, func(t *testing.T, e engine) {
 		clock := bookingtest.NewClock(now)
-		s := booking.NewBookings(e.store, "https://doorstep.example.com", nil, clock.Now)
+		s := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://doorstep.example.com", Now: clock.Now})
 		if err := e.store.PutBusiness(ctx, inboxBusiness(t, slug, email)); err != nil {
 			t.Fatal(err)
 		}
@@ -310,7 +310,7 @@ func TestSetAcceptingRequests(t *testing.T) {
 		if err := e.store.PutBusiness(ctx, b); err != nil {
 			t.Fatal(err)
 		}
-		s := booking.NewBookings(e.store, "https://doorstep.example.com", nil, bookingtest.NewClock(now).Now)
+		s := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://doorstep.example.com", Now: bookingtest.NewClock(now).Now})
 
 		t.Run("pause, then resume", func(t *testing.T) {
 			for _, on := range []bool{false, true} {
@@ -333,7 +333,7 @@ func TestSetAcceptingRequests(t *testing.T) {
 					t.Fatal(err)
 				}
 			}}
-			_, err := booking.NewBookings(racing, "", nil, bookingtest.NewClock(now).Now).SetAcceptingRequests(ctx, b, false)
+			_, err := bookingtest.New(t, booking.Config{Store: racing, Now: bookingtest.NewClock(now).Now, SiteURL: "https://book.example.com"}).SetAcceptingRequests(ctx, b, false)
 			if err == nil {
 				t.Fatal("SetAcceptingRequests() = nil, want an error: the record changed after it was read")
 			}
@@ -365,7 +365,7 @@ func TestRaceSignIns(t *testing.T) {
 	if err := store.PutBusiness(ctx, inboxBusiness(t, slug, email)); err != nil {
 		t.Fatal(err)
 	}
-	s := booking.NewBookings(store, "https://doorstep.example.com", nil, bookingtest.NewClock(now).Now)
+	s := bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://doorstep.example.com", Now: bookingtest.NewClock(now).Now})
 
 	tokens := make([]string, n)
 	errs := race(n, func(i int) error {

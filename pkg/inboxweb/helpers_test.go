@@ -113,7 +113,7 @@ func newFixture(t *testing.T, config func(*inboxweb.Config)) *fixture {
 	for _, b := range dynamotest.PutBusinesses(t, f.store, demoFile, nil) {
 		slugs = append(slugs, b.Slug)
 	}
-	f.bookings = booking.NewBookings(f.store, siteURL, nil, f.clock.Now)
+	f.bookings = bookingtest.New(t, booking.Config{Store: f.store, SiteURL: siteURL, Now: f.clock.Now})
 	f.fake = newFakeBookings(f.bookings, f.store, f.clock.Now, slugs)
 	c := inboxweb.Config{
 		Bookings: f.fake, Mailer: f.mail, SiteURL: siteURL, SignInDelay: 20 * time.Millisecond,

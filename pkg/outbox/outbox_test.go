@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/dynamo/embedded"
@@ -99,7 +100,7 @@ func TestLocalWiring(t *testing.T) {
 		Businesses: store, Email: box, SMS: box, Ledger: dynamo.NewLedger(client, table), Log: log, Now: time.Now,
 	}
 	watched := notify.Notifying(store, notifier, log)
-	bookings := booking.NewBookings(watched, siteURL, nil, time.Now)
+	bookings := bookingtest.New(t, booking.Config{Store: watched, SiteURL: siteURL, Now: time.Now})
 
 	const slug = "desert-cool-hvac"
 	b, err := bookings.Business(ctx, slug)
