@@ -55,7 +55,12 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	}
 	// No payment provider: payment_url is the service's own /pay/{code},
 	// which opens Stripe's checkout for a deposit taken there.
-	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
+	bookings, err := booking.New(booking.Config{
+		Store: store, SiteURL: c.SiteURL, Now: time.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
 	h, err := bookform.New(bookform.Config{Bookings: bookings, Key: []byte(key), Log: lambdaenv.Logger()})
 	if err != nil {
 		return nil, err

@@ -41,6 +41,11 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
+	bookings, err := booking.New(booking.Config{
+		Store: store, SiteURL: c.SiteURL, Now: time.Now,
+	})
+	if err != nil {
+		return nil, err
+	}
 	return lambdaenv.HTTP(httpapi.NewCalendarFeed(bookings, lambdaenv.Logger())), nil
 }

@@ -41,10 +41,13 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	bookings := booking.NewBookings(store, c.SiteURL, payments, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
-	if payments == nil || c.SimulateDeposits {
+	bookings, err := booking.New(booking.Config{
+		Store: store, SiteURL: c.SiteURL, Payments: payments, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
 		// No real payment can be taken: each deposit is simulated.
-		bookings.SimulateDeposits()
+		SimulateDeposits: payments == nil || c.SimulateDeposits,
+	})
+	if err != nil {
+		return nil, err
 	}
 	return lambdaenv.HTTP(httpapi.New(bookings, lambdaenv.Logger())), nil
 }

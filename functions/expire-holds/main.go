@@ -44,6 +44,11 @@ func newHandler(ctx context.Context, getenv func(string) string) (func(context.C
 	}
 	// No business cache: expiring a request, or recording its reminder,
 	// reads no business.
-	bookings := booking.NewBookings(dynamo.New(client, c.TableName), c.SiteURL, nil, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
+	bookings, err := booking.New(booking.Config{
+		Store: dynamo.New(client, c.TableName), SiteURL: booking.NoSiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
+	})
+	if err != nil {
+		return nil, err
+	}
 	return lambdaenv.Invocation(sweep.Handler(bookings, time.Now, lambdaenv.Logger())), nil
 }

@@ -99,7 +99,7 @@ func TestEvent(t *testing.T) {
 func send(t *testing.T, env *lambdatest.Env, slug string, at time.Time, phone string) string {
 	t.Helper()
 	ctx := context.Background()
-	bookings := booking.NewBookings(env.Store, lambdatest.SiteURL, nil, func() time.Time { return at })
+	bookings := bookingtest.New(t, booking.Config{Store: env.Store, SiteURL: lambdatest.SiteURL, Now: func() time.Time { return at }})
 	b, err := bookings.Business(ctx, slug)
 	if err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func TestRemind(t *testing.T) {
 	}
 	now := time.Now().UTC().Truncate(time.Second) // the sweep's time
 	past := now.Add(-48 * time.Hour)
-	bookings := booking.NewBookings(env.Store, lambdatest.SiteURL, nil, func() time.Time { return past })
+	bookings := bookingtest.New(t, booking.Config{Store: env.Store, SiteURL: lambdatest.SiteURL, Now: func() time.Time { return past }})
 	b, err := bookings.Business(ctx, slug)
 	if err != nil {
 		t.Fatal(err)

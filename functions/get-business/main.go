@@ -34,9 +34,12 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now)
-	if c.SimulateDeposits {
-		bookings.SimulateDeposits() // booking_deposit.simulated: true
+	bookings, err := booking.New(booking.Config{
+		Store: store, SiteURL: c.SiteURL, Now: time.Now,
+		SimulateDeposits: c.SimulateDeposits, // booking_deposit.simulated: true
+	})
+	if err != nil {
+		return nil, err
 	}
 	return lambdaenv.HTTP(httpapi.New(bookings, lambdaenv.Logger())), nil
 }

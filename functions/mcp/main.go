@@ -34,9 +34,12 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
-	if c.SimulateDeposits {
-		bookings.SimulateDeposits() // get_business and request_service
+	bookings, err := booking.New(booking.Config{
+		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
+		SimulateDeposits: c.SimulateDeposits, // get_business and request_service
+	})
+	if err != nil {
+		return nil, err
 	}
 	return lambdaenv.HTTP(mcptools.New(bookings, lambdaenv.Logger())), nil
 }

@@ -40,6 +40,11 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	bookings := booking.NewBookings(store, c.SiteURL, nil, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
+	bookings, err := booking.New(booking.Config{
+		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
+	})
+	if err != nil {
+		return nil, err
+	}
 	return lambdaenv.HTTP(pages.New(pages.Config{Bookings: bookings, Log: lambdaenv.Logger()})), nil
 }

@@ -54,7 +54,12 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	bookings := booking.NewBookings(store, c.SiteURL, payments, time.Now, booking.WithObserver(lambdaenv.Metrics(getenv)))
+	bookings, err := booking.New(booking.Config{
+		Store: store, SiteURL: c.SiteURL, Payments: payments, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
+	})
+	if err != nil {
+		return nil, err
+	}
 	h := stripepay.NewHandler(stripepay.CheckoutConfig{Bookings: bookings, Payments: payments, Log: lambdaenv.Logger()}, webhookSecret)
 	return lambdaenv.HTTP(h), nil
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/httpapi"
@@ -40,8 +41,8 @@ func TestMain(m *testing.M) { dynamotest.Main(m) }
 // apiHandler is the JSON API's handler over store, with a logger that
 // discards: the one place infra/bench names the httpapi and booking
 // constructors.
-func apiHandler(store *dynamo.Store, siteURL string) http.Handler {
-	return httpapi.New(booking.NewBookings(store, siteURL, nil, time.Now), slog.New(slog.DiscardHandler))
+func apiHandler(t testing.TB, store *dynamo.Store, siteURL string) http.Handler {
+	return httpapi.New(bookingtest.New(t, booking.Config{Store: store, SiteURL: siteURL, Now: time.Now}), slog.New(slog.DiscardHandler))
 }
 
 const floorSiteURL = "https://doorstep.example.com"
@@ -117,9 +118,11 @@ type floorRun struct {
 	phones      int            // phone numbers used
 
 	// template is a request the handler stored, as read back: the floor's
-	// creates store items of its shape.
-	template     booking.Request
-	templateItem map[string]types.AttributeValue
+	// creates store requests like it.
+	template booking.Request
+	// builder builds the floor's create transaction: pkg/dynamo's own
+	// (Store.CreateTransaction), so the floor sends what a create sends.
+	builder *dynamo.Store
 	// code is the request the last create through the handler stored;
 	// getServiceRequest reads it, through the handler and on the floor.
 	code string
@@ -139,7 +142,7 @@ func newFloorRun(t *testing.T) *floorRun {
 	}
 	dynamotest.PutBusinesses(t, store, fixture, nil)
 	f := &floorRun{
-		t: t, client: client, table: aws.String(table), handler: apiHandler(store, floorSiteURL),
+		t: t, client: client, table: aws.String(table), handler: apiHandler(t, store, floorSiteURL), builder: store,
 		firstWindow: time.Now().Truncate(createStep).Add(2 * createStep),
 	}
 	ctx := t.Context()
@@ -186,15 +189,16 @@ func newFloorRun(t *testing.T) *floorRun {
 
 	// The template's create, through a handler whose client records its calls.
 	var handlerCalls, floorCalls recorder
-	f.handler = apiHandler(dynamo.New(handlerCalls.client(client), table), floorSiteURL)
+	f.handler = apiHandler(t, dynamo.New(handlerCalls.client(client), table), floorSiteURL)
 	if _, err := f.createHandler(ctx); err != nil {
 		t.Fatal(err)
 	}
-	f.handler = apiHandler(store, floorSiteURL)
-	if f.templateItem, err = f.getItem(ctx, requestKey(f.code)); err != nil {
+	f.handler = apiHandler(t, store, floorSiteURL)
+	templateItem, err := f.getItem(ctx, requestKey(f.code))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := attributevalue.UnmarshalMapWithOptions(f.templateItem, &f.template, jsonNames); err != nil {
+	if err := attributevalue.UnmarshalMapWithOptions(templateItem, &f.template, jsonNames); err != nil {
 		t.Fatal(err)
 	}
 	if len(f.template.History) != 1 || f.template.Deposit != nil {
@@ -237,9 +241,9 @@ func (r *recorder) client(base *dynamodb.Client) *dynamodb.Client {
 // sameCreate checks that the floor's create made the calls the handler's
 // made, each with the same expressions and the same items, but for what
 // differs from one create to the next (times, codes, numbers, hashes):
-// when pkg/dynamo's create changes, the floor run fails here rather than
-// time a floor that is no longer the create's. resetLimits' BatchWriteItem,
-// untimed, is left out.
+// when pkg/dynamo's create gains a read, the floor run fails here rather
+// than time a floor that is no longer the create's. resetLimits'
+// BatchWriteItem, untimed, is left out.
 func sameCreate(handler, floor recorder) error {
 	h, fl := createShape(handler), createShape(floor)
 	if slices.Equal(h, fl) {
@@ -447,11 +451,10 @@ func (f *floorRun) listFloor(ctx context.Context) (time.Duration, error) {
 // createServiceRequest, without an idempotency key, on the next window of
 // createSlug with a new phone number: POST /businesses/{slug}/requests;
 // floor: what dynamo's CreateRequest makes for a business of one crew:
-// GetItem of the business, the Query of its hourly slots (RATE#) and the
-// pick of a free one, then createTransaction's TransactWriteItems: the
-// check that the phone is not blocked, the slot's put, the business's OPEN
-// count and the phone's count, the hold's put and the request's put, each
-// with its condition, in the store's order.
+// GetItem of the business, the Query of its hourly slots (RATE#), then its
+// TransactWriteItems, built before the clock starts by the store's own
+// step list (dynamo.Store.CreateTransaction), so that the floor sends the
+// very transaction of a create.
 //
 // The business's limits (Limits: requests_per_hour, max_unanswered, the
 // default 10 and 20 for createSlug) would refuse every create after the
@@ -553,7 +556,8 @@ func (f *floorRun) createFloor(ctx context.Context) (time.Duration, error) {
 		return 0, err
 	}
 	now := time.Now()
-	in, slotItem, err := f.createTransaction(start, f.nextPhone(), now)
+	slot := rand.N(f.limits.PerHour) // all free after resetLimits; freeSlot checks
+	in, err := f.builder.CreateTransaction(f.request(start, f.nextPhone(), now), f.limits, slot, now)
 	if err != nil {
 		return 0, err
 	}
@@ -561,19 +565,18 @@ func (f *floorRun) createFloor(ctx context.Context) (time.Duration, error) {
 	if _, err := f.getItem(ctx, businessKey(createSlug)); err != nil {
 		return 0, err
 	}
-	slot, err := f.freeSlot(ctx, now)
-	if err != nil {
+	if err := f.freeSlot(ctx, slot, now); err != nil {
 		return 0, err
 	}
-	slotItem["sk"] = str(rateSK(slot))
 	_, err = f.client.TransactWriteItems(ctx, in)
 	return time.Since(t0), err
 }
 
-// freeSlot is dynamo's freeSlot: the Query of createSlug's hourly slots and
-// the pick of a free one at random. After resetLimits every slot is there
-// and free; anything else is an error.
-func (f *floorRun) freeSlot(ctx context.Context, now time.Time) (int, error) {
+// freeSlot is dynamo's freeSlot: the Query of createSlug's hourly slots,
+// read for the free ones. After resetLimits every slot is there and free,
+// so the floor picks its slot before the clock starts; anything else is an
+// error.
+func (f *floorRun) freeSlot(ctx context.Context, slot int, now time.Time) error {
 	p := dynamodb.NewQueryPaginator(f.client, &dynamodb.QueryInput{
 		TableName:              f.table,
 		KeyConditionExpression: aws.String("pk = :pk AND begins_with(sk, :prefix)"),
@@ -586,53 +589,36 @@ func (f *floorRun) freeSlot(ctx context.Context, now time.Time) (int, error) {
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			return 0, err
+			return err
 		}
 		for _, item := range page.Items {
 			sk, _ := item["sk"].(*types.AttributeValueMemberS)
 			until, _ := item["used_until"].(*types.AttributeValueMemberN)
 			if sk == nil || until == nil {
-				return 0, fmt.Errorf("hourly slot without sk or used_until: %v", item)
+				return fmt.Errorf("hourly slot without sk or used_until: %v", item)
 			}
 			i, err := strconv.Atoi(strings.TrimPrefix(sk.Value, "RATE#"))
 			if err != nil {
-				return 0, fmt.Errorf("hourly slot %q: %w", sk.Value, err)
+				return fmt.Errorf("hourly slot %q: %w", sk.Value, err)
 			}
 			u, err := strconv.ParseInt(until.Value, 10, 64)
 			if err != nil {
-				return 0, fmt.Errorf("hourly slot %q: %w", sk.Value, err)
+				return fmt.Errorf("hourly slot %q: %w", sk.Value, err)
 			}
 			if i >= 0 && i < f.limits.PerHour && u <= now.Unix() {
 				free = append(free, i)
 			}
 		}
 	}
-	if len(free) != f.limits.PerHour {
-		return 0, fmt.Errorf("the slot Query found %d free slots of %s, want all %d", len(free), createSlug, f.limits.PerHour)
+	if len(free) != f.limits.PerHour || !slices.Contains(free, slot) {
+		return fmt.Errorf("the slot Query found %d free slots of %s, want all %d", len(free), createSlug, f.limits.PerHour)
 	}
-	return free[rand.N(len(free))], nil
+	return nil
 }
 
-// countOpen is dynamo's countOpen: one more open request under the key,
-// unless it has max.
-func (f *floorRun) countOpen(pk types.AttributeValue, sk string, max int) *types.Update {
-	return &types.Update{
-		TableName:           f.table,
-		Key:                 map[string]types.AttributeValue{"pk": pk, "sk": str(sk)},
-		UpdateExpression:    aws.String("SET open_count = if_not_exists(open_count, :zero) + :one"),
-		ConditionExpression: aws.String("attribute_not_exists(open_count) OR open_count < :max"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":zero": num(0), ":one": num(1), ":max": num(int64(max)),
-		},
-	}
-}
-
-// createTransaction is the TransactWriteItems dynamo's CreateRequest makes
-// for a request like the template on the window starting at start, from
-// phone, at now, at a business of one crew (pkg/dynamo/create.go,
-// createTransaction, without a key). It returns the slot's item too: its
-// sk is for the caller to set, once freeSlot has picked the slot.
-func (f *floorRun) createTransaction(start time.Time, phone string, now time.Time) (*dynamodb.TransactWriteItemsInput, map[string]types.AttributeValue, error) {
+// request is a request like the template on the window starting at start,
+// from phone, created at now: what the floor's create stores.
+func (f *floorRun) request(start time.Time, phone string, now time.Time) booking.Request {
 	r := f.template
 	r.Code = booking.NewCode()
 	zone := f.template.Window.Start.Location()
@@ -646,74 +632,7 @@ func (f *floorRun) createTransaction(start time.Time, phone string, now time.Tim
 	created := r.History[0]
 	created.At, created.Window = r.Created, r.Window
 	r.History = []booking.Event{created}
-
-	request, err := attributevalue.MarshalMapWithOptions(r, func(o *attributevalue.EncoderOptions) { o.TagKey = "json" })
-	if err != nil {
-		return nil, nil, err
-	}
-	delete(request, "hold_expires") // zero without a deposit; dynamo drops it too
-	delete(request, "reminder_due") // zero until accepted; likewise
-	for name, v := range f.templateItem {
-		if _, ok := request[name]; !ok {
-			request[name] = v // pk, sk, inbox_slug
-		}
-	}
-	request["pk"] = str("REQUEST#" + r.Code)
-	if got, want := slices.Sorted(maps.Keys(request)), slices.Sorted(maps.Keys(f.templateItem)); !slices.Equal(got, want) {
-		return nil, nil, fmt.Errorf("the floor's request item has %v, the handler's %v", got, want)
-	}
-
-	pk := str("BUSINESS#" + r.BusinessSlug)
-	nowValue := map[string]types.AttributeValue{":now": num(now.Unix())}
-	var items []types.TransactWriteItem
-	notBlocked := func(kind, value string) {
-		items = append(items, types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-			TableName: f.table,
-			Key: map[string]types.AttributeValue{
-				"pk": pk, "sk": str("BLOCK#" + kind + "#" + booking.ContactHash(r.BusinessSlug, kind, value)),
-			},
-			ConditionExpression: aws.String("attribute_not_exists(pk)"),
-		}})
-	}
-	notBlocked("phone", r.Contact.Phone)
-	if r.Contact.Email != "" {
-		notBlocked("email", r.Contact.Email)
-	}
-
-	until := num(now.Add(time.Hour).Unix())
-	slot := map[string]types.AttributeValue{"pk": pk, "used_until": until, "expires_at": until} // sk: the slot freeSlot picks
-	items = append(items, types.TransactWriteItem{Put: &types.Put{
-		TableName:                 f.table,
-		Item:                      slot,
-		ConditionExpression:       aws.String("attribute_not_exists(pk) OR used_until <= :now"),
-		ExpressionAttributeValues: nowValue,
-	}})
-
-	items = append(items,
-		types.TransactWriteItem{Update: f.countOpen(pk, openSK, f.limits.Unanswered)},
-		types.TransactWriteItem{Update: f.countOpen(pk, "PHONE#"+r.Contact.Phone, booking.MaxOpenPerPhone)})
-	if r.Contact.Email != "" {
-		sk := "EMAIL#" + booking.ContactHash(r.BusinessSlug, "email", r.Contact.Email)
-		items = append(items, types.TransactWriteItem{Update: f.countOpen(pk, sk, booking.MaxOpenPerPhone)})
-	}
-
-	hold := map[string]types.AttributeValue{
-		"pk": pk, "sk": str(holdSK(r.Window.Start)),
-		"request_code": str(r.Code), "expires_at": num(r.HoldUntil().Unix()),
-	}
-	items = append(items,
-		types.TransactWriteItem{Put: &types.Put{
-			TableName:                 f.table,
-			Item:                      hold,
-			ConditionExpression:       aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
-			ExpressionAttributeValues: nowValue,
-		}},
-		types.TransactWriteItem{Put: &types.Put{
-			TableName:           f.table,
-			Item:                request,
-			ConditionExpression: aws.String("attribute_not_exists(pk)"),
-		}})
-	return &dynamodb.TransactWriteItemsInput{TransactItems: items}, slot, nil
+	return r
 }
 
 // getServiceRequest of the last request created through the handler: GET

@@ -58,7 +58,10 @@ func newFormSite(ctx context.Context, root string) (*formSite, error) {
 			return nil, err
 		}
 	}
-	bookings := booking.NewBookings(store, "https://book.example.com", nil, time.Now)
+	bookings, err := booking.New(booking.Config{Store: store, SiteURL: "https://book.example.com", Now: time.Now})
+	if err != nil {
+		return nil, err
+	}
 	key := make([]byte, bookform.MinKeyBytes)
 	rand.Read(key)
 	log := slog.New(slog.DiscardHandler)

@@ -93,7 +93,7 @@ func (f *fixture) create(t *testing.T, slug string, at, start time.Time, name, p
 		Description:     "Line one.\nLine two.",
 		DepositAccepted: true,
 	}
-	bookings := booking.NewBookings(f.store, "https://book.example.com", nil, func() time.Time { return at })
+	bookings := bookingtest.New(t, booking.Config{Store: f.store, SiteURL: "https://book.example.com", Now: func() time.Time { return at }})
 	c, _, err := bookings.CreateRequest(context.Background(), b, in)
 	if err != nil {
 		t.Fatalf("create a request at %s: %v", slug, err)
@@ -249,7 +249,7 @@ func TestMintToken(t *testing.T) { forEachEngine(t, testMintToken) }
 func testMintToken(t *testing.T, f *fixture) {
 	ctx := context.Background()
 	f.mustRun(t, "load", "testdata/businesses.json")
-	inbox := booking.NewBookings(f.store, "", nil, func() time.Time { return now })
+	inbox := bookingtest.New(t, booking.Config{Store: f.store, Now: func() time.Time { return now }, SiteURL: "https://book.example.com"})
 
 	mint := func(slug string) (token, stderr string) {
 		t.Helper()
@@ -668,7 +668,7 @@ func TestMintFeedToken(t *testing.T) { forEachEngine(t, testMintFeedToken) }
 func testMintFeedToken(t *testing.T, f *fixture) {
 	ctx := context.Background()
 	f.mustRun(t, "load", "testdata/businesses.json")
-	bookings := booking.NewBookings(f.store, "", nil, func() time.Time { return now })
+	bookings := bookingtest.New(t, booking.Config{Store: f.store, Now: func() time.Time { return now }, SiteURL: "https://book.example.com"})
 	mint := func() string {
 		t.Helper()
 		code, stdout, stderr := f.run("mint-feed-token", desert)

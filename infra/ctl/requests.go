@@ -43,7 +43,7 @@ func (c *ctl) listRequests(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	store, err := c.open(ctx)
+	store, bookings, err := c.service(ctx)
 	if err != nil {
 		return err
 	}
@@ -55,7 +55,7 @@ func (c *ctl) listRequests(ctx context.Context, args []string) error {
 	var page booking.InboxPage
 	if err == nil {
 		var in *booking.Inbox
-		if in, err = booking.NewBookings(store, "", nil, c.now).OperatorInbox(ctx, b.Slug); err == nil {
+		if in, err = bookings.OperatorInbox(ctx, b.Slug); err == nil {
 			page, err = in.Requests(ctx, q)
 		}
 	}
@@ -116,11 +116,11 @@ func (c *ctl) showRequest(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	store, err := c.open(ctx)
+	store, bookings, err := c.service(ctx)
 	if err != nil {
 		return err
 	}
-	r, err := booking.NewBookings(store, "", nil, c.now).OperatorRequest(ctx, pos[0])
+	r, err := bookings.OperatorRequest(ctx, pos[0])
 	if err != nil {
 		return err
 	}
@@ -224,11 +224,11 @@ func (c *ctl) moveRequest(ctx context.Context, args []string) error {
 			return edge.WindowStartError(windowStart)
 		}
 	}
-	store, err := c.open(ctx)
+	store, bookings, err := c.service(ctx)
 	if err != nil {
 		return err
 	}
-	after, err := booking.NewBookings(store, "", nil, c.now).OperatorMove(ctx, pos[0], action, start)
+	after, err := bookings.OperatorMove(ctx, pos[0], action, start)
 	if err != nil {
 		return err
 	}
@@ -382,4 +382,15 @@ func (c *ctl) addSweepKeys(ctx context.Context, args []string) error {
 	}
 	fmt.Fprintf(c.stdout, "%d new requests without sweep keys have them now; the sweeper expires each once its window has started\n", n)
 	return nil
+}
+
+// service opens the store and the booking service over it. The operator's
+// commands build no link to the site.
+func (c *ctl) service(ctx context.Context) (*dynamo.Store, *booking.Bookings, error) {
+	store, err := c.open(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	bookings, err := booking.New(booking.Config{Store: store, SiteURL: booking.NoSiteURL, Now: c.now})
+	return store, bookings, err
 }

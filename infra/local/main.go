@@ -209,7 +209,13 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	// No payment provider runs here: every deposit is simulated, says so
 	// (getBusiness, the status, the inbox) and is paid on the simulated
 	// page.
-	bookings := booking.NewBookings(notify.Notifying(store, notifier, log), siteURL, nil, time.Now, booking.WithObserver(events)).SimulateDeposits()
+	bookings, err := booking.New(booking.Config{
+		Store: notify.Notifying(store, notifier, log), SiteURL: siteURL, Now: time.Now, Observer: events,
+		SimulateDeposits: true,
+	})
+	if err != nil {
+		return nil, nil, err
+	}
 	// The hold sweeper, as ExpireHoldsFunction's schedule runs it on AWS.
 	go sweepEvery(ctx, bookings, time.Minute, log)
 	// Each edge's handler at the routes of its table, as API Gateway

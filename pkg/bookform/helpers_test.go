@@ -55,7 +55,7 @@ func newFixture(t *testing.T, edit func(*booking.Business)) *fixture {
 	client, table := dynamotest.Minidyn(t)
 	f := &fixture{clock: bookingtest.NewClock(start), store: dynamo.New(client, table)}
 	dynamotest.PutBusinesses(t, f.store, demoFile, edit)
-	f.bookings = booking.NewBookings(f.store, siteURL, nil, f.clock.Now)
+	f.bookings = bookingtest.New(t, booking.Config{Store: f.store, SiteURL: siteURL, Now: f.clock.Now})
 	h, err := bookform.New(bookform.Config{Bookings: f.bookings, Key: key, Now: f.clock.Now, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)

@@ -138,7 +138,7 @@ func (s *benchStore) HeldWindows(_ context.Context, _ string, from, to, _ time.T
 // windows; no DynamoDB, no JSON).
 func BenchmarkArrivalWindows(b *testing.B) {
 	biz := benchSplitDay(b)
-	bookings := NewBookings(&benchStore{biz: biz, held: benchHeld}, "https://book.example.com", nil, func() time.Time { return benchNow })
+	bookings := testBookings(b, Config{Store: &benchStore{biz: biz, held: benchHeld}, SiteURL: "https://book.example.com", Now: func() time.Time { return benchNow }})
 	ctx := context.Background()
 	q := WindowQuery{Days: MaxDays}
 	a, err := bookings.ArrivalWindows(ctx, biz, q)
@@ -177,7 +177,7 @@ func BenchmarkArrivalWindowsSchedule(b *testing.B) {
 			full++
 		}
 	}
-	bookings := NewBookings(&benchStore{biz: biz, held: held}, "https://book.example.com", nil, func() time.Time { return benchNow })
+	bookings := testBookings(b, Config{Store: &benchStore{biz: biz, held: held}, SiteURL: "https://book.example.com", Now: func() time.Time { return benchNow }})
 	ctx := context.Background()
 	q := WindowQuery{Days: MaxDays}
 	want := 14*8 - 2*8 - 3 - full // the two days off, the first day's three within the notice, the full ones

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -20,35 +21,64 @@ type Bookings struct {
 	// payments opens the checkout of a deposit that is not simulated;
 	// nil: every deposit is paid at {SITE_URL}/pay/{code}.
 	payments Payments
-	// simulate has every deposit simulated (SimulateDeposits).
+	// simulate has every deposit simulated (Config.SimulateDeposits).
 	simulate bool
 	now      func() time.Time
 	// observer hears of creates, refusals, moves and limit hits (metrics).
 	observer Observer
 }
 
-// NewBookings returns the service over store. siteURL is the public address
-// (no trailing slash) that status, API and payment URLs are built on;
-// payments may be nil (see Bookings); now is the clock.
-func NewBookings(store Store, siteURL string, payments Payments, now func() time.Time, opts ...Option) *Bookings {
-	s := &Bookings{store: store, siteURL: strings.TrimSuffix(siteURL, "/"), payments: payments, now: now, observer: nobody{}}
-	for _, o := range opts {
-		o(s)
+// Config is what the service is made of.
+type Config struct {
+	Store Store // required
+	// SiteURL is the public address, an absolute http(s) URL, that status,
+	// API and payment URLs are built on; a trailing slash is dropped.
+	SiteURL string
+	// Payments opens the checkout of a deposit that is not simulated; nil:
+	// every deposit is paid at {SITE_URL}/pay/{code}.
+	Payments Payments
+	Now      func() time.Time // the clock; required
+	// Observer hears of creates, refusals, moves and limit hits (metrics);
+	// nil: nobody does.
+	Observer Observer
+	// SimulateDeposits has every deposit simulated, as a preview
+	// business's are: for a server that can take no real payment (the
+	// local server, a stack deployed without Stripe). getBusiness's
+	// booking_deposit.simulated and each new request's deposit then say
+	// simulated: true, and the deposit is paid on the service's simulated
+	// page.
+	SimulateDeposits bool
+}
+
+// NoSiteURL is the SiteURL of a service that builds no link to the site
+// (the sweeper, the operator's command line): a name that cannot resolve
+// (.invalid, RFC 2606), so that a link built by mistake leads nowhere.
+const NoSiteURL = "https://no-site.invalid"
+
+// New returns the service c configures, or an error that says what in c is
+// missing or wrong, so that a function fails at start rather than on its
+// first request.
+func New(c Config) (*Bookings, error) {
+	var errs []error
+	if c.Store == nil {
+		errs = append(errs, errors.New("booking: no store"))
 	}
+	if u, err := url.Parse(c.SiteURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" ||
+		u.RawQuery != "" || u.Fragment != "" {
+		errs = append(errs, fmt.Errorf("booking: the site URL must be an absolute http(s) URL without query or fragment, got %q", c.SiteURL))
+	}
+	if c.Now == nil {
+		errs = append(errs, errors.New("booking: no clock"))
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	s := &Bookings{store: c.Store, siteURL: strings.TrimSuffix(c.SiteURL, "/"), payments: c.Payments,
+		simulate: c.SimulateDeposits, now: c.Now, observer: c.Observer}
 	if s.observer == nil {
 		s.observer = nobody{}
 	}
-	return s
-}
-
-// SimulateDeposits has every deposit simulated, as a preview business's
-// are: for a server that can take no real payment (the local server, a
-// stack deployed without Stripe). getBusiness's booking_deposit.simulated
-// and each new request's deposit then say simulated: true, and the deposit
-// is paid on the service's simulated page. It returns s.
-func (s *Bookings) SimulateDeposits() *Bookings {
-	s.simulate = true
-	return s
+	return s, nil
 }
 
 // Business returns the business with the given slug (getBusiness), read
@@ -67,7 +97,7 @@ func (s *Bookings) Business(ctx context.Context, slug string) (*Business, error)
 }
 
 // withPayments returns b as this server takes its deposit: a copy whose
-// deposit is simulated when deposits are (SimulateDeposits); b itself
+// deposit is simulated when deposits are (Config.SimulateDeposits); b itself
 // otherwise. The store's record (and its cache) is never changed.
 func (s *Bookings) withPayments(b *Business) *Business {
 	if !s.simulate || b.BookingDeposit == nil || b.BookingDeposit.Simulated {

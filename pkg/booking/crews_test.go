@@ -88,7 +88,7 @@ func TestArrivalWindowsCrews(t *testing.T) {
 			if err := biz.Validate(); err != nil {
 				t.Fatal(err)
 			}
-			s := NewBookings(&benchStore{biz: biz, held: tt.held}, "https://book.example.com", nil, func() time.Time { return tt.now })
+			s := testBookings(t, Config{Store: &benchStore{biz: biz, held: tt.held}, SiteURL: "https://book.example.com", Now: func() time.Time { return tt.now }})
 			got, err := s.ArrivalWindows(context.Background(), biz, WindowQuery{From: date("2026-11-23"), Days: 1})
 			if err != nil {
 				t.Fatal(err)
@@ -125,7 +125,7 @@ func FuzzArrivalWindowsCrews(f *testing.F) {
 			count[i]++
 			held = append(held, all[i].Start)
 		}
-		s := NewBookings(&benchStore{biz: biz, held: held}, "https://book.example.com", nil, func() time.Time { return now })
+		s := testBookings(t, Config{Store: &benchStore{biz: biz, held: held}, SiteURL: "https://book.example.com", Now: func() time.Time { return now }})
 		got, err := s.ArrivalWindows(context.Background(), biz, WindowQuery{From: day, Days: 1})
 		if err != nil {
 			t.Fatal(err)

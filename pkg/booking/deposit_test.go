@@ -261,7 +261,7 @@ func TestApplyPayment(t *testing.T) {
 				tt.edit(&r)
 			}
 			s := &oneRequestStore{r: r}
-			got, err := NewBookings(s, "", nil, func() time.Time { return tt.at }).ApplyPayment(context.Background(), tt.payment)
+			got, err := testBookings(t, Config{Store: s, Now: func() time.Time { return tt.at }, SiteURL: "https://book.example.com"}).ApplyPayment(context.Background(), tt.payment)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -277,7 +277,7 @@ func TestApplyPayment(t *testing.T) {
 		s := &oneRequestStore{r: depositRequest(StatusPendingPayment, DepositDue, false)}
 		p := payment
 		p.Paid = false
-		if _, err := NewBookings(s, "", nil, func() time.Time { return now }).ApplyPayment(context.Background(), p); ErrorCode(err) != InvalidRequest {
+		if _, err := testBookings(t, Config{Store: s, Now: func() time.Time { return now }, SiteURL: "https://book.example.com"}).ApplyPayment(context.Background(), p); ErrorCode(err) != InvalidRequest {
 			t.Errorf("got %v, want INVALID_REQUEST", err)
 		}
 	})
@@ -288,7 +288,7 @@ func TestMoveStoresTheDepositOutcome(t *testing.T) {
 	r.Deposit.PaymentRef = "pi_1"
 	s := &oneRequestStore{r: r}
 	at := time.Date(2026, 10, 31, 15, 30, 0, 0, time.UTC) // 23.5 h before the window
-	after, err := NewBookings(s, "", nil, func() time.Time { return at }).CustomerCancel(context.Background(), r.Code)
+	after, err := testBookings(t, Config{Store: s, Now: func() time.Time { return at }, SiteURL: "https://book.example.com"}).CustomerCancel(context.Background(), r.Code)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -286,7 +286,7 @@ func TestResolveBusiness(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := NewBookings(&siteStore{bs: siteBusinesses(t)}, "https://book.example.com", nil, nil)
+			d := testBookings(t, Config{Store: &siteStore{bs: siteBusinesses(t)}, SiteURL: "https://book.example.com", Now: noClock(t)})
 			got, err := d.ResolveBusiness(context.Background(), tt.ref)
 			if tt.want == "" {
 				if ErrorCode(err) != NotFound || got != nil {
@@ -316,7 +316,7 @@ func TestResolveBusinessMessages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := &siteStore{bs: siteBusinesses(t)}
-			_, err := NewBookings(s, "https://book.example.com", nil, nil).ResolveBusiness(context.Background(), tt.ref)
+			_, err := testBookings(t, Config{Store: s, SiteURL: "https://book.example.com", Now: noClock(t)}).ResolveBusiness(context.Background(), tt.ref)
 			if got := ErrorMessage(err); ErrorCode(err) != NotFound || !strings.Contains(got, tt.want) {
 				t.Errorf("message = %q (%s), want NOT_FOUND containing %q", got, ErrorCode(err), tt.want)
 			}

@@ -70,7 +70,7 @@ func TestInboxMoveRefusals(t *testing.T) {
 				r.ReminderDue = r.Window.Start.Add(-12 * time.Hour)
 			}
 			store := &movedMeanwhileStore{oneRequestStore: oneRequestStore{r: r}, meanwhile: tt.meanwhile}
-			in := inboxOf(NewBookings(store, "", nil, func() time.Time { return at }), &Business{Slug: r.BusinessSlug})
+			in := inboxOf(testBookings(t, Config{Store: store, SiteURL: NoSiteURL, Now: func() time.Time { return at }}), &Business{Slug: r.BusinessSlug})
 			_, err := in.MoveIf(context.Background(), r.Code, tt.action, time.Time{}, tt.check)
 			var moved *MovedError
 			switch {
@@ -99,7 +99,7 @@ var errMoved = errors.New("a *MovedError")
 func TestInboxOfAnotherBusiness(t *testing.T) {
 	r := depositRequest(StatusNew, DepositPaid, false)
 	store := &movedMeanwhileStore{oneRequestStore: oneRequestStore{r: r}}
-	in := inboxOf(NewBookings(store, "", nil, time.Now), &Business{Slug: "another-plumbing"})
+	in := inboxOf(testBookings(t, Config{Store: store, SiteURL: NoSiteURL, Now: time.Now}), &Business{Slug: "another-plumbing"})
 	if _, err := in.Move(context.Background(), r.Code, ActionDecline, time.Time{}); ErrorCode(err) != NotFound {
 		t.Errorf("Move() = %v, want NOT_FOUND", err)
 	}

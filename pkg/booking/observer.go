@@ -35,15 +35,7 @@ const (
 	LimitSignIns Limit = "sign_ins"
 )
 
-// Option configures Bookings.
-type Option func(*Bookings)
-
-// WithObserver makes o hear the service's business events.
-func WithObserver(o Observer) Option {
-	return func(s *Bookings) { s.observer = o }
-}
-
-// nobody is the Observer of a service given none.
+// nobody is the Observer of a service configured with none.
 type nobody struct{}
 
 func (nobody) RequestCreated(context.Context)       {}

@@ -150,7 +150,7 @@ func newSignInService(t *testing.T) (*Bookings, *signInStore, *signInClock) {
 	t.Helper()
 	store := newSignInStore(signInBusiness(t))
 	clock := &signInClock{t: utc("2026-11-20T15:20:00Z")}
-	return NewBookings(store, "https://book.example.com", nil, clock.now), store, clock
+	return testBookings(t, Config{Store: store, SiteURL: "https://book.example.com", Now: clock.now}), store, clock
 }
 
 // startSignIn asks for a link to inboxEmail and fails the test unless one is minted.

@@ -47,10 +47,8 @@ func TestSimulateDeposits(t *testing.T) {
 				t.Fatalf("deposit-plumbing: want a real deposit in the file, got %+v", stored.BookingDeposit)
 			}
 			store := &simulateStore{biz: stored}
-			s := NewBookings(store, "https://book.example.com", nil, func() time.Time { return createNow })
-			if tt.simulate {
-				s = s.SimulateDeposits()
-			}
+			s := testBookings(t, Config{Store: store, SiteURL: "https://book.example.com", Now: func() time.Time { return createNow },
+				SimulateDeposits: tt.simulate})
 			b, err := s.Business(ctx, "deposit-plumbing")
 			if err != nil {
 				t.Fatal(err)

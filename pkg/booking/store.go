@@ -39,16 +39,16 @@ type Store interface {
 	// Lapsed holds are not returned.
 	HeldWindows(ctx context.Context, slug string, from, to, now time.Time) ([]time.Time, error)
 
-	// CreateRequest stores a new request atomically with its window hold,
-	// the open counters of its phone, its e-mail and its business, one of
-	// the business's hourly request slots and, when key is not nil, the
-	// idempotency record. The first condition that fails decides: a live
-	// record under key is *KeyUsedError; a blocked phone or e-mail
-	// (BlockContacts) REQUEST_REFUSED; no free hourly slot, or the business
-	// at limits.Unanswered open requests, RATE_LIMITED with RetryAfter; the
-	// phone or the e-mail at MaxOpenPerPhone, TOO_MANY_OPEN; the window
-	// holding limits.Crews.PerWindow live holds already, WINDOW_TAKEN.
-	// Holds, slots and records whose expiry is before now count as absent.
+	// CreateRequest stores a new request atomically with the window hold,
+	// counters, hourly slot and (when key is not nil) idempotency record it
+	// takes, each on its condition; the first condition that fails decides.
+	// Which items and in which order is written once, in the store
+	// (pkg/dynamo's createSteps). The refusals: a live record under key,
+	// *KeyUsedError; a blocked contact (BlockContacts), REQUEST_REFUSED;
+	// limits.PerHour or limits.Unanswered reached, RATE_LIMITED with
+	// RetryAfter; MaxOpenPerPhone reached, TOO_MANY_OPEN;
+	// limits.Crews.PerWindow live holds on the window, WINDOW_TAKEN. Holds,
+	// slots and records whose expiry is before now count as absent.
 	CreateRequest(ctx context.Context, r Request, key *IdempotencyRecord, limits Limits, now time.Time) error
 
 	// RecordLimitHit records that a limit of the business refused a

@@ -138,7 +138,7 @@ func TestErrorMessagesRepeatAnExcerpt(t *testing.T) {
 			return err
 		}
 	}
-	bookings := NewBookings(nil, "https://book.example.com", nil, nil)
+	bookings := testBookings(t, Config{Store: noStore{}, SiteURL: "https://book.example.com", Now: noClock(t)})
 	tests := []struct {
 		name string
 		call func() error

@@ -39,13 +39,46 @@ func conflictStore(t *testing.T) (*conflicts, *dynamo.Store, *dynamodb.Client) {
 // calls with the given reasons, as DynamoDB does when transactions collide.
 // (Neither engine makes transactions collide: minidyn runs one call at a
 // time and DynamoDB Local 3.3 queues transactions on the same items.)
+// Reasons name the items they are for by what each is, not by its place, so
+// that a step added to a transaction changes no test but its own.
 type conflicts struct {
 	next http.Handler
 
 	mu      sync.Mutex
-	refuse  [][]string // reason codes for the next calls, one list per call
-	forever []string   // reason codes once refuse is used up; nil passes calls on
+	refuse  []reasons // for the next calls, one each
+	forever reasons   // once refuse is used up; nil passes calls on
 	calls   int
+}
+
+// reasons are the reason codes of a cancelled transaction, by item: an
+// item's operation and the start of its sort key ("Put HOLD#", "Update
+// OPEN", "ConditionCheck BLOCK#phone#"), as transactItem spells it. Items
+// that none names pass (None).
+type reasons map[string]string
+
+// code is the reason for the item spelled label.
+func (rs reasons) code(label string) string {
+	for prefix, code := range rs {
+		if strings.HasPrefix(label, prefix) {
+			return code
+		}
+	}
+	return none
+}
+
+// transactItem spells an item of a TransactWriteItems call as reasons name
+// it: its operation and its sort key.
+func transactItem(raw json.RawMessage) string {
+	type key struct{ SK struct{ S string } }
+	var item map[string]struct {
+		Key  key
+		Item key
+	}
+	_ = json.Unmarshal(raw, &item)
+	for op, write := range item {
+		return op + " " + write.Key.SK.S + write.Item.SK.S
+	}
+	return ""
 }
 
 func (c *conflicts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -55,12 +88,12 @@ func (c *conflicts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	c.mu.Lock()
 	c.calls++
-	codes := c.forever
+	rs := c.forever
 	if len(c.refuse) > 0 {
-		codes, c.refuse = c.refuse[0], c.refuse[1:]
+		rs, c.refuse = c.refuse[0], c.refuse[1:]
 	}
 	c.mu.Unlock()
-	if codes == nil {
+	if rs == nil {
 		c.next.ServeHTTP(w, r)
 		return
 	}
@@ -68,22 +101,19 @@ func (c *conflicts) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	var in struct{ TransactItems []json.RawMessage }
 	_ = json.Unmarshal(body, &in)
 	type reason struct{ Code string }
-	reasons := make([]reason, len(in.TransactItems))
-	for i := range reasons {
-		reasons[i].Code = none
-		if i < len(codes) {
-			reasons[i].Code = codes[i]
-		}
+	out := make([]reason, len(in.TransactItems))
+	for i, item := range in.TransactItems {
+		out[i].Code = rs.code(transactItem(item))
 	}
-	var out bytes.Buffer
-	_ = json.NewEncoder(&out).Encode(map[string]any{
+	var buf bytes.Buffer
+	_ = json.NewEncoder(&buf).Encode(map[string]any{
 		"__type":              "com.amazonaws.dynamodb.v20120810#TransactionCanceledException",
 		"Message":             "Transaction cancelled, please refer cancellation reasons for specific reasons",
-		"CancellationReasons": reasons,
+		"CancellationReasons": out,
 	})
 	w.Header().Set("Content-Type", "application/x-amz-json-1.0")
 	w.WriteHeader(http.StatusBadRequest)
-	_, _ = w.Write(out.Bytes())
+	_, _ = w.Write(buf.Bytes())
 }
 
 // Reason codes a test has the proxy answer with.
@@ -93,7 +123,7 @@ const (
 	failed   = "ConditionalCheckFailed"
 )
 
-func (c *conflicts) set(refuse [][]string, forever []string) {
+func (c *conflicts) set(refuse []reasons, forever reasons) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.refuse, c.forever, c.calls = refuse, forever, 0
@@ -105,79 +135,62 @@ func (c *conflicts) callCount() int {
 	return c.calls
 }
 
-// The items of a create with a key and an e-mail, in transaction order.
+// The items of a create with a key and an e-mail, as reasons name them.
 const (
-	itemIdempotency = iota
-	itemBlockPhone
-	itemBlockEmail
-	itemSlot
-	itemBusiness
-	itemPhone
-	itemEmail
-	itemHold
-	itemRequest
-	createItems
+	itemIdempotency = "Put IDEMPOTENCY#"
+	itemBlockPhone  = "ConditionCheck BLOCK#phone#"
+	itemSlot        = "Put RATE#"
+	itemBusiness    = "Update OPEN"
+	itemPhone       = "Update PHONE#"
+	itemHold        = "Put HOLD#"
 )
-
-// createReasons are a create's reason codes: codes at the items it names,
-// None at the others.
-func createReasons(codes map[int]string) []string {
-	r := make([]string, createItems)
-	for i := range r {
-		r[i] = none
-	}
-	for i, c := range codes {
-		r[i] = c
-	}
-	return r
-}
 
 // TestCreateRequestRetriesConflicts checks how CreateRequest answers
 // transactions that DynamoDB cancelled because others wrote the same items.
 func TestCreateRequestRetriesConflicts(t *testing.T) {
 	tests := []struct {
 		name      string
-		keyExists bool       // a live record is under the key before
-		refuse    [][]string // the next calls' reasons
-		forever   []string   // then every call's reasons; nil lets calls through
+		keyExists bool      // a live record is under the key before
+		refuse    []reasons // the next calls' reasons
+		forever   reasons   // then every call's reasons; nil lets calls through
 		wantCode  booking.Code
 		wantUsed  bool // want *booking.KeyUsedError
 		wantCalls int
 	}{
 		{name: "conflicts, then through",
-			refuse:    [][]string{createReasons(map[int]string{itemHold: conflict}), createReasons(map[int]string{itemPhone: conflict, itemHold: conflict})},
+			refuse:    []reasons{{itemHold: conflict}, {itemPhone: conflict, itemHold: conflict}},
 			wantCalls: 3},
 		{name: "throttled, then through",
-			refuse:    [][]string{createReasons(map[int]string{itemBlockPhone: "ThrottlingError"})},
+			refuse:    []reasons{{itemBlockPhone: "ThrottlingError"}},
 			wantCalls: 2},
 		{name: "the key conflicts while the hold fails: the key decides",
 			keyExists: true,
-			refuse:    [][]string{createReasons(map[int]string{itemIdempotency: conflict, itemHold: failed})},
+			refuse:    []reasons{{itemIdempotency: conflict, itemHold: failed}},
 			wantUsed:  true, wantCalls: 2},
 		{name: "the hold keeps conflicting",
-			forever:  createReasons(map[int]string{itemHold: conflict}),
+			forever:  reasons{itemHold: conflict},
 			wantCode: booking.WindowTaken, wantCalls: 8},
 		{name: "the hold and the business's count keep conflicting: the window is taken",
-			forever:  createReasons(map[int]string{itemBusiness: conflict, itemHold: conflict}),
+			forever:  reasons{itemBusiness: conflict, itemHold: conflict},
 			wantCode: booking.WindowTaken, wantCalls: 8},
 		{name: "the business's count keeps conflicting: too many creates at once",
-			forever:  createReasons(map[int]string{itemBusiness: conflict}),
+			forever:  reasons{itemBusiness: conflict},
 			wantCode: booking.RateLimited, wantCalls: 8},
 		{name: "the slot keeps conflicting: too many creates at once",
-			forever:  createReasons(map[int]string{itemSlot: conflict}),
+			forever:  reasons{itemSlot: conflict},
 			wantCode: booking.RateLimited, wantCalls: 8},
 		{name: "the phone's counter keeps conflicting",
-			forever:  createReasons(map[int]string{itemPhone: conflict, itemHold: none}),
+			forever:  reasons{itemPhone: conflict, itemHold: none},
 			wantCode: booking.ServerError, wantCalls: 8},
 		{name: "the key keeps conflicting and has a record",
 			keyExists: true,
-			forever:   createReasons(map[int]string{itemIdempotency: conflict, itemHold: conflict}),
+			forever:   reasons{itemIdempotency: conflict, itemHold: conflict},
 			wantUsed:  true, wantCalls: 8},
 		{name: "the key keeps conflicting and has no record",
-			forever:  createReasons(map[int]string{itemIdempotency: conflict, itemPhone: conflict}),
+			forever:  reasons{itemIdempotency: conflict, itemPhone: conflict},
 			wantCode: booking.ServerError, wantCalls: 8},
 		{name: "another failure",
-			refuse:   [][]string{createReasons(map[int]string{itemHold: "ValidationError"})},
+			refuse:   []reasons{{itemHold: "ValidationError"}},
 			wantCode: booking.ServerError, wantCalls: 1},
 	}
 	for _, tt := range tests {
@@ -224,29 +237,30 @@ func TestCreateRequestRetriesConflicts(t *testing.T) {
 // since it was read runs again; one that keeps conflicting gives up with
 // the answer a create gives (a new window others keep writing is taken).
 func TestMoveRequestRetriesConflicts(t *testing.T) {
-	// An accept's items: the request, the phone counter. A window move of
-	// a new request answers it (it is accepted, issue 20): the request, the
-	// phone's, the business's and the e-mail's open counts, the new
-	// window's hold, the old one's.
+	// An accept writes the request ("Put REQUEST") and the phone's count
+	// ("Update PHONE#"). A window move of a new request answers it (it is
+	// accepted, issue 20): it writes those, the business's and the
+	// e-mail's counts, the new window's hold ("Put HOLD#") and deletes the
+	// old one's ("Delete HOLD#").
 	tests := []struct {
 		name      string
 		action    booking.Action
-		refuse    [][]string
-		forever   []string
+		refuse    []reasons
+		forever   reasons
 		wantCode  booking.Code
 		wantCalls int
 		wantMoved bool
 	}{
 		{name: "a conflict, then through", action: booking.ActionAccept,
-			refuse: [][]string{{conflict}}, wantCalls: 2, wantMoved: true},
+			refuse: []reasons{{"Put REQUEST": conflict}}, wantCalls: 2, wantMoved: true},
 		{name: "throttled, then through", action: booking.ActionAccept,
-			refuse: [][]string{{none, "ThrottlingError"}}, wantCalls: 2, wantMoved: true},
+			refuse: []reasons{{"Update PHONE#": "ThrottlingError"}}, wantCalls: 2, wantMoved: true},
 		{name: "the old hold changed since its read: read again", action: booking.ActionMove,
-			refuse: [][]string{{none, none, none, none, none, failed}}, wantCalls: 2, wantMoved: true},
+			refuse: []reasons{{"Delete HOLD#": failed}}, wantCalls: 2, wantMoved: true},
 		{name: "the request keeps conflicting", action: booking.ActionAccept,
-			forever: []string{conflict}, wantCode: booking.InvalidTransition, wantCalls: 8},
+			forever: reasons{"Put REQUEST": conflict}, wantCode: booking.InvalidTransition, wantCalls: 8},
 		{name: "the new window keeps conflicting: taken", action: booking.ActionMove,
-			forever: []string{none, none, none, none, conflict}, wantCode: booking.WindowTaken, wantCalls: 8},
+			forever: reasons{"Put HOLD#": conflict}, wantCode: booking.WindowTaken, wantCalls: 8},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -263,7 +277,7 @@ func TestMoveRequestRetriesConflicts(t *testing.T) {
 			if tt.action == booking.ActionMove {
 				windowStart = monday.Add(2 * time.Hour).Format(time.RFC3339)
 			}
-			bookings := booking.NewBookings(s, "https://book.example.com", nil, func() time.Time { return now })
+			bookings := bookingtest.New(t, booking.Config{Store: s, SiteURL: "https://book.example.com", Now: func() time.Time { return now }})
 			err := move(context.Background(), bookings, r.Code, tt.action, windowStart, now)
 			if code(err) != tt.wantCode {
 				t.Errorf("Move() = %v, want code %q", err, tt.wantCode)

@@ -21,13 +21,13 @@ import (
 
 // CreateRequest stores r with its window hold, its counters, an hourly
 // slot of its business and, when key is not nil, the idempotency record,
-// in one transaction; see booking.Store and README.md.
+// in one transaction: createSteps lists its items; see booking.Store and
+// README.md.
 func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, limits booking.Limits, now time.Time) error {
 	what := "create request " + r.Code
 	if limits.PerHour < 1 || limits.Unanswered < 1 {
 		return fmt.Errorf("%s: limits must be at least 1, got %+v", what, limits)
 	}
-	r.Counted = true // this create counts it against its business and its e-mail
 	return s.attempts(ctx, what, func(last bool) error {
 		// Which slot to take depends on a read of the slots. The read only
 		// picks the slot to try; the slot's condition in the transaction
@@ -40,60 +40,190 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 		if err != nil {
 			return err
 		}
-		in, at, err := s.createTransaction(r, key, limits, slot, hold, now)
+		t, err := s.createSteps(r, key, limits, slot, hold, now)
 		if err != nil {
 			return err
 		}
-		c, err := s.transact(ctx, what, in)
-		if c == nil {
-			return err
-		}
-		why := c.err
-		switch {
-		case retryable(c.code):
-		case c.item == at.idempotency:
-			if err := s.usedKey(ctx, c.reasons[c.item].Item, r.BusinessSlug, key.Key, now); err != nil {
-				return err
-			}
-			// The record lapsed in between: the key is free again.
-			why = fmt.Errorf("create request %s: idempotency record gone", r.Code)
-		case c.item == at.blockPhone || c.item == at.blockEmail:
-			return booking.Errorf(booking.RequestRefused, "this business takes no online request from this contact")
-		case c.item == at.slot && slot.free:
-			// Another create took the slot since it was read: read again.
-		case c.item == at.slot:
-			return &booking.Error{Code: booking.RateLimited, RetryAfter: slot.freeAt.Sub(now),
-				Message: "this business has taken as many online requests as it takes in an hour"}
-		case c.item == at.business:
-			return &booking.Error{Code: booking.RateLimited, RetryAfter: unansweredRetry,
-				Message: "this business has as many unanswered online requests as it takes at once"}
-		case c.item == at.phone:
-			return booking.Errorf(booking.TooManyOpen,
-				"this phone number already has %d open requests with this business", booking.MaxOpenPerPhone)
-		case c.item == at.email:
-			return booking.Errorf(booking.TooManyOpen,
-				"this e-mail address already has %d open requests with this business", booking.MaxOpenPerPhone)
-		case c.item >= at.hold[0] && c.item < at.hold[1] && hold.room:
-			// Another create took a slot since they were read: read again.
-		case c.item >= at.hold[0] && c.item < at.hold[1]:
-			return windowTaken()
-		case c.item == at.request:
-			return fmt.Errorf("create request %s: a request with this code exists: %w", r.Code, c.err)
-		default:
-			return fmt.Errorf("create request %s: item %d: %w", r.Code, c.item, c.err)
-		}
-		if last {
-			return s.stillConflicted(ctx, r, key, now, at, c.reasons, why)
-		}
-		return errAgain
+		return s.run(ctx, what, t, last)
 	})
 }
 
-// positions says where each item of a create transaction is; -1 for an item
-// it does not have.
-type positions struct {
-	idempotency, blockPhone, blockEmail, slot, business, phone, email, request int
-	hold                                                                       [2]int // the hold's take and checks: [first, end)
+// createSteps is the transaction of a create: its items in the order
+// their refusals take precedence, the first that fails deciding. Adding a
+// condition to a create is adding its step here.
+func (s *Store) createSteps(r booking.Request, key *booking.IdempotencyRecord, limits booking.Limits, slot slotChoice, hold holdChoice, now time.Time) (transaction, error) {
+	r.Counted = true // this create counts it against its business and its e-mail
+	pk := businessPK(r.BusinessSlug)
+	keyed, err := s.keySteps(r.BusinessSlug, key, now)
+	if err != nil {
+		return nil, err
+	}
+	request, err := s.newRequestSteps(r)
+	if err != nil {
+		return nil, err
+	}
+	email := r.Contact.Email
+	maxOpen := booking.MaxOpenPerPhone
+	return slices.Concat(
+		// The idempotency record, unless a live one is under the key: *KeyUsedError.
+		keyed,
+		// Neither the phone nor the e-mail blocked at the business: REQUEST_REFUSED.
+		s.notBlocked(r, "phone", r.Contact.Phone),
+		ifSet(email, s.notBlocked(r, "email", email)),
+		// One of the business's hourly slots, taken for an hour: RATE_LIMITED.
+		s.slotSteps(pk, slot, now),
+		// One more unanswered request at the business: RATE_LIMITED.
+		s.countSteps(pk, skOpen, limits.Unanswered, unanswered(), contended()),
+		// One more open request for the phone, and the e-mail: TOO_MANY_OPEN.
+		s.countSteps(pk, phoneSK(r.Contact.Phone), maxOpen, tooManyOpen("phone number"), nil),
+		ifSet(email, s.countSteps(pk, emailSK(r.BusinessSlug, email), maxOpen, tooManyOpen("e-mail address"), nil)),
+		// The window's hold, and its slots kept free (crews): WINDOW_TAKEN.
+		s.holdSteps(r, hold, now, takenIfConflicted),
+		// The request, unless its code is taken.
+		request,
+	), nil
+}
+
+// CreateTransaction is the TransactWriteItems that CreateRequest sends
+// for r without an idempotency key, taking the given hourly slot, at a
+// business of one crew (no read of the window's holds): for infra/bench,
+// whose floor sends it with the bare client, so that it times the very
+// transaction of a create.
+func (s *Store) CreateTransaction(r booking.Request, limits booking.Limits, slot int, now time.Time) (*dynamodb.TransactWriteItemsInput, error) {
+	if limits.Crews.Ever != 1 {
+		return nil, fmt.Errorf("create transaction of %s: crews %+v, want one crew ever", r.Code, limits.Crews)
+	}
+	t, err := s.createSteps(r, nil, limits, slotChoice{slot: slot, free: true}, holdChoice{}, now)
+	if err != nil {
+		return nil, err
+	}
+	return t.input(), nil
+}
+
+// ifSet is steps when value is set, none when it is empty: the steps of an
+// e-mail address, which a request may lack.
+func ifSet(value string, steps []step) []step {
+	if value == "" {
+		return nil
+	}
+	return steps
+}
+
+// keySteps puts the idempotency record under key, unless a live one is
+// there: its failed condition returns the stored record, which the create
+// answers with (*booking.KeyUsedError); a record that lapsed in between
+// frees the key, and the create runs again. None without a key.
+func (s *Store) keySteps(slug string, key *booking.IdempotencyRecord, now time.Time) ([]step, error) {
+	if key == nil {
+		return nil, nil
+	}
+	response, err := json.Marshal(key.Response)
+	if err != nil {
+		return nil, fmt.Errorf("encode idempotent response: %w", err)
+	}
+	item := keyMap(businessPK(slug), idempotencySK(key.Key))
+	item[attrBodyHash] = str(key.BodyHash)
+	item[attrResponse] = str(string(response))
+	item[attrExpiresAt] = unix(key.Expires)
+	return []step{{
+		item: types.TransactWriteItem{Put: &types.Put{
+			TableName:                           s.table,
+			Item:                                item,
+			ConditionExpression:                 aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
+			ExpressionAttributeValues:           map[string]types.AttributeValue{":now": unix(now)},
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		}},
+		failed: func(ctx context.Context, f failure) error {
+			if err := s.usedKey(ctx, f.old, slug, key.Key, now); err != nil {
+				return err
+			}
+			return fmt.Errorf("%w: the idempotency record is gone", errAgain) // the key is free again
+		},
+		// Read afresh: a conflict returns no old item, and the one a failed
+		// condition returned had lapsed. No live record: no answer.
+		stuck: func(ctx context.Context, _ failure) error { return s.usedKey(ctx, nil, slug, key.Key, now) },
+	}}, nil
+}
+
+// notBlocked checks that the contact of the kind ("phone", "email") is not
+// blocked at r's business (booking.Bookings.BlockContacts).
+func (s *Store) notBlocked(r booking.Request, kind, value string) []step {
+	return []step{{
+		item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+			TableName:           s.table,
+			Key:                 keyMap(businessPK(r.BusinessSlug), blockSK(r.BusinessSlug, kind, value)),
+			ConditionExpression: aws.String("attribute_not_exists(pk)"),
+		}},
+		failed: refuse(booking.Errorf(booking.RequestRefused, "this business takes no online request from this contact")),
+	}}
+}
+
+// slotSteps takes the chosen hourly slot of the business for an hour,
+// unless it is taken. Taken since the read found it free, the create runs
+// again; taken when none was free, the business is at requests_per_hour
+// until the slot frees. Still conflicting, the business is contended.
+func (s *Store) slotSteps(pk string, slot slotChoice, now time.Time) []step {
+	until := now.Add(time.Hour)
+	item := keyMap(pk, rateSK(slot.slot))
+	item[attrUsedUntil] = unix(until)
+	item[attrExpiresAt] = unix(until)
+	return []step{{
+		item: types.TransactWriteItem{Put: &types.Put{
+			TableName:                 s.table,
+			Item:                      item,
+			ConditionExpression:       aws.String("attribute_not_exists(pk) OR used_until <= :now"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":now": unix(now)},
+		}},
+		failed: staleOr(slot.free, &booking.Error{Code: booking.RateLimited, RetryAfter: slot.freeAt.Sub(now),
+			Message: "this business has taken as many online requests as it takes in an hour"}),
+		crowded: contended(),
+	}}
+}
+
+// countSteps adds one to the open count under the key, unless it is at
+// max: full answers that; crowded, if not nil, a count that keeps
+// conflicting.
+func (s *Store) countSteps(pk, sk string, max int, full, crowded error) []step {
+	return []step{{item: types.TransactWriteItem{Update: s.countOpen(pk, sk, max)}, failed: refuse(full), crowded: crowded}}
+}
+
+// unanswered is the refusal of a create at a business at its most
+// unanswered requests.
+func unanswered() error {
+	return &booking.Error{Code: booking.RateLimited, RetryAfter: unansweredRetry,
+		Message: "this business has as many unanswered online requests as it takes at once"}
+}
+
+// tooManyOpen is the refusal of a create from a contact (what: "phone
+// number", "e-mail address") at its most open requests.
+func tooManyOpen(what string) error {
+	return booking.Errorf(booking.TooManyOpen,
+		"this %s already has %d open requests with this business", what, booking.MaxOpenPerPhone)
+}
+
+// contended is the answer to creates at one business so many at once that
+// they keep colliding: more than its limits let through anyway.
+func contended() error {
+	return &booking.Error{Code: booking.RateLimited, RetryAfter: contendedRetry,
+		Message: "this business is taking many online requests right now"}
+}
+
+// newRequestSteps puts the new request r, unless its code is taken.
+func (s *Store) newRequestSteps(r booking.Request) ([]step, error) {
+	item, err := requestItem(r)
+	if err != nil {
+		return nil, err
+	}
+	return []step{{
+		item: types.TransactWriteItem{Put: &types.Put{
+			TableName:           s.table,
+			Item:                item,
+			ConditionExpression: aws.String("attribute_not_exists(pk)"),
+		}},
+		failed: func(_ context.Context, f failure) error {
+			return fmt.Errorf("create request %s: a request with this code exists: %w", r.Code, f.err)
+		},
+	}}, nil
 }
 
 // contendedRetry is the Retry-After of a create that kept colliding with
@@ -162,119 +292,8 @@ func (s *Store) freeSlot(ctx context.Context, slug string, perHour int, now time
 	return slotChoice{slot: first, freeAt: time.Unix(until[first], 0)}, nil
 }
 
-// stillConflicted answers a create whose last attempt still conflicted with
-// other transactions. A window that others keep writing is taken; a key that
-// others keep writing is used if a live record can be read under it.
-func (s *Store) stillConflicted(ctx context.Context, r booking.Request, key *booking.IdempotencyRecord, now time.Time,
-	at positions, reasons []types.CancellationReason, err error) error {
-	if at.idempotency >= 0 && aws.ToString(reasons[at.idempotency].Code) != reasonNone {
-		// Read afresh: a conflict returns no old item, and the one a failed
-		// condition returned had lapsed.
-		if err := s.usedKey(ctx, nil, r.BusinessSlug, key.Key, now); err != nil {
-			return err
-		}
-	}
-	conflicted := func(i int) bool { return i >= 0 && aws.ToString(reasons[i].Code) == reasonTransactionConflict }
-	switch {
-	case slices.ContainsFunc(reasons[at.hold[0]:at.hold[1]], func(r types.CancellationReason) bool {
-		code := aws.ToString(r.Code)
-		return code == reasonTransactionConflict || code == reasonConditionalCheckFailed
-	}):
-		return windowTaken()
-	case conflicted(at.slot) || conflicted(at.business):
-		// So many creates at once at one business that they keep
-		// colliding: more than its limits let through anyway.
-		return &booking.Error{Code: booking.RateLimited, RetryAfter: contendedRetry,
-			Message: "this business is taking many online requests right now"}
-	}
-	return fmt.Errorf("create request %s: still conflicting after %d attempts: %w", r.Code, maxAttempts, err)
-}
-
 func windowTaken() error {
 	return booking.Errorf(booking.WindowTaken, "this arrival window was just taken; pick another one")
-}
-
-// createTransaction builds the TransactWriteItems of CreateRequest, and says
-// where each item is in it. The items are in the order their refusals take
-// precedence: the first that fails decides.
-func (s *Store) createTransaction(r booking.Request, key *booking.IdempotencyRecord, limits booking.Limits, slot slotChoice, hold holdChoice, now time.Time) (*dynamodb.TransactWriteItemsInput, positions, error) {
-	at := positions{idempotency: -1, blockEmail: -1, email: -1}
-	pk := businessPK(r.BusinessSlug)
-	var items []types.TransactWriteItem
-	add := func(pos *int, item types.TransactWriteItem) {
-		*pos = len(items)
-		items = append(items, item)
-	}
-	nowValue := map[string]types.AttributeValue{":now": unix(now)}
-
-	// 1. The idempotency record, unless a live one is there.
-	if key != nil {
-		response, err := json.Marshal(key.Response)
-		if err != nil {
-			return nil, at, fmt.Errorf("encode idempotent response: %w", err)
-		}
-		item := keyMap(pk, idempotencySK(key.Key))
-		item[attrBodyHash] = str(key.BodyHash)
-		item[attrResponse] = str(string(response))
-		item[attrExpiresAt] = unix(key.Expires)
-		add(&at.idempotency, types.TransactWriteItem{Put: &types.Put{
-			TableName:                           s.table,
-			Item:                                item,
-			ConditionExpression:                 aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
-			ExpressionAttributeValues:           nowValue,
-			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
-		}})
-	}
-
-	// 2. Neither the phone nor the e-mail is blocked at the business.
-	notBlocked := func(kind, value string) types.TransactWriteItem {
-		return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-			TableName:           s.table,
-			Key:                 keyMap(pk, blockSK(r.BusinessSlug, kind, value)),
-			ConditionExpression: aws.String("attribute_not_exists(pk)"),
-		}}
-	}
-	add(&at.blockPhone, notBlocked("phone", r.Contact.Phone))
-	if r.Contact.Email != "" {
-		add(&at.blockEmail, notBlocked("email", r.Contact.Email))
-	}
-
-	// 3. One of the business's hourly slots, taken for an hour.
-	until := now.Add(time.Hour)
-	slotItem := keyMap(pk, rateSK(slot.slot))
-	slotItem[attrUsedUntil] = unix(until)
-	slotItem[attrExpiresAt] = unix(until)
-	add(&at.slot, types.TransactWriteItem{Put: &types.Put{
-		TableName:                 s.table,
-		Item:                      slotItem,
-		ConditionExpression:       aws.String("attribute_not_exists(pk) OR used_until <= :now"),
-		ExpressionAttributeValues: nowValue,
-	}})
-
-	// 4. One more open request for the business, the phone and the e-mail,
-	// unless one of them has the most.
-	add(&at.business, types.TransactWriteItem{Update: s.countOpen(pk, skOpen, limits.Unanswered)})
-	add(&at.phone, types.TransactWriteItem{Update: s.countOpen(pk, phoneSK(r.Contact.Phone), booking.MaxOpenPerPhone)})
-	if r.Contact.Email != "" {
-		add(&at.email, types.TransactWriteItem{Update: s.countOpen(pk, emailSK(r.BusinessSlug, r.Contact.Email), booking.MaxOpenPerPhone)})
-	}
-
-	// 5. The window hold, on a slot with no live hold, and the checks that
-	// the window keeps room for no more than its crews.
-	items, at.hold = s.addHold(items, r, hold, now)
-
-	// 6. The request, unless its code is taken.
-	request, err := requestItem(r)
-	if err != nil {
-		return nil, at, err
-	}
-	add(&at.request, types.TransactWriteItem{Put: &types.Put{
-		TableName:           s.table,
-		Item:                request,
-		ConditionExpression: aws.String("attribute_not_exists(pk)"),
-	}})
-
-	return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at, nil
 }
 
 // countOpen adds one to the open count under the key, unless it is at max.

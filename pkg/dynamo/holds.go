@@ -144,40 +144,45 @@ func (s *Store) chooseHold(ctx context.Context, r booking.Request, crews booking
 	return holdChoice{slot: slots[0], keepFree: slots[1:], room: len(free) >= need}, nil
 }
 
-// takeHold is the put of the hold of r on its window's slot, on the
-// condition that no live hold is there: how a create and a window move
-// take one.
-func (s *Store) takeHold(r booking.Request, slot int, now time.Time) types.TransactWriteItem {
-	hold := keyMap(businessPK(r.BusinessSlug), holdSK(r.Window.Start, slot))
+// holdSteps take a hold as choice says, for a create or a window move: the
+// put of the hold of r on its window's slot and the checks of the slots it
+// keeps free, each on the condition that no live hold is there. One that
+// fails after the read found room was taken since: run again; when the
+// read found the window full, it is taken. stuck answers them still
+// failing after the last attempt.
+func (s *Store) holdSteps(r booking.Request, choice holdChoice, now time.Time, stuck func(context.Context, failure) error) []step {
+	pk := businessPK(r.BusinessSlug)
+	free := aws.String("attribute_not_exists(pk) OR expires_at <= :now")
+	nowValue := map[string]types.AttributeValue{":now": unix(now)}
+	failed := staleOr(choice.room, windowTaken())
+	hold := keyMap(pk, holdSK(r.Window.Start, choice.slot))
 	hold[attrRequestCode] = str(r.Code)
 	hold[attrExpiresAt] = unix(r.HoldUntil())
-	return types.TransactWriteItem{Put: &types.Put{
-		TableName:                 s.table,
-		Item:                      hold,
-		ConditionExpression:       aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":now": unix(now)},
+	steps := []step{{
+		item: types.TransactWriteItem{Put: &types.Put{
+			TableName: s.table, Item: hold, ConditionExpression: free, ExpressionAttributeValues: nowValue,
+		}},
+		failed: failed, stuck: stuck,
 	}}
-}
-
-// slotFree is the check that no live hold is on a slot of r's window.
-func (s *Store) slotFree(r booking.Request, slot int, now time.Time) types.TransactWriteItem {
-	return types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
-		TableName:                 s.table,
-		Key:                       keyMap(businessPK(r.BusinessSlug), holdSK(r.Window.Start, slot)),
-		ConditionExpression:       aws.String("attribute_not_exists(pk) OR expires_at <= :now"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":now": unix(now)},
-	}}
-}
-
-// addHold appends the take of choice's slot and the checks of the slots it
-// keeps free to items, and returns where they are: [first, end).
-func (s *Store) addHold(items []types.TransactWriteItem, r booking.Request, choice holdChoice, now time.Time) ([]types.TransactWriteItem, [2]int) {
-	first := len(items)
-	items = append(items, s.takeHold(r, choice.slot, now))
 	for _, slot := range choice.keepFree {
-		items = append(items, s.slotFree(r, slot, now))
+		steps = append(steps, step{
+			item: types.TransactWriteItem{ConditionCheck: &types.ConditionCheck{
+				TableName: s.table, Key: keyMap(pk, holdSK(r.Window.Start, slot)), ConditionExpression: free, ExpressionAttributeValues: nowValue,
+			}},
+			failed: failed, stuck: stuck,
+		})
 	}
-	return items, [2]int{first, len(items)}
+	return steps
+}
+
+// takenIfConflicted is a create's answer to its hold still failing after
+// the last attempt, by conflicts or by holds taken since each read: a
+// window that others keep writing is taken.
+func takenIfConflicted(_ context.Context, f failure) error {
+	if f.code == reasonTransactionConflict || f.code == reasonConditionalCheckFailed {
+		return windowTaken()
+	}
+	return nil
 }
 
 // heldSlot returns the slot of the window of r whose hold names r, lapsed

@@ -39,8 +39,9 @@ const (
 	attrWindow     = "window"
 )
 
-// The table's global secondary indexes, both sparse: an item is in one only
-// while it has the index's key attributes.
+// Two of the table's three global secondary indexes (the third,
+// indexRemind, is in reminders.go). All three are sparse: an item is in one
+// only while it has the index's key attributes.
 const (
 	// indexInbox holds the requests each business sees, by inbox_slug and
 	// created (RFC 3339, whole seconds, so it sorts by time); all attributes.

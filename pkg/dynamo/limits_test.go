@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 )
@@ -76,7 +77,7 @@ func TestCreateRequestLimits(t *testing.T) {
 			if wait := booking.RetryAfter(e.store.CreateRequest(ctx, rs[2], nil, limits, now)); wait <= 0 {
 				t.Errorf("got Retry-After %s, want one", wait)
 			}
-			bookings := booking.NewBookings(e.store, "https://book.example.com", nil, func() time.Time { return now })
+			bookings := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://book.example.com", Now: func() time.Time { return now }})
 			if err := move(ctx, bookings, rs[0].Code, booking.ActionAccept, "", now); err != nil {
 				t.Fatal(err)
 			}
@@ -129,7 +130,7 @@ func TestBlockedContacts(t *testing.T) {
 		if err := e.store.CreateRequest(ctx, spam, nil, limits, now); err != nil {
 			t.Fatal(err)
 		}
-		bookings := booking.NewBookings(e.store, "https://book.example.com", nil, func() time.Time { return now })
+		bookings := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://book.example.com", Now: func() time.Time { return now }})
 		if err := move(ctx, bookings, spam.Code, booking.ActionSpam, "", now); err != nil {
 			t.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -13,14 +14,6 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/booking"
 )
-
-// moveItems says where each item of a move transaction is; -1 for an item
-// it does not have.
-type moveItems struct {
-	request, oldHold int
-	newHold          [2]int // the new window's hold and checks: [first, end)
-	counters         [2]int // the open counts' items: [first, end)
-}
 
 // uncount is the update that counts a request off an open count.
 func (s *Store) uncount(pk, sk string) types.TransactWriteItem {
@@ -33,10 +26,11 @@ func (s *Store) uncount(pk, sk string) types.TransactWriteItem {
 	}}
 }
 
-// MoveRequest stores a move of a request in one TransactWriteItems; see
-// README.md. It runs again, after a jittered pause, when another
-// transaction wrote the same items at the same moment, or when a hold
-// changed between the read that found it and the write.
+// MoveRequest stores a move of a request in one TransactWriteItems:
+// moveSteps lists its items; see README.md. It runs again, after a
+// jittered pause, when another transaction wrote the same items at the
+// same moment, or when a hold changed between the read that found it and
+// the write.
 func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, crews booking.Crews, now time.Time) error {
 	what := "move request " + before.Code
 	return s.attempts(ctx, what, func(last bool) error {
@@ -47,37 +41,11 @@ func (s *Store) MoveRequest(ctx context.Context, before, after booking.Request, 
 				return err
 			}
 		}
-		in, at, err := s.moveTransaction(ctx, before, after, t, hold, now)
+		steps, err := s.moveSteps(ctx, before, after, t, hold, now)
 		if err != nil {
 			return err
 		}
-		c, err := s.transact(ctx, what, in)
-		if c == nil {
-			return err
-		}
-		switch {
-		case retryable(c.code):
-		case c.item == at.request:
-			return movedMeanwhile(before, t)
-		case c.item >= at.counters[0] && c.item < at.counters[1]:
-			return fmt.Errorf("move request %s: item %d: an open count is already zero: %w", before.Code, c.item, c.err)
-		case c.item >= at.newHold[0] && c.item < at.newHold[1] && hold.room:
-			// Another take got a slot since they were read: read again.
-		case c.item >= at.newHold[0] && c.item < at.newHold[1]:
-			return windowTaken()
-		case c.item == at.oldHold:
-			// The hold changed since it was read: read it again.
-		default:
-			return fmt.Errorf("move request %s: item %d: %w", before.Code, c.item, c.err)
-		}
-		switch {
-		case !last:
-			return errAgain
-		case c.item >= at.newHold[0] && c.item < at.newHold[1]:
-			// As a create does: a window others keep writing is taken.
-			return windowTaken()
-		}
-		return booking.Errorf(booking.InvalidTransition, "request %s is being moved by someone else right now; read it again", before.Code)
+		return s.run(ctx, what, steps, last)
 	})
 }
 
@@ -92,99 +60,131 @@ func movedMeanwhile(r booking.Request, t booking.Transition) error {
 		"request %s is no longer %s with this window: it was moved just now; read it again", r.Code, t.From)
 }
 
-// moveTransaction builds the TransactWriteItems of a move, taking the new
-// window's hold as chosen. It reads the old window's holds to learn which
-// slot this request holds, if it still holds one: the read decides only
-// which hold to update or delete, and whether to; the hold's condition
-// (it names this request) is checked in the transaction.
-func (s *Store) moveTransaction(ctx context.Context, before, after booking.Request, t booking.Transition, hold holdChoice, now time.Time) (*dynamodb.TransactWriteItemsInput, moveItems, error) {
-	at := moveItems{request: -1, oldHold: -1}
+// moveSteps is the transaction of a move, in precedence order, taking the
+// new window's hold as chosen. It reads the old window's holds to learn
+// which slot this request holds, if it still holds one: the read decides
+// only which hold to update or delete, and whether to; the hold's
+// condition (it names this request) is checked in the transaction. After
+// the last attempt, the first step still failing answers: the new
+// window's hold that it is taken, any other that someone else is moving
+// the request.
+func (s *Store) moveSteps(ctx context.Context, before, after booking.Request, t booking.Transition, hold holdChoice, now time.Time) (transaction, error) {
 	e := t.Effects()
-	pk := businessPK(before.BusinessSlug)
-	var items []types.TransactWriteItem
-
-	// 1. The request: from the expected state and window, to the new ones.
-	put, err := s.requestMove(before, after, t, now)
+	request, err := s.requestMove(before, after, t, now)
 	if err != nil {
-		return nil, at, err
+		return nil, err
 	}
-	at.request = len(items)
-	items = append(items, types.TransactWriteItem{Put: put})
-
-	// 2. One open request fewer for the phone and, when the create counted
-	// them, for the business and the e-mail.
+	var old []step
+	if e.EndPaymentHold || e.ReleaseHold || e.MoveWindow {
+		if old, err = s.oldHoldSteps(ctx, before, after, e); err != nil {
+			return nil, err
+		}
+	}
+	var counts, blocks, newHold []step
 	if e.DecrementPhone {
-		at.counters[0] = len(items)
-		items = append(items, s.uncount(pk, phoneSK(before.Contact.Phone)))
-		if before.Counted {
-			items = append(items, s.uncount(pk, skOpen))
-			if before.Contact.Email != "" {
-				items = append(items, s.uncount(pk, emailSK(before.BusinessSlug, before.Contact.Email)))
-			}
-		}
-		at.counters[1] = len(items)
+		counts = s.uncountSteps(before)
 	}
-
-	// 3. Not a genuine request: its phone and e-mail are blocked at the
-	// business (a put, so marking twice is the same).
 	if e.BlockContact {
-		block := func(kind, value string) types.TransactWriteItem {
-			item := keyMap(pk, blockSK(before.BusinessSlug, kind, value))
-			item[attrRequestCode] = str(before.Code) // which request it came from
-			return types.TransactWriteItem{Put: &types.Put{TableName: s.table, Item: item}}
-		}
-		items = append(items, block("phone", before.Contact.Phone))
-		if before.Contact.Email != "" {
-			items = append(items, block("email", before.Contact.Email))
-		}
+		blocks = s.blockSteps(before)
 	}
-
-	// 4. The new window's hold, as a create takes one.
 	if e.MoveWindow {
-		items, at.newHold = s.addHold(items, after, hold, now)
+		// As a create's, but at the last attempt any failure says taken.
+		newHold = s.holdSteps(after, hold, now, refuse(windowTaken()))
 	}
+	steps := slices.Concat(
+		// The request, from the state and window it was read with: INVALID_TRANSITION.
+		[]step{{item: types.TransactWriteItem{Put: request}, failed: refuse(movedMeanwhile(before, t))}},
+		// One open request fewer for its phone (and business and e-mail).
+		counts,
+		// Not genuine: its phone and e-mail blocked at the business.
+		blocks,
+		// The new window's hold, as a create takes one: WINDOW_TAKEN.
+		newHold,
+		// The old window's hold, released or kept; changed since its read: run again.
+		old,
+	)
+	busy := refuse(booking.Errorf(booking.InvalidTransition, "request %s is being moved by someone else right now; read it again", before.Code))
+	for i := range steps {
+		if steps[i].stuck == nil {
+			steps[i].stuck = busy
+		}
+	}
+	return steps, nil
+}
 
-	// 5. The old window's hold: kept to the window's end once the deposit
-	// is paid (the request's own condition says the hold has not lapsed, so
-	// it is still this request's), or released if this request still holds
-	// it. A read finds the slot it is on.
-	if !e.EndPaymentHold && !e.ReleaseHold && !e.MoveWindow {
-		return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at, nil
+// uncountSteps count r off the open count of its phone and, when its
+// create counted it, of its business and its e-mail: one open request
+// fewer. A count already at zero is an error.
+func (s *Store) uncountSteps(r booking.Request) []step {
+	pk := businessPK(r.BusinessSlug)
+	sks := []string{phoneSK(r.Contact.Phone)}
+	if r.Counted {
+		sks = append(sks, skOpen)
+		if r.Contact.Email != "" {
+			sks = append(sks, emailSK(r.BusinessSlug, r.Contact.Email))
+		}
 	}
+	steps := make([]step, len(sks))
+	for i, sk := range sks {
+		steps[i] = step{item: s.uncount(pk, sk), failed: func(_ context.Context, f failure) error {
+			return fmt.Errorf("move request %s: item %d: an open count is already zero: %w", r.Code, f.index, f.err)
+		}}
+	}
+	return steps
+}
+
+// blockSteps block the phone and e-mail of r, a request that is not
+// genuine, at its business: a put, so marking twice is the same.
+func (s *Store) blockSteps(r booking.Request) []step {
+	block := func(kind, value string) step {
+		item := keyMap(businessPK(r.BusinessSlug), blockSK(r.BusinessSlug, kind, value))
+		item[attrRequestCode] = str(r.Code) // which request it came from
+		return step{item: types.TransactWriteItem{Put: &types.Put{TableName: s.table, Item: item}}}
+	}
+	steps := []step{block("phone", r.Contact.Phone)}
+	if r.Contact.Email != "" {
+		steps = append(steps, block("email", r.Contact.Email))
+	}
+	return steps
+}
+
+// oldHoldSteps update or delete the hold of before on its window: kept to
+// the window's end once the deposit is paid (the request's own condition
+// says the hold has not lapsed, so it is still this request's), or
+// released if this request still holds it. A read finds the slot it is
+// on; a hold changed since that read runs the move again.
+func (s *Store) oldHoldSteps(ctx context.Context, before, after booking.Request, e booking.Effects) ([]step, error) {
 	slot, err := s.heldSlot(ctx, before)
 	if err != nil {
-		return nil, at, err
+		return nil, err
 	}
 	switch {
 	case slot < 0 && e.EndPaymentHold:
-		return nil, at, fmt.Errorf("move request %s: no hold on its window names it", before.Code)
+		return nil, fmt.Errorf("move request %s: no hold on its window names it", before.Code)
 	case slot < 0:
-		// Released already (the window lapsed and was taken by another).
-		return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at, nil
+		return nil, nil // released already (the window lapsed and was taken by another)
 	}
-	oldKey := keyMap(pk, holdSK(before.Window.Start, slot))
+	key := keyMap(businessPK(before.BusinessSlug), holdSK(before.Window.Start, slot))
 	ours := map[string]types.AttributeValue{":code": str(before.Code)}
-	switch {
-	case e.EndPaymentHold:
-		at.oldHold = len(items)
+	var item types.TransactWriteItem
+	if e.EndPaymentHold {
 		ours[":until"] = unix(after.HoldUntil())
-		items = append(items, types.TransactWriteItem{Update: &types.Update{
+		item.Update = &types.Update{
 			TableName:                 s.table,
-			Key:                       oldKey,
+			Key:                       key,
 			UpdateExpression:          aws.String("SET expires_at = :until"),
 			ConditionExpression:       aws.String("request_code = :code"),
 			ExpressionAttributeValues: ours,
-		}})
-	default:
-		at.oldHold = len(items)
-		items = append(items, types.TransactWriteItem{Delete: &types.Delete{
+		}
+	} else {
+		item.Delete = &types.Delete{
 			TableName:                 s.table,
-			Key:                       oldKey,
+			Key:                       key,
 			ConditionExpression:       aws.String("request_code = :code"),
 			ExpressionAttributeValues: ours,
-		}})
+		}
 	}
-	return &dynamodb.TransactWriteItemsInput{TransactItems: items}, at, nil
+	return []step{{item: item, failed: refuse(errAgain)}}, nil
 }
 
 // requestMove is the write of the request item in a move: the whole

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 )
@@ -26,7 +27,7 @@ func newLifecycleFixture(t *testing.T, eng dynamotest.Engine) *lifecycleFixture 
 	t.Helper()
 	client, table := eng.Open(t)
 	f := &lifecycleFixture{engine: engine{store: dynamo.New(client, table), client: client, table: table}, clock: now}
-	f.bookings = booking.NewBookings(f.store, "https://book.example.com", nil, func() time.Time { return f.clock })
+	f.bookings = bookingtest.New(t, booking.Config{Store: f.store, SiteURL: "https://book.example.com", Now: func() time.Time { return f.clock }})
 	if err := f.store.PutBusiness(context.Background(), loadBusiness(t)); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/notify"
 )
@@ -206,7 +207,7 @@ func TestRemindersConcurrently(t *testing.T) {
 				dynamo.SetPageSize(s, 1)
 			}
 			wg.Go(func() {
-				results[i], errs[i] = booking.NewBookings(s, "", nil, nil).SendReminders(context.Background(), at)
+				results[i], errs[i] = bookingtest.New(t, booking.Config{Store: s, SiteURL: "https://book.example.com", Now: bookingtest.NoClock(t)}).SendReminders(context.Background(), at)
 			})
 		}
 		wg.Wait()
@@ -319,7 +320,7 @@ func TestMoveRacesAReminder(t *testing.T) {
 
 		// The domain: the person's cancel from that read goes through,
 		// after the remind event.
-		s := booking.NewBookings(&staleStore{Store: f.store, stale: stale}, "", nil, func() time.Time { return remindMonday.Add(time.Second) })
+		s := bookingtest.New(t, booking.Config{Store: &staleStore{Store: f.store, stale: stale}, Now: func() time.Time { return remindMonday.Add(time.Second) }, SiteURL: "https://book.example.com"})
 		if _, err := s.CustomerCancel(ctx, r.Code); err != nil {
 			t.Fatalf("CustomerCancel() from a read before the reminder = %v, want nil", err)
 		}

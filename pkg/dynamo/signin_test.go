@@ -191,7 +191,7 @@ func TestSignInService(t *testing.T) {
 	const email = "office@test-plumbing.example.com"
 	forEachEngine(t, func(t *testing.T, e engine) {
 		clock := bookingtest.NewClock(now)
-		s := booking.NewBookings(e.store, "https://doorstep.example.com", nil, clock.Now)
+		s := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://doorstep.example.com", Now: clock.Now})
 		if err := e.store.PutBusiness(ctx, inboxBusiness(t, slug, email)); err != nil {
 			t.Fatal(err)
 		}
@@ -310,7 +310,7 @@ func TestSetAcceptingRequests(t *testing.T) {
 		if err := e.store.PutBusiness(ctx, b); err != nil {
 			t.Fatal(err)
 		}
-		s := booking.NewBookings(e.store, "https://doorstep.example.com", nil, bookingtest.NewClock(now).Now)
+		s := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://doorstep.example.com", Now: bookingtest.NewClock(now).Now})
 		inbox := bookingtest.Inbox(t, s, b.Slug) // opened once: its business goes stale below
 
 		t.Run("pause, then resume", func(t *testing.T) {
@@ -334,7 +334,7 @@ func TestSetAcceptingRequests(t *testing.T) {
 					t.Fatal(err)
 				}
 			}}
-			_, err := bookingtest.Inbox(t, booking.NewBookings(racing, "", nil, bookingtest.NewClock(now).Now), b.Slug).SetAcceptingRequests(ctx, false)
+			_, err := bookingtest.Inbox(t, bookingtest.New(t, booking.Config{Store: racing, Now: bookingtest.NewClock(now).Now, SiteURL: "https://book.example.com"}), b.Slug).SetAcceptingRequests(ctx, false)
 			if err == nil {
 				t.Fatal("SetAcceptingRequests() = nil, want an error: the record changed after it was read")
 			}
@@ -366,7 +366,7 @@ func TestRaceSignIns(t *testing.T) {
 	if err := store.PutBusiness(ctx, inboxBusiness(t, slug, email)); err != nil {
 		t.Fatal(err)
 	}
-	s := booking.NewBookings(store, "https://doorstep.example.com", nil, bookingtest.NewClock(now).Now)
+	s := bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://doorstep.example.com", Now: bookingtest.NewClock(now).Now})
 
 	tokens := make([]string, n)
 	errs := race(n, func(i int) error {

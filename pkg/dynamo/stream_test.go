@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/notify"
@@ -82,7 +83,7 @@ func TestDecodeRequestWrite(t *testing.T) {
 		}
 
 		// The deposit is paid: the move's put is a MODIFY of the whole item.
-		bookings := booking.NewBookings(e.store, "https://book.example.com", nil, func() time.Time { return now.Add(time.Minute) })
+		bookings := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://book.example.com", Now: func() time.Time { return now.Add(time.Minute) }})
 		after, err := bookings.PaySimulated(ctx, r.Code)
 		if err != nil {
 			t.Fatal(err)

@@ -231,7 +231,7 @@ func TestSweepPages(t *testing.T) {
 	forEachEngine(t, func(t *testing.T, e engine) {
 		dynamo.SetPageSize(e.store, 1)
 		rs := createLapsing(t, e, n)
-		res, err := booking.NewBookings(e.store, "", nil, nil).ExpireLapsed(context.Background(), now.Add(31*time.Minute))
+		res, err := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://book.example.com", Now: bookingtest.NoClock(t)}).ExpireLapsed(context.Background(), now.Add(31*time.Minute))
 		if err != nil || res != (booking.SweepResult{Expired: n}) {
 			t.Fatalf("ExpireLapsed() = %+v, %v; want %d expired", res, err, n)
 		}
@@ -259,7 +259,7 @@ func TestSweepConcurrently(t *testing.T) {
 				dynamo.SetPageSize(s, 1)
 			}
 			wg.Go(func() {
-				results[i], errs[i] = booking.NewBookings(s, "", nil, nil).ExpireLapsed(context.Background(), at)
+				results[i], errs[i] = bookingtest.New(t, booking.Config{Store: s, SiteURL: "https://book.example.com", Now: bookingtest.NoClock(t)}).ExpireLapsed(context.Background(), at)
 			})
 		}
 		wg.Wait()
@@ -306,7 +306,7 @@ func TestSweepGoesOnPastAFailure(t *testing.T) {
 			t.Fatal(err)
 		}
 
-		res, err := booking.NewBookings(e.store, "", nil, nil).ExpireLapsed(context.Background(), now.Add(31*time.Minute))
+		res, err := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://book.example.com", Now: bookingtest.NoClock(t)}).ExpireLapsed(context.Background(), now.Add(31*time.Minute))
 		if err == nil || !strings.Contains(err.Error(), rs[bad].Code) {
 			t.Errorf("ExpireLapsed() error = %v, want one naming %s", err, rs[bad].Code)
 		}
@@ -333,7 +333,7 @@ func BenchmarkSweep1000(b *testing.B) {
 	for i := range rs {
 		rs[i] = pendingAt(fmt.Sprintf("212555%04d", i), monday.Add(time.Duration(i)*2*time.Hour))
 	}
-	bookings := booking.NewBookings(s, "", nil, nil)
+	bookings := bookingtest.New(b, booking.Config{Store: s, SiteURL: "https://book.example.com", Now: bookingtest.NoClock(b)})
 	for i := range b.N {
 		b.StopTimer()
 		// The same requests again under fresh codes: the last sweep freed

@@ -45,7 +45,7 @@ func newFeedFixture(t *testing.T) *feedFixture {
 		}
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	fx.bookings = booking.NewBookings(store, siteURL, nil, fx.clock.Now)
+	fx.bookings = bookingtest.New(t, booking.Config{Store: store, SiteURL: siteURL, Now: fx.clock.Now})
 	mux := http.NewServeMux()
 	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(fx.bookings, log))
 	mux.Handle(httpapi.CalendarPrefix, httpapi.NewCalendarFeed(fx.bookings, log))

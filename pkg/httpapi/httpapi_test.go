@@ -43,7 +43,7 @@ func newBookings(t *testing.T) (*booking.Bookings, *bookingtest.Clock) {
 	store := dynamo.New(client, table)
 	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
 	c := bookingtest.NewClock(start)
-	return booking.NewBookings(store, siteURL, nil, c.Now), c
+	return bookingtest.New(t, booking.Config{Store: store, SiteURL: siteURL, Now: c.Now}), c
 }
 
 type response struct {
@@ -599,7 +599,7 @@ func (failingStore) Business(context.Context, string) (*booking.Business, error)
 func TestServerErrorHidesDetail(t *testing.T) {
 	var logged strings.Builder
 	log := slog.New(slog.NewTextHandler(&logged, nil))
-	h := httpapi.New(booking.NewBookings(failingStore{}, siteURL, nil, time.Now), log)
+	h := httpapi.New(bookingtest.New(t, booking.Config{Store: failingStore{}, SiteURL: siteURL, Now: time.Now}), log)
 	res := call(t, h, "GET", "/api/v1/businesses/split-day-plumbing", "")
 	if res.status != 500 || res.errorCode(t) != "SERVER_ERROR" {
 		t.Fatalf("got %d %s, want 500 SERVER_ERROR", res.status, res.raw)

@@ -47,7 +47,7 @@ func newInboxFixture(t *testing.T) *inboxFixture {
 	})
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	mux := http.NewServeMux()
-	fx.bookings = booking.NewBookings(store, siteURL, nil, fx.clock.Now)
+	fx.bookings = bookingtest.New(t, booking.Config{Store: store, SiteURL: siteURL, Now: fx.clock.Now})
 	mux.Handle(httpapi.InboxPrefix+"/", httpapi.NewInbox(fx.bookings, log))
 	mux.Handle("/", httpapi.New(fx.bookings, log))
 	fx.h = mux

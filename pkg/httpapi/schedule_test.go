@@ -22,7 +22,7 @@ func TestDaysOffAndNotice(t *testing.T) {
 		client, table := dynamotest.Minidyn(t)
 		store := dynamo.New(client, table)
 		dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", edit)
-		bookings := booking.NewBookings(store, siteURL, nil, bookingtest.NewClock(start).Now)
+		bookings := bookingtest.New(t, booking.Config{Store: store, SiteURL: siteURL, Now: bookingtest.NewClock(start).Now})
 		return httpapi.New(bookings, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	}
 	plain := apiWith(nil)

@@ -185,7 +185,7 @@ func newFixture(t *testing.T, config func(*inboxweb.Config)) *fixture {
 	f := &fixture{clock: bookingtest.NewClock(start), store: dynamo.New(client, table), mail: &mailer{}, log: &syncBuffer{}}
 	dynamotest.PutBusinesses(t, f.store, demoFile, nil)
 	f.counted = &countingStore{Store: f.store}
-	f.bookings = booking.NewBookings(f.counted, siteURL, nil, f.clock.Now)
+	f.bookings = bookingtest.New(t, booking.Config{Store: f.counted, SiteURL: siteURL, Now: f.clock.Now})
 	c := inboxweb.Config{
 		Bookings: f.bookings, Mailer: f.mail, SiteURL: siteURL, SignInDelay: 20 * time.Millisecond,
 		Now: f.clock.Now, Log: slog.New(slog.NewJSONHandler(f.log, &slog.HandlerOptions{Level: slog.LevelDebug})),

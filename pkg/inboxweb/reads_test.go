@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 )
 
 var depositField = regexp.MustCompile(`name="deposit" value="([^"]*)"`)
@@ -49,7 +50,7 @@ func TestOneReadPerClick(t *testing.T) {
 			}
 			if tt.meanwhile != "" {
 				// Another move, through the store itself: it wins.
-				other := booking.NewBookings(f.store, siteURL, nil, f.clock.Now)
+				other := bookingtest.New(t, booking.Config{Store: f.store, SiteURL: siteURL, Now: f.clock.Now})
 				f.counted.moveMeanwhile(func() { f.businessMoveWith(t, other, tt.slug, code, tt.meanwhile) })
 			}
 

@@ -18,6 +18,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/httpapi"
@@ -73,7 +74,7 @@ func TestDynamoDBCallsPerOperation(t *testing.T) {
 	counter := &callCounter{calls: map[string]int{}}
 	client := countingClient(dynamotest.NewClient(env.Vars["DYNAMODB_ENDPOINT"]), counter)
 	store := dynamo.New(client, env.Vars["TABLE_NAME"])
-	bookings := booking.NewBookings(store, lambdatest.SiteURL, nil, time.Now)
+	bookings := bookingtest.New(t, booking.Config{Store: store, SiteURL: lambdatest.SiteURL, Now: time.Now})
 	handler := httpapi.New(bookings, slog.New(slog.DiscardHandler))
 
 	const slug = "desert-cool-hvac" // no deposit, open 24/7

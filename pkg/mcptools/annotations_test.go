@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 )
 
@@ -16,7 +17,7 @@ import (
 func TestAnnotationsMatchBehaviour(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	store := &countingStore{Store: env.Store}
-	bookings := booking.NewBookings(store, lambdatest.SiteURL, nil, time.Now)
+	bookings := bookingtest.New(t, booking.Config{Store: store, SiteURL: lambdatest.SiteURL, Now: time.Now})
 	tr := protoTransportsOver(t, bookings)[0]
 
 	const slug = "desert-cool-hvac"

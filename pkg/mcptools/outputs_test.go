@@ -182,7 +182,7 @@ func newOutputsBookings(t *testing.T) *booking.Bookings {
 			b.RequestsPerHour = 2
 		}
 	})
-	return booking.NewBookings(store, "https://book.example.com", nil, func() time.Time { return toolsStart })
+	return bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://book.example.com", Now: func() time.Time { return toolsStart }})
 }
 
 func TestToolResultsMatchTheirSchemas(t *testing.T) {
@@ -361,7 +361,7 @@ func TestToolResultsMatchTheirSchemas(t *testing.T) {
 // without its detail.
 func TestToolServerErrorIsARefusal(t *testing.T) {
 	client, _ := dynamotest.Minidyn(t)
-	broken := booking.NewBookings(dynamo.New(client, "no-such-table"), "https://book.example.com", nil, func() time.Time { return toolsStart })
+	broken := bookingtest.New(t, booking.Config{Store: dynamo.New(client, "no-such-table"), SiteURL: "https://book.example.com", Now: func() time.Time { return toolsStart }})
 	s := newOutputsServer(t, outputsGenerations[0], broken)
 	for tool, args := range map[string]any{
 		"get_business":         map[string]any{"business": "split-day-plumbing"},

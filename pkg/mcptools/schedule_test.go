@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/mcptools"
@@ -30,7 +31,7 @@ func TestDaysOffAndNotice(t *testing.T) {
 			b.MinNoticeMinutes = 20 * 60
 		}
 	})
-	bookings := booking.NewBookings(store, "https://book.example.com", nil, func() time.Time { return toolsStart })
+	bookings := bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://book.example.com", Now: func() time.Time { return toolsStart }})
 	srv := httptest.NewServer(mcptools.New(bookings, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
 	session, err := mcp.NewClient(&mcp.Implementation{Name: "doorstep-test", Version: "1.0.0"}, nil).

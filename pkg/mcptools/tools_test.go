@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/httpapi"
@@ -56,7 +57,7 @@ func newToolsBookings(t *testing.T) *booking.Bookings {
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
 	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
-	return booking.NewBookings(store, "https://book.example.com", nil, func() time.Time { return toolsStart })
+	return bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://book.example.com", Now: func() time.Time { return toolsStart }})
 }
 
 // call calls a tool and returns its structured content as a JSON object,

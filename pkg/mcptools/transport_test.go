@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 )
 
@@ -125,7 +126,7 @@ func TestTransportBatchRefused(t *testing.T) {
 	ctx := context.Background()
 	env := lambdatest.NewEnv(t)
 	store := &countingStore{Store: env.Store}
-	bookings := booking.NewBookings(store, lambdatest.SiteURL, nil, time.Now)
+	bookings := bookingtest.New(t, booking.Config{Store: store, SiteURL: lambdatest.SiteURL, Now: time.Now})
 
 	const slug = "desert-cool-hvac"
 	open := func(t *testing.T) []string {

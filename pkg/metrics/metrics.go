@@ -107,7 +107,7 @@ func (m *Metrics) Count(ctx context.Context, name, dimension, value string) {
 	m.log.LogAttrs(ctx, slog.LevelInfo, "metric", attrs...)
 }
 
-// Metrics is the booking service's Observer (booking.WithObserver).
+// Metrics is the booking service's Observer (booking.Config.Observer).
 var _ booking.Observer = (*Metrics)(nil)
 
 // RequestCreated counts a stored service request.

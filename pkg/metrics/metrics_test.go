@@ -151,7 +151,7 @@ func TestBookingsEvents(t *testing.T) {
 	clock := bookingtest.NewClock(at)
 	var buf bytes.Buffer
 	m := metrics.New(slog.New(slog.NewJSONHandler(&buf, nil)), "", clock.Now)
-	bookings := booking.NewBookings(store, "https://book.example.com", nil, clock.Now, booking.WithObserver(m))
+	bookings := bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://book.example.com", Now: clock.Now, Observer: m})
 	b, err := bookings.Business(ctx, "desert-cool-hvac")
 	if err != nil {
 		t.Fatal(err)

@@ -100,7 +100,7 @@ func TestLocalWiring(t *testing.T) {
 		Businesses: store, Email: box, SMS: box, Ledger: dynamo.NewLedger(client, table), Log: log, Now: time.Now,
 	}
 	watched := notify.Notifying(store, notifier, log)
-	bookings := booking.NewBookings(watched, siteURL, nil, time.Now)
+	bookings := bookingtest.New(t, booking.Config{Store: watched, SiteURL: siteURL, Now: time.Now})
 
 	const slug = "desert-cool-hvac"
 	b, err := bookings.Business(ctx, slug)

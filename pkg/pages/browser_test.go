@@ -44,7 +44,7 @@ func TestBrowser(t *testing.T) {
 	store := dynamo.New(client, table)
 	dynamotest.PutBusinesses(t, store, demoFile, nil)
 	log := slog.New(slog.DiscardHandler)
-	bookings := booking.NewBookings(store, srv.URL, nil, time.Now)
+	bookings := bookingtest.New(t, booking.Config{Store: store, SiteURL: srv.URL, Now: time.Now})
 	pagesHandler := pages.New(pages.Config{Bookings: bookings, Log: log})
 	mux.Handle("/api/", httpapi.New(bookings, log))
 	mux.Handle("/r/", pagesHandler)

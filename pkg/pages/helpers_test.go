@@ -52,7 +52,7 @@ func newFixture(t *testing.T, config func(*pages.Config)) *fixture {
 	client, table := dynamotest.Minidyn(t)
 	f := &fixture{clock: bookingtest.NewClock(start), store: dynamo.New(client, table)}
 	dynamotest.PutBusinesses(t, f.store, demoFile, nil)
-	f.bookings = booking.NewBookings(f.store, siteURL, nil, f.clock.Now)
+	f.bookings = bookingtest.New(t, booking.Config{Store: f.store, SiteURL: siteURL, Now: f.clock.Now})
 	c := pages.Config{Bookings: f.bookings, Now: f.clock.Now, Log: slog.New(slog.DiscardHandler)}
 	if config != nil {
 		config(&c)

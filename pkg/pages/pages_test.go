@@ -2,6 +2,7 @@ package pages_test
 
 import (
 	"html"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/htmlpage/pagetest"
 	"github.com/doorstep/doorstep/pkg/pages"
 )
@@ -236,7 +238,9 @@ func TestRealDeposit(t *testing.T) {
 		}
 	})
 	t.Run("a stack without Stripe: the deposit is simulated and says so once", func(t *testing.T) {
-		f := newFixture(t, func(c *pages.Config) { c.Bookings.SimulateDeposits() })
+		f := newFixture(t, nil)
+		f.bookings = bookingtest.New(t, booking.Config{Store: f.store, SiteURL: siteURL, Now: f.clock.Now, SimulateDeposits: true})
+		f.h = pages.New(pages.Config{Bookings: f.bookings, Now: f.clock.Now, Log: slog.New(slog.DiscardHandler)})
 		c := f.create(t, "austin-rapid-plumbing", "78701", "en", 0)
 		if got := f.request(t, c.Code).Deposit; !got.Simulated {
 			t.Errorf("stored deposit %+v, want simulated", got)

@@ -45,7 +45,7 @@ func newFixture(t *testing.T) *fixture {
 		SecretKey: stripetest.SecretKey, SiteURL: siteURL, APIURL: f.stripe.URL, Now: f.clock.Now,
 		Log: slog.New(slog.DiscardHandler),
 	})
-	f.bookings = booking.NewBookings(f.store, siteURL, f.provider, f.clock.Now)
+	f.bookings = bookingtest.New(t, booking.Config{Store: f.store, SiteURL: siteURL, Payments: f.provider, Now: f.clock.Now})
 	return f
 }
 

@@ -89,7 +89,7 @@ func TestSweepHandler(t *testing.T) {
 			store := dynamo.New(dynamotest.NewClient(env.Vars["DYNAMODB_ENDPOINT"]), table)
 			var logs bytes.Buffer
 			clock := func() time.Time { return at.Add(30 * time.Second) }
-			h := Handler(booking.NewBookings(store, lambdatest.SiteURL, nil, clock), clock, slog.New(slog.NewJSONHandler(&logs, nil)))
+			h := Handler(bookingtest.New(t, booking.Config{Store: store, SiteURL: lambdatest.SiteURL, Now: clock}), clock, slog.New(slog.NewJSONHandler(&logs, nil)))
 
 			ctx = lambdacontext.NewContext(ctx, &lambdacontext.LambdaContext{AwsRequestID: "c0ffee-sweep"})
 			if tt.deadline > 0 {
@@ -189,7 +189,7 @@ func TestSweepHandlerLogsEachRequestIDOnce(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	var logs bytes.Buffer
 	clock := func() time.Time { return at }
-	h := Handler(booking.NewBookings(env.Store, lambdatest.SiteURL, nil, clock), clock, slog.New(slog.NewJSONHandler(&logs, nil)))
+	h := Handler(bookingtest.New(t, booking.Config{Store: env.Store, SiteURL: lambdatest.SiteURL, Now: clock}), clock, slog.New(slog.NewJSONHandler(&logs, nil)))
 	for _, id := range []string{"first-invocation", "second-invocation"} {
 		logs.Reset()
 		ctx := lambdacontext.NewContext(context.Background(), &lambdacontext.LambdaContext{AwsRequestID: id})
@@ -222,7 +222,7 @@ func TestSweepHandlerReminds(t *testing.T) {
 		t.Fatal(err)
 	}
 	clock := func() time.Time { return at }
-	h := Handler(booking.NewBookings(env.Store, lambdatest.SiteURL, nil, clock), clock, slog.New(slog.DiscardHandler))
+	h := Handler(bookingtest.New(t, booking.Config{Store: env.Store, SiteURL: lambdatest.SiteURL, Now: clock}), clock, slog.New(slog.DiscardHandler))
 	for i, want := range []int{1, 0} {
 		out, err := lambda.NewHandler(h).Invoke(context.Background(), sample)
 		if err != nil {

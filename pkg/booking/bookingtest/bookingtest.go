@@ -51,6 +51,26 @@ func ReadBusiness(t testing.TB, path string) *booking.Business {
 	return b
 }
 
+// New returns the service c configures (booking.New), stopping the test
+// when c is bad.
+func New(t testing.TB, c booking.Config) *booking.Bookings {
+	t.Helper()
+	s, err := booking.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// NoClock is the clock of a service that a test calls only with times of
+// its own (a sweep at a given instant): reading it fails the test.
+func NoClock(t testing.TB) func() time.Time {
+	return func() time.Time {
+		t.Error("the service read its clock; this test gives it none")
+		return time.Time{}
+	}
+}
+
 // Inbox opens the inbox of the business slug as the operator does
 // (booking.Bookings.OperatorInbox): a test acts as the business through it.
 func Inbox(t testing.TB, bookings *booking.Bookings, slug string) *booking.Inbox {

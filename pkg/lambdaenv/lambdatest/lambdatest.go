@@ -66,7 +66,7 @@ func NewEnv(t testing.TB) *Env {
 			"AWS_SECRET_ACCESS_KEY": "doorstep",
 		},
 		Store:    store,
-		Bookings: booking.NewBookings(store, SiteURL, nil, time.Now),
+		Bookings: bookingtest.New(t, booking.Config{Store: store, SiteURL: SiteURL, Now: time.Now}),
 	}
 	for _, b := range businesses {
 		if b.BookingDeposit != nil || !b.AcceptingRequests {
