@@ -104,14 +104,6 @@ var texts = htmlpage.Texts{
 		"not_found":       "No business has this booking address. Check the link you followed.",
 		"error_title":     "Something went wrong",
 		"error":           "Nothing was sent. Try again in a minute.",
-
-		// The deposit's rules (as on the person's pages).
-		"rule_job_done":       "Job done: deducted from your final bill.",
-		"rule_not_there":      "Nobody there when the business comes: kept by the business.",
-		"rule_cancel_early":   "You cancel at least %d hours before the arrival window: refunded in full.",
-		"rule_cancel_late":    "You cancel later: kept by the business.",
-		"rule_business":       "The business declines or cancels: refunded in full.",
-		"rule_business_moves": "The business moves your window: refunded if you then cancel or are not there.",
 	},
 	"es": {
 		"other_lang": "English",
@@ -207,13 +199,6 @@ var texts = htmlpage.Texts{
 		"not_found":       "Ningún negocio tiene esta dirección de reservas. Revise el enlace que siguió.",
 		"error_title":     "Algo salió mal",
 		"error":           "No se envió nada. Inténtelo de nuevo en un minuto.",
-
-		"rule_job_done":       "Trabajo hecho: se descuenta de su factura final.",
-		"rule_not_there":      "No hay nadie cuando llega el negocio: lo retiene el negocio.",
-		"rule_cancel_early":   "Cancela al menos %d horas antes del horario de llegada: se reembolsa por completo.",
-		"rule_cancel_late":    "Cancela más tarde: lo retiene el negocio.",
-		"rule_business":       "El negocio rechaza o cancela: se reembolsa por completo.",
-		"rule_business_moves": "El negocio cambia su horario: se reembolsa si luego cancela o no está.",
 	},
 }
 

@@ -159,12 +159,8 @@ func (f *form) checkStart(a *answers) bool {
 			Amount:     display.Money(d.AmountCents, d.Currency),
 			AmountText: tr(f.Lang, "deposit_amount", display.Money(d.AmountCents, d.Currency)),
 			PayWithin:  tr(f.Lang, "deposit_pay_within", d.PayWithinMinutes),
-			Rules: []string{
-				tr(f.Lang, "rule_job_done"), tr(f.Lang, "rule_not_there"),
-				tr(f.Lang, "rule_cancel_early", d.FreeCancellationHours), tr(f.Lang, "rule_cancel_late"),
-				tr(f.Lang, "rule_business"), tr(f.Lang, "rule_business_moves"),
-			},
-			TermsURL: d.TermsURL,
+			Rules:      htmlpage.DepositRules(f.Lang, d.FreeCancellationHours),
+			TermsURL:   d.TermsURL,
 		}
 		if d.Simulated {
 			f.Deposit.Note = tr(f.Lang, "deposit_simulated")

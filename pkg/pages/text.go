@@ -59,14 +59,6 @@ var texts = htmlpage.Texts{
 		"deposit_cancelled": "Nothing was charged: the request was cancelled before paying.",
 		"refund_card":       "The refund goes back to the card you paid with; your bank may take a few days to show it.",
 
-		// The rules.
-		"rule_job_done":       "Job done: deducted from your final bill.",
-		"rule_not_there":      "Nobody there when the business comes: kept by the business.",
-		"rule_cancel_early":   "You cancel at least %d hours before the arrival window: refunded in full.",
-		"rule_cancel_late":    "You cancel later: kept by the business.",
-		"rule_business":       "The business declines or cancels: refunded in full.",
-		"rule_business_moves": "The business moves your window: refunded if you then cancel or are not there.",
-
 		// Payment.
 		"pay_title":        "Pay the deposit",
 		"pay_for":          "Deposit for %s",
@@ -147,13 +139,6 @@ var texts = htmlpage.Texts{
 		"deposit_expired":   "No se pagó a tiempo: no se cobró nada.",
 		"deposit_cancelled": "No se cobró nada: la solicitud se canceló antes de pagar.",
 		"refund_card":       "El reembolso vuelve a la tarjeta con la que pagó; su banco puede tardar unos días en mostrarlo.",
-
-		"rule_job_done":       "Trabajo hecho: se descuenta de su factura final.",
-		"rule_not_there":      "No hay nadie cuando llega el negocio: lo retiene el negocio.",
-		"rule_cancel_early":   "Cancela al menos %d horas antes del horario de llegada: se reembolsa por completo.",
-		"rule_cancel_late":    "Cancela más tarde: lo retiene el negocio.",
-		"rule_business":       "El negocio rechaza o cancela: se reembolsa por completo.",
-		"rule_business_moves": "El negocio cambia su horario: se reembolsa si luego cancela o no está.",
 
 		"pay_title":        "Pagar el depósito",
 		"pay_for":          "Depósito para %s",

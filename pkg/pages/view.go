@@ -6,6 +6,7 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/display"
+	"github.com/doorstep/doorstep/pkg/htmlpage"
 )
 
 // The views hold only what a page may show. They are built from the stored
@@ -173,14 +174,7 @@ func buildDeposit(r booking.Request, b *booking.Business, lang string, simulateA
 	case state == booking.DepositRefunded:
 		v.RefundNote = tr(lang, "refund_card")
 	}
-	v.Rules = []string{
-		tr(lang, "rule_job_done"),
-		tr(lang, "rule_not_there"),
-		tr(lang, "rule_cancel_early", d.FreeCancellationHours),
-		tr(lang, "rule_cancel_late"),
-		tr(lang, "rule_business"),
-		tr(lang, "rule_business_moves"),
-	}
+	v.Rules = htmlpage.DepositRules(lang, d.FreeCancellationHours)
 	if b.BookingDeposit != nil {
 		v.TermsURL = b.BookingDeposit.TermsURL
 	}
