@@ -27,7 +27,9 @@ const (
 
 const dateLayout = "2006-01-02"
 
-func daysError(days string) error {
+// DaysError is the INVALID_REQUEST for a number of days, as sent, that is
+// not a whole number from 1 to MaxDays (edge.ParseDays refuses with it too).
+func DaysError(days string) error {
 	return Errorf(InvalidRequest, "days must be a whole number from 1 to %d, got %s", MaxDays, excerpt(days))
 }
 

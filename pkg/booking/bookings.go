@@ -120,7 +120,7 @@ type WindowQuery struct {
 // ArrivalWindows lists the open windows of b (listArrivalWindows).
 func (s *Bookings) ArrivalWindows(ctx context.Context, b *Business, q WindowQuery) (Availability, error) {
 	if q.Days < 1 || q.Days > MaxDays {
-		return Availability{}, daysError(strconv.Itoa(q.Days))
+		return Availability{}, DaysError(strconv.Itoa(q.Days))
 	}
 	now := s.now()
 	first := q.From

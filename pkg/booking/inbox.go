@@ -68,11 +68,19 @@ type InboxQuery struct {
 // DefaultPageSize is how many requests a page lists when no limit is given.
 const DefaultPageSize = 25
 
-func statusError(s string) error {
+// IsInboxStatus reports whether a business sees requests in state st: new,
+// and every state a new request can be moved to.
+func IsInboxStatus(st Status) bool { return slices.Contains(inboxStatuses, st) }
+
+// StatusFilterError is the INVALID_REQUEST for a status filter naming s, a
+// state no business sees requests in.
+func StatusFilterError(s string) error {
 	return Errorf(InvalidRequest, "status %s: want one or more of %s, joined by commas", excerpt(s), joinStatuses(inboxStatuses))
 }
 
-func limitError() error {
+// LimitError is the INVALID_REQUEST for a page size that is not a whole
+// number from 1 to MaxPageSize.
+func LimitError() error {
 	return Errorf(InvalidRequest, "limit must be a whole number from 1 to %d", MaxPageSize)
 }
 
@@ -108,14 +116,14 @@ func (in *Inbox) Requests(ctx context.Context, iq InboxQuery) (InboxPage, error)
 	q := RequestQuery{Slug: b.Slug, Statuses: iq.Statuses, Limit: iq.Limit, Cursor: iq.Cursor}
 	for _, st := range iq.Statuses {
 		if !slices.Contains(inboxStatuses, st) {
-			return InboxPage{}, statusError(string(st))
+			return InboxPage{}, StatusFilterError(string(st))
 		}
 	}
 	switch {
 	case q.Limit == 0:
 		q.Limit = DefaultPageSize
 	case q.Limit < 0 || q.Limit > MaxPageSize:
-		return InboxPage{}, limitError()
+		return InboxPage{}, LimitError()
 	}
 	now := s.now()
 	if !iq.From.IsZero() {
