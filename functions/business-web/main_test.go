@@ -68,15 +68,7 @@ func TestFailsAtStart(t *testing.T) {
 // signing out.
 func TestPermissions(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	env.Vars["SENDER_EMAIL"] = "inbox@book.example.com"
-	var mails []string
-	ses := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		mails = append(mails, string(body))
-		io.WriteString(w, `{"MessageId":"010001ef-0000-4e6f-8f3a-000000000000-000000"}`)
-	}))
-	t.Cleanup(ses.Close)
-	env.Vars[sesmail.EndpointVariable] = ses.URL
+	mails := fakeSES(t, env)
 	const slug = "desert-cool-hvac"
 	env.Crews(t, slug, 2)
 	codes := []string{env.Send(t, slug, "6025550101"), env.Send(t, slug, "6025550102"), env.Send(t, slug, "6025550103")}
@@ -84,48 +76,13 @@ func TestPermissions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sample := lambdatest.Event(t, "business-web-inbox.json")
 	var cookie, csrf string
 	send := func(t *testing.T, method, path, form string, wantStatus int) events.APIGatewayV2HTTPResponse {
 		t.Helper()
-		event := lambdatest.Edit(t, sample, func(e *events.APIGatewayV2HTTPRequest) {
-			e.RawPath, e.RequestContext.HTTP.Path, e.RequestContext.HTTP.Method = path, path, method
-			if path != "/inbox" {
-				e.RouteKey, e.RequestContext.RouteKey = "ANY /inbox/{proxy+}", "ANY /inbox/{proxy+}"
-				e.PathParameters = map[string]string{"proxy": strings.TrimPrefix(path, "/inbox/")}
-			}
-			if cookie != "" {
-				e.Cookies = []string{cookie}
-			}
-			if method == http.MethodPost {
-				e.Headers["content-type"] = "application/x-www-form-urlencoded"
-				e.Body = form
-			}
-		})
-		res := lambdatest.InvokeHTTP(t, h, event)
-		if res.StatusCode != wantStatus {
-			t.Fatalf("%s %s: got %d %.300s, want %d", method, path, res.StatusCode, res.Body, wantStatus)
-		}
-		return res
+		return invokeWeb(t, h, webEvent(t, method, path, cookie, form), wantStatus)
 	}
 	t.Run("sign-in", func(t *testing.T) {
-		send(t, "POST", "/inbox/sign-in", "email=inbox%40desert-cool-hvac.example.com", 200)
-		if len(mails) != 1 {
-			t.Fatalf("got %d e-mails, want 1", len(mails))
-		}
-		token := regexp.MustCompile(`/inbox/sign-in/([A-Za-z0-9_-]+)`).FindStringSubmatch(mails[0])
-		if token == nil {
-			t.Fatalf("no sign-in link in %s", mails[0])
-		}
-		res := send(t, "POST", "/inbox/sign-in/"+token[1], "", 303)
-		for _, c := range res.Cookies {
-			if strings.HasPrefix(c, inboxweb.CookieName+"=") {
-				cookie, _, _ = strings.Cut(c, ";")
-			}
-		}
-		if cookie == "" {
-			t.Fatalf("no session cookie in %q", res.Cookies)
-		}
+		cookie = signIn(t, h, mails)
 	})
 	t.Run("inbox", func(t *testing.T) {
 		res := send(t, "GET", "/inbox", "", 200)
@@ -154,4 +111,72 @@ func TestPermissions(t *testing.T) {
 	t.Run("sign out", func(t *testing.T) {
 		send(t, "POST", "/inbox/sign-out", "csrf="+csrf, 303)
 	})
+}
+
+// fakeSES stands in for SES in env: the function's SENDER_EMAIL is set,
+// and the bodies of the e-mails it sends are kept, in order.
+func fakeSES(t *testing.T, env *lambdatest.Env) *[]string {
+	env.Vars["SENDER_EMAIL"] = "inbox@book.example.com"
+	var mails []string
+	ses := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mails = append(mails, string(body))
+		io.WriteString(w, `{"MessageId":"010001ef-0000-4e6f-8f3a-000000000000-000000"}`)
+	}))
+	t.Cleanup(ses.Close)
+	env.Vars[sesmail.EndpointVariable] = ses.URL
+	return &mails
+}
+
+// webEvent is the sample event (GET /inbox) sent as method to path, with
+// the session cookie, if any, and a POST's form.
+func webEvent(t testing.TB, method, path, cookie, form string) []byte {
+	return lambdatest.Edit(t, lambdatest.Event(t, "business-web-inbox.json"), func(e *events.APIGatewayV2HTTPRequest) {
+		e.RawPath, e.RequestContext.HTTP.Path, e.RequestContext.HTTP.Method = path, path, method
+		if path != "/inbox" {
+			e.RouteKey, e.RequestContext.RouteKey = "ANY /inbox/{proxy+}", "ANY /inbox/{proxy+}"
+			e.PathParameters = map[string]string{"proxy": strings.TrimPrefix(path, "/inbox/")}
+		}
+		if cookie != "" {
+			e.Cookies = []string{cookie}
+		}
+		if method == http.MethodPost {
+			e.Headers["content-type"] = "application/x-www-form-urlencoded"
+			e.Body = form
+		}
+	})
+}
+
+// invokeWeb sends event to h and fails the test unless it answers
+// wantStatus.
+func invokeWeb(t testing.TB, h any, event []byte, wantStatus int) events.APIGatewayV2HTTPResponse {
+	t.Helper()
+	res := lambdatest.InvokeHTTP(t, h, event)
+	if res.StatusCode != wantStatus {
+		t.Fatalf("got %d %.300s, want %d", res.StatusCode, res.Body, wantStatus)
+	}
+	return res
+}
+
+// signIn signs in to the inbox of desert-cool-hvac as a business does:
+// the form, the one e-mail it sends (fakeSES), the link in it. It returns
+// the session cookie.
+func signIn(t testing.TB, h any, mails *[]string) string {
+	t.Helper()
+	invokeWeb(t, h, webEvent(t, "POST", "/inbox/sign-in", "", "email=inbox%40desert-cool-hvac.example.com"), 200)
+	if len(*mails) != 1 {
+		t.Fatalf("got %d e-mails, want 1", len(*mails))
+	}
+	token := regexp.MustCompile(`/inbox/sign-in/([A-Za-z0-9_-]+)`).FindStringSubmatch((*mails)[0])
+	if token == nil {
+		t.Fatalf("no sign-in link in %s", (*mails)[0])
+	}
+	res := invokeWeb(t, h, webEvent(t, "POST", "/inbox/sign-in/"+token[1], "", ""), 303)
+	for _, c := range res.Cookies {
+		if name, _, _ := strings.Cut(c, ";"); strings.HasPrefix(name, inboxweb.CookieName+"=") {
+			return name
+		}
+	}
+	t.Fatalf("no session cookie in %q", res.Cookies)
+	return ""
 }
