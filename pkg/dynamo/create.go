@@ -73,10 +73,10 @@ func (s *Store) createSteps(r booking.Request, key *booking.IdempotencyRecord, l
 		// One of the business's hourly slots, taken for an hour: RATE_LIMITED.
 		s.slotSteps(pk, slot, now),
 		// One more unanswered request at the business: RATE_LIMITED.
-		s.countSteps(pk, skOpen, limits.Unanswered, unanswered(), contended()),
+		s.countSteps(pk, skOpen, limits.Unanswered, errUnanswered, errContended),
 		// One more open request for the phone, and the e-mail: TOO_MANY_OPEN.
-		s.countSteps(pk, phoneSK(r.Contact.Phone), maxOpen, tooManyOpen("phone number"), nil),
-		ifSet(email, s.countSteps(pk, emailSK(r.BusinessSlug, email), maxOpen, tooManyOpen("e-mail address"), nil)),
+		s.countSteps(pk, phoneSK(r.Contact.Phone), maxOpen, errTooManyOpenPhone, nil),
+		ifSet(email, s.countSteps(pk, emailSK(r.BusinessSlug, email), maxOpen, errTooManyOpenEmail, nil)),
 		// The window's hold, and its slots kept free (crews): WINDOW_TAKEN.
 		s.holdSteps(r, hold, now, takenIfConflicted),
 		// The request, unless its code is taken.
@@ -154,7 +154,7 @@ func (s *Store) notBlocked(r booking.Request, kind, value string) []step {
 			Key:                 keyMap(businessPK(r.BusinessSlug), blockSK(r.BusinessSlug, kind, value)),
 			ConditionExpression: aws.String("attribute_not_exists(pk)"),
 		}},
-		failed: refuse(booking.Errorf(booking.RequestRefused, "this business takes no online request from this contact")),
+		failed: refuse(errBlocked),
 	}}
 }
 
@@ -176,7 +176,7 @@ func (s *Store) slotSteps(pk string, slot slotChoice, now time.Time) []step {
 		}},
 		failed: staleOr(slot.free, &booking.Error{Code: booking.RateLimited, RetryAfter: slot.freeAt.Sub(now),
 			Message: "this business has taken as many online requests as it takes in an hour"}),
-		crowded: contended(),
+		crowded: errContended,
 	}}
 }
 
@@ -184,29 +184,26 @@ func (s *Store) slotSteps(pk string, slot slotChoice, now time.Time) []step {
 // max: full answers that; crowded, if not nil, a count that keeps
 // conflicting.
 func (s *Store) countSteps(pk, sk string, max int, full, crowded error) []step {
-	return []step{{item: types.TransactWriteItem{Update: s.countOpen(pk, sk, max)}, failed: refuse(full), crowded: crowded}}
+	return []step{{item: types.TransactWriteItem{Update: s.countUnder(pk, sk, attrOpenCount, max)}, failed: refuse(full), crowded: crowded}}
 }
 
-// unanswered is the refusal of a create at a business at its most
-// unanswered requests.
-func unanswered() error {
-	return &booking.Error{Code: booking.RateLimited, RetryAfter: unansweredRetry,
+// The refusals of a create's steps: each made once, as no answer carries
+// anything of the request (an hourly slot's refusal does: its RetryAfter).
+var (
+	errBlocked = booking.Errorf(booking.RequestRefused, "this business takes no online request from this contact")
+	// errUnanswered: the business has its most unanswered requests.
+	errUnanswered = &booking.Error{Code: booking.RateLimited, RetryAfter: unansweredRetry,
 		Message: "this business has as many unanswered online requests as it takes at once"}
-}
-
-// tooManyOpen is the refusal of a create from a contact (what: "phone
-// number", "e-mail address") at its most open requests.
-func tooManyOpen(what string) error {
-	return booking.Errorf(booking.TooManyOpen,
-		"this %s already has %d open requests with this business", what, booking.MaxOpenPerPhone)
-}
-
-// contended is the answer to creates at one business so many at once that
-// they keep colliding: more than its limits let through anyway.
-func contended() error {
-	return &booking.Error{Code: booking.RateLimited, RetryAfter: contendedRetry,
+	errTooManyOpenPhone = booking.Errorf(booking.TooManyOpen,
+		"this phone number already has %d open requests with this business", booking.MaxOpenPerPhone)
+	errTooManyOpenEmail = booking.Errorf(booking.TooManyOpen,
+		"this e-mail address already has %d open requests with this business", booking.MaxOpenPerPhone)
+	// errContended: creates at one business so many at once that they keep
+	// colliding, more than its limits let through anyway.
+	errContended = &booking.Error{Code: booking.RateLimited, RetryAfter: contendedRetry,
 		Message: "this business is taking many online requests right now"}
-}
+	errWindowTaken = booking.Errorf(booking.WindowTaken, "this arrival window was just taken; pick another one")
+)
 
 // newRequestSteps puts the new request r, unless its code is taken.
 func (s *Store) newRequestSteps(r booking.Request) ([]step, error) {
@@ -290,15 +287,6 @@ func (s *Store) freeSlot(ctx context.Context, slug string, perHour int, now time
 		return slotChoice{slot: free[rand.N(len(free))], free: true}, nil
 	}
 	return slotChoice{slot: first, freeAt: time.Unix(until[first], 0)}, nil
-}
-
-func windowTaken() error {
-	return booking.Errorf(booking.WindowTaken, "this arrival window was just taken; pick another one")
-}
-
-// countOpen adds one to the open count under the key, unless it is at max.
-func (s *Store) countOpen(pk, sk string, max int) *types.Update {
-	return s.countUnder(pk, sk, attrOpenCount, max)
 }
 
 // countUnder adds one to the number attr of the item under the key (0 when

@@ -154,7 +154,7 @@ func (s *Store) holdSteps(r booking.Request, choice holdChoice, now time.Time, s
 	pk := businessPK(r.BusinessSlug)
 	free := aws.String("attribute_not_exists(pk) OR expires_at <= :now")
 	nowValue := map[string]types.AttributeValue{":now": unix(now)}
-	failed := staleOr(choice.room, windowTaken())
+	failed := staleOr(choice.room, errWindowTaken)
 	hold := keyMap(pk, holdSK(r.Window.Start, choice.slot))
 	hold[attrRequestCode] = str(r.Code)
 	hold[attrExpiresAt] = unix(r.HoldUntil())
@@ -180,7 +180,7 @@ func (s *Store) holdSteps(r booking.Request, choice holdChoice, now time.Time, s
 // window that others keep writing is taken.
 func takenIfConflicted(_ context.Context, f failure) error {
 	if f.code == reasonTransactionConflict || f.code == reasonConditionalCheckFailed {
-		return windowTaken()
+		return errWindowTaken
 	}
 	return nil
 }

@@ -89,7 +89,7 @@ func (s *Store) moveSteps(ctx context.Context, before, after booking.Request, t 
 	}
 	if e.MoveWindow {
 		// As a create's, but at the last attempt any failure says taken.
-		newHold = s.holdSteps(after, hold, now, refuse(windowTaken()))
+		newHold = s.holdSteps(after, hold, now, refuse(errWindowTaken))
 	}
 	steps := slices.Concat(
 		// The request, from the state and window it was read with: INVALID_TRANSITION.
