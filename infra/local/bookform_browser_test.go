@@ -121,13 +121,7 @@ func TestBrowserBookingForm(t *testing.T) {
 			check := func(step string) {
 				t.Helper()
 				n++
-				png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
-				if err != nil {
-					t.Fatalf("screenshot %s: %v", step, err)
-				}
-				if err := os.WriteFile(filepath.Join(shots, "book-"+tt.name+"-"+itoa(n)+"-"+step+".png"), png, 0o644); err != nil {
-					t.Fatal(err)
-				}
+				axetest.Screenshot(tab, t, shots, "book-"+tt.name+"-"+itoa(n)+"-"+step)
 				scripts(true)
 				for _, width := range []int64{390, 1280} {
 					if err := chromedp.Do(tab, chromedp.EmulateViewport(width, 844)); err != nil {
@@ -140,9 +134,7 @@ func TestBrowserBookingForm(t *testing.T) {
 				if err := phone(390); err != nil {
 					t.Fatal(err)
 				}
-				if lang, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("html"), "lang")); err != nil || lang.Value != tt.lang {
-					t.Errorf("%s: got <html lang=%q> (%v), want %q", step, lang.Value, err, tt.lang)
-				}
+				axetest.CheckLang(tab, t, step, tt.lang)
 			}
 			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
 			click := func(sel string) { t.Helper(); axetest.Click(tab, t, sel) }

@@ -164,19 +164,10 @@ func TestBrowserInbox(t *testing.T) {
 			shot := func(name string) {
 				t.Helper()
 				n++
-				png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
-				if err != nil {
-					t.Fatalf("screenshot %s: %v", name, err)
-				}
-				file := filepath.Join(shots, "inbox-"+tt.lang+"-"+itoa(n)+"-"+name+".png")
-				if err := os.WriteFile(file, png, 0o644); err != nil {
-					t.Fatal(err)
-				}
+				axetest.Screenshot(tab, t, shots, "inbox-"+tt.lang+"-"+itoa(n)+"-"+name)
 				t.Run("axe "+itoa(n)+"-"+name, func(t *testing.T) { axetest.Check(tab, t) })
 				axetest.CheckTargets(tab, t)
-				if lang, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("html"), "lang")); err != nil || lang.Value != tt.lang {
-					t.Errorf("%s: got <html lang=%q> (%v), want %q", name, lang.Value, err, tt.lang)
-				}
+				axetest.CheckLang(tab, t, name, tt.lang)
 			}
 			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
 			click := func(sel string) { t.Helper(); axetest.Click(tab, t, sel) }

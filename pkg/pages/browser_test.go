@@ -6,8 +6,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -93,13 +91,7 @@ func TestBrowser(t *testing.T) {
 			// in a subtest of its own, and the touch targets.
 			shot := func(name string) {
 				t.Helper()
-				png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
-				if err != nil {
-					t.Fatalf("screenshot %s: %v", name, err)
-				}
-				if err := os.WriteFile(filepath.Join(shots, "pages-"+tt.lang+"-"+name+".png"), png, 0o644); err != nil {
-					t.Fatal(err)
-				}
+				axetest.Screenshot(tab, t, shots, "pages-"+tt.lang+"-"+name)
 				t.Run("axe "+name, func(t *testing.T) { axetest.Check(tab, t) })
 				axetest.CheckTargets(tab, t)
 			}
@@ -138,10 +130,7 @@ func TestBrowser(t *testing.T) {
 			if got := text("#deposit"); !strings.HasPrefix(got, tt.depositSay) {
 				t.Errorf("after paying: got deposit %q, want %q...", got, tt.depositSay)
 			}
-			lang, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("html"), "lang"))
-			if err != nil || lang.Value != tt.lang {
-				t.Errorf("got <html lang=%q> (%v), want %q", lang.Value, err, tt.lang)
-			}
+			axetest.CheckLang(tab, t, "status", tt.lang)
 			shot("3-paid")
 
 			// The cancel button spells out what happens to the deposit

@@ -10,7 +10,8 @@
 //	t.Run("axe", func(t *testing.T) { axetest.Check(tab, t) })
 //	axetest.CheckTargets(tab, t)
 //
-// Browser, Text and Click are the steps every browser test takes.
+// Browser, Text, Click, Screenshot and CheckLang are the steps every
+// browser test takes.
 //
 // Check skips its test when axe-core is not installed (and fails it when
 // CI=true), so run it in a subtest to keep the rest of a flow going.
@@ -284,5 +285,27 @@ func Click(tab context.Context, t testing.TB, sel string) {
 	t.Helper()
 	if _, err := chromedp.Run(tab, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Click(chromedp.CSS(sel)))); err != nil {
 		t.Fatalf("click %s: %v", sel, err)
+	}
+}
+
+// Screenshot saves a full-page screenshot of the tab as dir/name.png
+// (dir: Screenshots), and fails the test when it cannot.
+func Screenshot(tab context.Context, t testing.TB, dir, name string) {
+	t.Helper()
+	png, err := chromedp.Run(tab, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), png, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// CheckLang fails the test unless the page in the tab says it is in lang
+// (<html lang>); page names the page in the failure.
+func CheckLang(tab context.Context, t testing.TB, page, lang string) {
+	t.Helper()
+	if got, err := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("html"), "lang")); err != nil || got.Value != lang {
+		t.Errorf("%s: got <html lang=%q> (%v), want %q", page, got.Value, err, lang)
 	}
 }
