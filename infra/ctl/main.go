@@ -275,7 +275,7 @@ func (c *ctl) open(ctx context.Context) (*dynamo.Store, error) {
 func (c *ctl) client(ctx context.Context) (*dynamodb.Client, error) {
 	envCredentials := c.getenv("AWS_ACCESS_KEY_ID") != "" || c.getenv("AWS_PROFILE") != ""
 	if c.endpoint != "" && !envCredentials {
-		cfg, err := awsenv.Config(c.getenv, "dynamodb", true) // the fixed local credentials
+		cfg, err := awsenv.Config(ctx, c.getenv, "dynamodb", true) // the fixed local credentials
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@
 package awsenv
 
 import (
+	"context"
 	"errors"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -32,7 +33,9 @@ func LocalCredentials() aws.CredentialsProvider {
 // talks to a local engine or a stand-in (its endpoint is set): without
 // credentials in the environment it then signs with LocalCredentials.
 // Otherwise missing credentials are an error, at start, naming service.
-func Config(getenv func(string) string, service string, local bool) (aws.Config, error) {
+// The options WithAPIOptions put in ctx (a test's call recorder) are on
+// every client built from it.
+func Config(ctx context.Context, getenv func(string) string, service string, local bool) (aws.Config, error) {
 	cfg := aws.Config{Region: firstSet(getenv("AWS_REGION"), getenv("AWS_DEFAULT_REGION"), DefaultRegion)}
 	switch id, secret := getenv("AWS_ACCESS_KEY_ID"), getenv("AWS_SECRET_ACCESS_KEY"); {
 	case id != "" && secret != "":
@@ -42,6 +45,7 @@ func Config(getenv func(string) string, service string, local bool) (aws.Config,
 	default:
 		return aws.Config{}, errors.New(service + " client: AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY are not set (Lambda sets them; elsewhere set them, or point the client at a local endpoint)")
 	}
+	cfg.APIOptions = APIOptions(ctx)
 	return cfg, nil
 }
 

@@ -28,7 +28,7 @@ func TestConfig(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg, err := awsenv.Config(func(k string) string { return tt.env[k] }, "test", tt.local)
+			cfg, err := awsenv.Config(context.Background(), func(k string) string { return tt.env[k] }, "test", tt.local)
 			if tt.wantErr {
 				if err == nil {
 					t.Fatal("got nil error, want one")

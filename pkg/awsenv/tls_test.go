@@ -33,7 +33,7 @@ func TestCallOverTLS(t *testing.T) {
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
 
-	cfg, err := awsenv.Config(func(string) string { return "" }, "dynamodb", true)
+	cfg, err := awsenv.Config(context.Background(), func(string) string { return "" }, "dynamodb", true)
 	if err != nil {
 		t.Fatal(err)
 	}

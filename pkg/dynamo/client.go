@@ -36,11 +36,10 @@ func NewClient(ctx context.Context, endpoint string) (*dynamodb.Client, error) {
 			return nil, fmt.Errorf("dynamodb client: %w", err)
 		}
 	}
-	cfg, err := awsenv.Config(os.Getenv, "dynamodb", endpoint != "")
+	cfg, err := awsenv.Config(ctx, os.Getenv, "dynamodb", endpoint != "")
 	if err != nil {
 		return nil, err
 	}
-	cfg.APIOptions = append(cfg.APIOptions, awsenv.APIOptions(ctx)...)
 	return NewClientFromConfig(cfg, endpoint), nil
 }
 

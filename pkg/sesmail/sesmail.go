@@ -72,11 +72,10 @@ func NewClient(ctx context.Context, getenv func(string) string) (*sesv2.Client, 
 	if err != nil {
 		return nil, fmt.Errorf("ses client: %w", err)
 	}
-	cfg, err := awsenv.Config(getenv, "ses", endpoint != "")
+	cfg, err := awsenv.Config(ctx, getenv, "ses", endpoint != "")
 	if err != nil {
 		return nil, err
 	}
-	cfg.APIOptions = append(cfg.APIOptions, awsenv.APIOptions(ctx)...)
 	return sesv2.NewFromConfig(cfg, func(o *sesv2.Options) {
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)

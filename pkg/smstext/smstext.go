@@ -73,11 +73,10 @@ func NewClient(ctx context.Context, getenv func(string) string) (*pinpointsmsvoi
 	if err != nil {
 		return nil, fmt.Errorf("sms client: %w", err)
 	}
-	cfg, err := awsenv.Config(getenv, "sms", endpoint != "")
+	cfg, err := awsenv.Config(ctx, getenv, "sms", endpoint != "")
 	if err != nil {
 		return nil, err
 	}
-	cfg.APIOptions = append(cfg.APIOptions, awsenv.APIOptions(ctx)...)
 	return pinpointsmsvoicev2.NewFromConfig(cfg, func(o *pinpointsmsvoicev2.Options) {
 		if endpoint != "" {
 			o.BaseEndpoint = aws.String(endpoint)

@@ -63,12 +63,11 @@ func StripeFrom(ctx context.Context, getenv func(string) string, siteURL string,
 		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN must be a Secrets Manager secret's ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>), got %q", arn)
 	}
 	endpoint := strings.TrimSpace(getenv("SECRETS_MANAGER_ENDPOINT"))
-	cfg, err := awsenv.Config(getenv, "secretsmanager", false)
+	cfg, err := awsenv.Config(ctx, getenv, "secretsmanager", false)
 	if err != nil {
 		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN: %w", err)
 	}
 	cfg.Region = region // the secret's own region
-	cfg.APIOptions = append(cfg.APIOptions, awsenv.APIOptions(ctx)...)
 	if client != nil {
 		cfg.HTTPClient = client
 	}

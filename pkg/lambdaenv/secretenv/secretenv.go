@@ -25,7 +25,7 @@ func Read(ctx context.Context, getenv func(string) string, arn string) (string, 
 	if !ok {
 		return "", fmt.Errorf("want a Secrets Manager secret's ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>), got %q", arn)
 	}
-	cfg, err := awsenv.Config(getenv, "secretsmanager", false)
+	cfg, err := awsenv.Config(ctx, getenv, "secretsmanager", false)
 	if err != nil {
 		return "", err
 	}
