@@ -54,9 +54,11 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 		return nil, err
 	}
 	// No payment provider: payment_url is the service's own /pay/{code},
-	// which opens Stripe's checkout for a deposit taken there.
+	// which opens Stripe's checkout for a deposit taken there, or, in a
+	// stack without Stripe (PAYMENTS=simulated), the simulated payment.
 	bookings, err := booking.New(booking.Config{
-		Store: store, SiteURL: c.SiteURL, Now: time.Now,
+		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
+		SimulateDeposits: c.SimulateDeposits,
 	})
 	if err != nil {
 		return nil, err

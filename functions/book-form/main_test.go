@@ -42,11 +42,48 @@ func TestEvents(t *testing.T) {
 		t.Errorf("got CSP %q, want framing by the business's site only", got)
 	}
 
-	w := env.FirstOpenWindow(t, "desert-cool-hvac")
-	details := lambdatest.Edit(t, sample, func(e *events.APIGatewayV2HTTPRequest) {
-		e.RawQueryString = url.Values{"service": {"ac-not-cooling"}, "zip": {"85004"}, "day": {w.Date}}.Encode()
+	res = sendForm(t, env, h, "desert-cool-hvac", "ac-not-cooling", "85004")
+	if res.StatusCode != 303 || !strings.HasPrefix(res.Headers["Location"], lambdatest.SiteURL+"/r/") {
+		t.Fatalf("got %d to %q %s, want 303 to the status page", res.StatusCode, res.Headers["Location"], res.Body)
+	}
+}
+
+// TestSimulatedDeposits: in a stack without Stripe (PAYMENTS=simulated),
+// a deposit asked for through the form is simulated, as through the API,
+// so that the person can pay it on the service's own page.
+func TestSimulatedDeposits(t *testing.T) {
+	env := formEnv(t)
+	env.Vars["PAYMENTS"] = "simulated"
+	h, err := newHandler(env.Record(t, "BookFormFunction"), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := sendForm(t, env, h, "austin-rapid-plumbing", "leak-repair", "78701")
+	code, ok := strings.CutPrefix(res.Headers["Location"], lambdatest.SiteURL+"/pay/")
+	if res.StatusCode != 303 || !ok {
+		t.Fatalf("got %d to %q %s, want 303 to the payment page", res.StatusCode, res.Headers["Location"], res.Body)
+	}
+	r, err := env.Store.Request(context.Background(), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Deposit == nil || !r.Deposit.Simulated {
+		t.Fatalf("got deposit %+v, want a simulated one", r.Deposit)
+	}
+}
+
+// sendForm opens the last step of the form of slug for the service and
+// ZIP code on the first open window, fills it in as a person does (the
+// deposit's box ticked) and returns the answer to its POST.
+func sendForm(t *testing.T, env *lambdatest.Env, h any, slug, service, zip string) events.APIGatewayV2HTTPResponse {
+	t.Helper()
+	w := env.FirstOpenWindow(t, slug)
+	open := lambdatest.Edit(t, lambdatest.Event(t, "book-form.json"), func(e *events.APIGatewayV2HTTPRequest) {
+		e.RawPath, e.RequestContext.HTTP.Path = "/book/"+slug, "/book/"+slug
+		e.PathParameters = map[string]string{"slug": slug}
+		e.RawQueryString = url.Values{"service": {service}, "zip": {zip}, "day": {w.Date}}.Encode()
 	})
-	res = lambdatest.InvokeHTTP(t, h, details)
+	res := lambdatest.InvokeHTTP(t, h, open)
 	if res.StatusCode != 200 || !strings.Contains(res.Body, `name="token"`) {
 		t.Fatalf("got %d %s, want the last step", res.StatusCode, res.Body)
 	}
@@ -56,20 +93,19 @@ func TestEvents(t *testing.T) {
 	}
 	form.Set("window", w.Start.Format("2006-01-02T15:04:05Z07:00"))
 	form.Set("street", "1 Sample St")
-	form.Set("zip", "85004")
+	form.Set("zip", zip)
 	form.Set("name", "Sample Person")
 	form.Set("phone", "(602) 555-0188")
-	post := lambdatest.Edit(t, sample, func(e *events.APIGatewayV2HTTPRequest) {
+	form.Set("deposit_accepted", "yes")
+	post := lambdatest.Edit(t, open, func(e *events.APIGatewayV2HTTPRequest) {
 		e.RouteKey, e.RequestContext.RouteKey = "POST /book/{slug}", "POST /book/{slug}"
 		e.RequestContext.HTTP.Method = "POST"
+		e.RawQueryString = ""
 		e.Headers["content-type"] = "application/x-www-form-urlencoded"
 		e.Headers["sec-fetch-site"] = "same-origin"
 		e.Body = form.Encode()
 	})
-	res = lambdatest.InvokeHTTP(t, h, post)
-	if res.StatusCode != 303 || !strings.HasPrefix(res.Headers["Location"], lambdatest.SiteURL+"/r/") {
-		t.Fatalf("got %d to %q %s, want 303 to the status page", res.StatusCode, res.Headers["Location"], res.Body)
-	}
+	return lambdatest.InvokeHTTP(t, h, post)
 }
 
 // TestNewHandlerAtStart: the form fails at start without its secret, or
