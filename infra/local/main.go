@@ -232,7 +232,7 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	edge.Mount(mux, inboxweb.New(webConfig), inboxweb.Routes(webConfig))
 	// The person's pages (status_url, payment_url). No payment provider
 	// runs here, so stripepay's routes are not mounted.
-	pagesConfig := pages.Config{Bookings: bookings, SimulateAll: true, Log: log}
+	pagesConfig := pages.Config{Bookings: bookings, Log: log}
 	edge.Mount(mux, pages.New(pagesConfig), pages.Routes(pagesConfig))
 	// The visitor's booking form (booking_url). Its form key lives as long
 	// as this process: a form rendered before a restart asks to be

@@ -21,12 +21,8 @@ import (
 // Config is what the pages need.
 type Config struct {
 	Bookings *booking.Bookings // the requests, their businesses, and the moves the person makes
-	// SimulateAll has every deposit paid on the simulated page, even one the
-	// business takes for real: for the local server, which has no payment
-	// provider. Never in a deployment.
-	SimulateAll bool
-	Now         func() time.Time
-	Log         *slog.Logger
+	Now      func() time.Time
+	Log      *slog.Logger
 }
 
 //go:embed templates/*.html
@@ -139,7 +135,7 @@ func (h *handler) notice(req booking.Request, done string) string {
 }
 
 func (h *handler) renderStatus(w http.ResponseWriter, status int, req booking.Request, b *booking.Business, notice string) {
-	v := buildStatus(req, b, h.Now(), h.SimulateAll)
+	v := buildStatus(req, b, h.Now())
 	v.Notice = notice
 	render(w, status, "status", language(req), v.Title+" · "+b.Name, v)
 }
@@ -234,7 +230,7 @@ func checkoutPath(code string) string {
 
 // simulated reports whether req's deposit is paid on the simulated page.
 func (h *handler) simulated(req booking.Request) bool {
-	return req.Deposit != nil && (req.Deposit.Simulated || h.SimulateAll)
+	return req.Deposit != nil && req.Deposit.Simulated
 }
 
 // payPage shows the simulated payment page of a deposit that is due, or
@@ -260,7 +256,7 @@ func (h *handler) payPage(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, checkoutPath(req.Code), http.StatusSeeOther)
 		return
 	}
-	d := buildDeposit(req.Effective(now), b, lang, h.SimulateAll)
+	d := buildDeposit(req.Effective(now), b, lang)
 	v := payView{
 		Code: req.Code, Business: b.Name, Amount: d.Amount, Deposit: d,
 		PayBy:      tr(lang, "pay_by", display.Moment(lang, req.HoldExpires, b.Location())),

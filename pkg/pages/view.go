@@ -90,8 +90,8 @@ func language(r booking.Request) string {
 }
 
 // buildStatus builds the status page of r (as read, not yet Effective) of b
-// at now. simulateAll marks every deposit as simulated on this server.
-func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulateAll bool) statusView {
+// at now.
+func buildStatus(r booking.Request, b *booking.Business, now time.Time) statusView {
 	lang, loc := language(r), b.Location()
 	r = r.Effective(now)
 	v := statusView{
@@ -128,10 +128,10 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulate
 	default:
 		v.Hint = tr(lang, "hint_"+string(r.Status), b.Name)
 	}
-	v.Deposit = buildDeposit(r, b, lang, simulateAll)
+	v.Deposit = buildDeposit(r, b, lang)
 	if v.Deposit != nil && v.Deposit.State == booking.DepositDue {
 		v.PayURL = "/pay/" + r.Code
-		if !r.Deposit.Simulated && !simulateAll {
+		if !r.Deposit.Simulated {
 			v.PayURL = checkoutPath(r.Code)
 		}
 	}
@@ -148,7 +148,7 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time, simulate
 
 // buildDeposit describes r's deposit (r as it stands: Effective); nil when
 // none was asked for.
-func buildDeposit(r booking.Request, b *booking.Business, lang string, simulateAll bool) *depositView {
+func buildDeposit(r booking.Request, b *booking.Business, lang string) *depositView {
 	d, ds := r.Deposit, r.DepositView()
 	if ds == nil {
 		return nil
@@ -168,7 +168,7 @@ func buildDeposit(r booking.Request, b *booking.Business, lang string, simulateA
 	switch {
 	case d.Simulated && b.Preview:
 		v.Note = tr(lang, "simulated_note")
-	case d.Simulated, simulateAll:
+	case d.Simulated:
 		// Simulated because this server takes no real payment.
 		v.Note = tr(lang, "local_note")
 	case state == booking.DepositRefunded:
