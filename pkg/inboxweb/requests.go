@@ -252,17 +252,6 @@ func (h *handler) renderMove(w http.ResponseWriter, r *http.Request, status int,
 	render(w, r, status, "move", lang, &s, tr(lang, "confirm_move"), v)
 }
 
-// windowDate is the day, in the business's time zone, of the window that
-// starts at start (RFC 3339), as the picker's ?day= writes it; "" when
-// start is none.
-func windowDate(start string, b *booking.Business) string {
-	t, err := time.Parse(time.RFC3339, start)
-	if err != nil {
-		return ""
-	}
-	return t.In(b.Location()).Format(time.DateOnly)
-}
-
 // move makes the move the form confirms, with one read of the request
 // (the move's own): a move the lifecycle does not allow (it lost a race)
 // shows the request as it now stands and says what happened; nothing
@@ -281,8 +270,13 @@ func (h *handler) move(w http.ResponseWriter, r *http.Request, s Session) {
 	lang := language(w, r, b)
 	raw := r.PostFormValue("window_start")
 	start, parsed := edge.ParseWindowStart(raw)
-	day := windowDate(raw, b)
-	if raw == "" {
+	// The day the picker shows again: the picked window's, in the
+	// business's time zone, as its ?day= writes it.
+	day := ""
+	switch {
+	case parsed:
+		day = start.In(b.Location()).Format(time.DateOnly)
+	case raw == "":
 		day = r.PostFormValue("day")
 	}
 	var seen booking.InboxRequest // the request as the move read it

@@ -342,6 +342,15 @@ func TestMoveToAnotherWindow(t *testing.T) {
 		// The windows of the same day, to pick another.
 		wantIn(t, res.body, "That window was just taken.", `<strong id="picked-day">`, `type="radio"`)
 	})
+	t.Run("a window just taken, written in lower case", func(t *testing.T) {
+		// RFC 3339 allows "t" and "z"; the day shown again is the same.
+		w := strings.ToLower(f.request(t, taken).Window.Start.UTC().Format(time.RFC3339))
+		res := f.do(t, a, "POST", path, url.Values{"csrf": {csrf}, "window_start": {w}})
+		if res.status != http.StatusConflict {
+			t.Errorf("got %d, want 409", res.status)
+		}
+		wantIn(t, res.body, "That window was just taken.", `<strong id="picked-day">`, `type="radio"`)
+	})
 	pick := starts[len(starts)-1][1]
 	res = f.do(t, a, "POST", path, url.Values{"csrf": {csrf}, "window_start": {pick}})
 	if res.status != http.StatusSeeOther {
