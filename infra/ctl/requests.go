@@ -219,9 +219,8 @@ func (c *ctl) moveRequest(ctx context.Context, args []string) error {
 	}
 	var start time.Time
 	if windowStart != "" {
-		var ok bool
-		if start, ok = edge.ParseWindowStart(windowStart); !ok {
-			return edge.WindowStartError(windowStart)
+		if start, err = edge.WindowStart(windowStart); err != nil {
+			return err
 		}
 	}
 	store, bookings, err := c.service(ctx)

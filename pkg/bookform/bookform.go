@@ -264,9 +264,9 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request) {
 // API decodes, so that the same rules apply; a window that is not RFC 3339
 // is INVALID_WINDOW, as the API answers it.
 func (a answers) input() (booking.CreateInput, error) {
-	start, ok := edge.ParseWindowStart(a.Window)
-	if !ok {
-		return booking.CreateInput{}, edge.WindowStartError(a.Window)
+	start, err := edge.WindowStart(a.Window)
+	if err != nil {
+		return booking.CreateInput{}, err
 	}
 	in := booking.CreateInput{
 		WindowStart: start,

@@ -209,9 +209,9 @@ func move(ctx context.Context, s *booking.Bookings, code string, action booking.
 	}
 	var start time.Time
 	if windowStart != "" {
-		var ok bool
-		if start, ok = edge.ParseWindowStart(windowStart); !ok {
-			return edge.WindowStartError(windowStart)
+		var err error
+		if start, err = edge.WindowStart(windowStart); err != nil {
+			return err
 		}
 	}
 	_, err := s.OperatorMove(ctx, code, action, start)

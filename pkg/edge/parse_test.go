@@ -119,7 +119,7 @@ func TestParseErrorsRepeatAnExcerpt(t *testing.T) {
 		{"date", func() error { _, err := edge.ParseDate("from", long("")); return err }, booking.InvalidDate},
 		{"days", func() error { _, err := edge.ParseDays(long("")); return err }, booking.InvalidRequest},
 		{"status", func() error { _, err := edge.ParseInboxQuery(long(""), "", "", "", ""); return err }, booking.InvalidRequest},
-		{"window_start", func() error { return edge.WindowStartError(long("2026-")) }, booking.InvalidWindow},
+		{"window_start", func() error { _, err := edge.WindowStart(long("2026-")); return err }, booking.InvalidWindow},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -69,10 +69,19 @@ func ParseWindowStart(s string) (time.Time, bool) {
 	return t, true
 }
 
-// WindowStartError is the INVALID_WINDOW answer to a new request whose
-// window_start ParseWindowStart refused: the first of the field checks
-// (decisions.md), after the edge's own checks of the body's shape.
-func WindowStartError(s string) error {
+// WindowStart reads a window_start as every edge does: the instant
+// ParseWindowStart reads, or the INVALID_WINDOW answer to one it refuses,
+// the first of a create's field checks (decisions.md), after the edge's
+// own checks of the body's shape.
+func WindowStart(s string) (time.Time, error) {
+	t, ok := ParseWindowStart(s)
+	if !ok {
+		return time.Time{}, windowStartError(s)
+	}
+	return t, nil
+}
+
+func windowStartError(s string) error {
 	return booking.Errorf(booking.InvalidWindow, "window_start must be an ISO 8601 date-time with an offset, such as 2026-11-23T16:00:00Z, got %s", booking.Excerpt(s))
 }
 

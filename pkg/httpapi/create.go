@@ -63,9 +63,9 @@ func decodeCreateBody(body []byte, headerKey string) (booking.CreateInput, error
 	if missing := in.missing(); missing != "" {
 		return booking.CreateInput{}, booking.Errorf(booking.InvalidRequest, "%s is required", missing)
 	}
-	start, ok := edge.ParseWindowStart(*in.WindowStart)
-	if !ok {
-		return booking.CreateInput{}, edge.WindowStartError(*in.WindowStart)
+	start, err := edge.WindowStart(*in.WindowStart)
+	if err != nil {
+		return booking.CreateInput{}, err
 	}
 	out := booking.CreateInput{
 		WindowStart: start,

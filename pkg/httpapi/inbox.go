@@ -134,11 +134,10 @@ func (a *inboxAPI) act(w http.ResponseWriter, r *http.Request, in *booking.Inbox
 			a.writeError(r.Context(), w, err)
 			return
 		}
-		start, ok := edge.ParseWindowStart(*body.WindowStart)
-		if !ok {
+		start, refusal := edge.WindowStart(*body.WindowStart)
+		if refusal != nil {
 			// Refused once the request and its state are known to allow a
 			// move, as a window that is not one is.
-			refusal := edge.WindowStartError(*body.WindowStart)
 			check = func(booking.InboxRequest, booking.Transition) error { return refusal }
 		}
 		windowStart = start

@@ -43,9 +43,9 @@ type requestServiceArgs struct {
 // input is the domain's input these arguments make; a window_start that
 // is not RFC 3339 is INVALID_WINDOW.
 func (a requestServiceArgs) input() (booking.CreateInput, error) {
-	start, ok := edge.ParseWindowStart(a.WindowStart)
-	if !ok {
-		return booking.CreateInput{}, edge.WindowStartError(a.WindowStart)
+	start, err := edge.WindowStart(a.WindowStart)
+	if err != nil {
+		return booking.CreateInput{}, err
 	}
 	in := booking.CreateInput{
 		WindowStart: start,
