@@ -80,6 +80,10 @@ type draft struct {
 func (in CreateInput) checkFields(b *Business) (draft, error) {
 	var d draft
 	var ok bool
+	if in.WindowStart.IsZero() {
+		// An edge that read no start: the same answer as one it could not read.
+		return d, Errorf(InvalidWindow, "window_start is required: the start of an open window from listArrivalWindows")
+	}
 	d.Window.Start = in.WindowStart.UTC()
 
 	a := in.Address

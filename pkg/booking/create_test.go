@@ -382,3 +382,14 @@ func TestDepositHoldEndsByTheWindow(t *testing.T) {
 		})
 	}
 }
+
+// TestCreateWithoutWindowStart: an input with no window start (an edge
+// that read none) is INVALID_WINDOW, first of the field checks, not a
+// TOO_LATE for the year 1.
+func TestCreateWithoutWindowStart(t *testing.T) {
+	b := testBusinesses(t)["split-day-plumbing"]
+	_, err := CreateInput{Contact: Contact{Name: "Ana", Phone: "x"}}.checkFields(b)
+	if got := codeOf(err); got != InvalidWindow {
+		t.Fatalf("got %s (%v), want %s", got, err, InvalidWindow)
+	}
+}
