@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -195,6 +196,11 @@ func legacyInitialize(w http.ResponseWriter, msg jsonrpc.Message, version string
 	}
 	id, _ := json.Marshal(req.ID.Raw())
 	raw := json.RawMessage(id)
+	// The header is the caller's text: it is named back only when it is a
+	// version (a date), never as anything else.
+	if _, err := time.Parse(time.DateOnly, version); err != nil {
+		version = ""
+	}
 	writeRPCAnswer(w, http.StatusBadRequest, rpcError{JSONRPC: "2.0", ID: &raw, Error: rpcErrorDetail{
 		Code:    mcp.CodeUnsupportedProtocolVersion,
 		Message: "unsupported protocol version: initialize belongs to versions before 2026-07-28 (supported versions: " + strings.Join(legacy, ", ") + ")",
