@@ -28,8 +28,8 @@ const (
 	// LimitBusinessRequests: the business's requests per hour, or its
 	// unanswered requests at once (RATE_LIMITED).
 	LimitBusinessRequests Limit = "business_requests"
-	// LimitOpenPerContact: a phone's open requests at the business
-	// (TOO_MANY_OPEN).
+	// LimitOpenPerContact: a phone's or an e-mail address's open requests
+	// at the business (TOO_MANY_OPEN).
 	LimitOpenPerContact Limit = "open_per_contact"
 	// LimitSignIns: the sign-in links an address may be sent in an hour.
 	LimitSignIns Limit = "sign_ins"

@@ -46,7 +46,8 @@ type Store interface {
 	// (pkg/dynamo's createSteps). The refusals: a live record under key,
 	// *KeyUsedError; a blocked contact (BlockContacts), REQUEST_REFUSED;
 	// limits.PerHour or limits.Unanswered reached, RATE_LIMITED with
-	// RetryAfter; MaxOpenPerPhone reached, TOO_MANY_OPEN;
+	// RetryAfter; MaxOpenPerPhone reached by the phone or the e-mail
+	// address, TOO_MANY_OPEN;
 	// limits.Crews.PerWindow live holds on the window, WINDOW_TAKEN. Holds,
 	// slots and records whose expiry is before now count as absent.
 	CreateRequest(ctx context.Context, r Request, key *IdempotencyRecord, limits Limits, now time.Time) error

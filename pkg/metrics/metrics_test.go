@@ -172,6 +172,25 @@ func TestBookingsEvents(t *testing.T) {
 		return in
 	}
 
+	// A phone's open requests, at a business whose hourly limit is not in
+	// the way.
+	other, err := bookings.Business(ctx, "limpieza-la-estrella")
+	if err != nil {
+		t.Fatal(err)
+	}
+	oa, err := bookings.ArrivalWindows(ctx, other, booking.WindowQuery{Days: 3})
+	if err != nil || len(oa.Windows) <= booking.MaxOpenPerPhone {
+		t.Fatalf("windows: %v %v", oa.Windows, err)
+	}
+	openOne := func(window int) error {
+		_, _, err := bookings.CreateRequest(ctx, other, booking.CreateInput{
+			WindowStart: oa.Windows[window].Start,
+			Address:     booking.Address{Street: "1 Sunset Blvd", ZIP: "90026"},
+			Contact:     booking.Contact{Name: "Ana Ruiz", Phone: "3235550100"},
+		})
+		return err
+	}
+
 	steps := []struct {
 		name string
 		do   func() error
@@ -200,6 +219,29 @@ func TestBookingsEvents(t *testing.T) {
 			_, _, err := bookings.CreateRequest(ctx, b, input(2, "85006", "6025550150", ""))
 			return wantCode(err, booking.RateLimited)
 		}, []string{"LimitsHit Limit=business_requests", "RequestsRefused Code=RATE_LIMITED"}},
+		{"a phone's open requests", func() error {
+			for i := range booking.MaxOpenPerPhone {
+				if err := openOne(i); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, slices.Repeat([]string{"RequestsCreated"}, booking.MaxOpenPerPhone)},
+		{"one more from that phone", func() error {
+			return wantCode(openOne(booking.MaxOpenPerPhone), booking.TooManyOpen)
+		}, []string{"LimitsHit Limit=open_per_contact", "RequestsRefused Code=TOO_MANY_OPEN"}},
+		{"sign-in links within the hour", func() error {
+			for range booking.MaxSignInsPerHour {
+				if _, _, _, err := bookings.StartSignIn(ctx, "inbox@desert-cool-hvac.example.com"); err != nil {
+					return err
+				}
+			}
+			return nil
+		}, nil},
+		{"one sign-in link more", func() error {
+			_, _, _, err := bookings.StartSignIn(ctx, "inbox@desert-cool-hvac.example.com")
+			return wantCode(err, booking.RateLimited)
+		}, []string{"LimitsHit Limit=sign_ins"}},
 		{"the person's cancel", func() error {
 			page, err := bookingtest.Inbox(t, bookings, b.Slug).Requests(ctx, booking.InboxQuery{Limit: 10})
 			if err != nil || len(page.Requests) == 0 {
