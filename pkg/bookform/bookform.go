@@ -238,9 +238,11 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request) {
 		h.paused(w, f, http.StatusServiceUnavailable)
 		return
 	}
-	ref := refusals[code]
-	if ref.text == "" {
-		ref = refusal{field: "top", text: "refused_other", status: http.StatusBadRequest}
+	ref, status := refusals[code], edge.Status(code)
+	if ref.text == "" || (code == booking.InvalidRequest && !strings.HasPrefix(booking.ErrorMessage(err), "description")) {
+		// A code the form has no words for, or an INVALID_REQUEST about a
+		// field no person types (an urgency or a key changed by hand).
+		ref, status = refusal{field: "top", text: "refused_other"}, http.StatusBadRequest
 	}
 	if code == booking.IdempotencyKeyReused {
 		a.Key = newIdempotencyKey() // this form was sent before with other details
@@ -257,7 +259,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request) {
 		f.Call = true
 	}
 	f.Errors = map[string]string{ref.field: msg}
-	h.renderDetails(ctx, w, r, f, a, ref.status)
+	h.renderDetails(ctx, w, r, f, a, status)
 }
 
 // input is the request the answers make: the same CreateInput the JSON
@@ -289,34 +291,33 @@ func (a answers) input() (booking.CreateInput, error) {
 }
 
 // refusal is how the form shows one of CreateRequest's codes: next to
-// which field, in which words, with which status, and whether to offer
-// the business's phone.
+// which field, in which words, and whether to offer the business's phone.
+// Its status is the JSON API's (edge.Status).
 type refusal struct {
-	field  string // a field's name, or top
-	text   string // a text key
-	status int
-	call   bool
+	field string // a field's name, or top
+	text  string // a text key
+	call  bool
 }
 
 // refusals map each code CreateRequest answers to the form: the one place
 // that does.
 var refusals = map[booking.Code]refusal{
-	booking.InvalidWindow:        {"window", "refused_window", http.StatusBadRequest, false},
-	booking.TooLate:              {"window", "refused_too_late", http.StatusBadRequest, false},
-	booking.WindowTaken:          {"window", "refused_taken", http.StatusConflict, false},
-	booking.InvalidAddress:       {"street", "refused_street", http.StatusBadRequest, false},
-	booking.InvalidZIP:           {"zip", "refused_zip", http.StatusBadRequest, false},
-	booking.OutOfArea:            {"zip", "out_of_area", http.StatusBadRequest, true},
-	booking.InvalidName:          {"name", "refused_name", http.StatusBadRequest, false},
-	booking.InvalidPhone:         {"phone", "refused_phone", http.StatusBadRequest, false},
-	booking.InvalidEmail:         {"email", "refused_email", http.StatusBadRequest, false},
-	booking.InvalidRequest:       {"description", "refused_description", http.StatusBadRequest, false},
-	booking.ServiceUnavailable:   {"top", "refused_service", http.StatusBadRequest, false},
-	booking.DepositTerms:         {"deposit_accepted", "refused_deposit", http.StatusBadRequest, false},
-	booking.TooManyOpen:          {"top", "refused_too_many", http.StatusTooManyRequests, true},
-	booking.RateLimited:          {"top", "refused_rate", http.StatusTooManyRequests, true},
-	booking.RequestRefused:       {"top", "refused_contact", http.StatusForbidden, true},
-	booking.IdempotencyKeyReused: {"top", "refused_reused", http.StatusUnprocessableEntity, false},
+	booking.InvalidWindow:        {"window", "refused_window", false},
+	booking.TooLate:              {"window", "refused_too_late", false},
+	booking.WindowTaken:          {"window", "refused_taken", false},
+	booking.InvalidAddress:       {"street", "refused_street", false},
+	booking.InvalidZIP:           {"zip", "refused_zip", false},
+	booking.OutOfArea:            {"zip", "out_of_area", true},
+	booking.InvalidName:          {"name", "refused_name", false},
+	booking.InvalidPhone:         {"phone", "refused_phone", false},
+	booking.InvalidEmail:         {"email", "refused_email", false},
+	booking.InvalidRequest:       {"description", "refused_description", false},
+	booking.ServiceUnavailable:   {"top", "refused_service", false},
+	booking.DepositTerms:         {"deposit_accepted", "refused_deposit", false},
+	booking.TooManyOpen:          {"top", "refused_too_many", true},
+	booking.RateLimited:          {"top", "refused_rate", true},
+	booking.RequestRefused:       {"top", "refused_contact", true},
+	booking.IdempotencyKeyReused: {"top", "refused_reused", false},
 }
 
 // language picks the page's language among the business's: ?lang=, the

@@ -249,7 +249,6 @@ func TestRefusals(t *testing.T) {
 		{"no window", plain, nil, nil, []string{"window", ""}, 400, "window-error", "Pick one of the open windows.", 0},
 		{"a window that is no window", plain, nil, nil, []string{"window", "2026-11-24T15:17:00Z"}, 400, "window-error", "Pick one of the open windows.", 0},
 		{"a window that is no time", plain, nil, nil, []string{"window", "tomorrow 8am"}, 400, "window-error", "Pick one of the open windows.", 0},
-		{"no window", plain, nil, nil, []string{"window", ""}, 400, "window-error", "Pick one of the open windows.", 0},
 		{"a window that started", plain, nil, nil, []string{"window", "2026-11-23T14:00:00Z"}, 400, "window-error", "That window starts too soon now.", 0},
 		{"no street", plain, nil, nil, []string{"street", "   "}, 400, "street-error", "Write the street and number", 0},
 		{"a ZIP that is no ZIP", plain, nil, nil, []string{"zip", "850"}, 400, "zip-error", "Write the ZIP code as 5 digits.", 0},
@@ -258,7 +257,7 @@ func TestRefusals(t *testing.T) {
 		{"a phone that is no phone", plain, nil, nil, []string{"phone", "555-01"}, 400, "phone-error", "Write a US phone number of 10 digits", 0},
 		{"an e-mail that is no e-mail", plain, nil, nil, []string{"email", "quentin@"}, 400, "email-error", "does not look like an e-mail address", 0},
 		{"a description too long", plain, nil, nil, []string{"description", long}, 400, "description-error", "2000 characters", 0},
-		{"an urgency that is none", plain, nil, nil, []string{"urgency", "yesterday"}, 400, "description-error", "", 0},
+		{"an urgency that is none", plain, nil, nil, []string{"urgency", "yesterday"}, 400, "top-error", "The request could not be sent.", 0},
 		{"deposit not accepted", preview, nil, nil, []string{"deposit_accepted", ""}, 400, "deposit_accepted-error", "tick the box", 0},
 		{"window taken meanwhile", plain, nil, func(t *testing.T, f *fixture, v url.Values) {
 			other := with(v, "phone", "(602) 555-0199", "key", "")

@@ -65,3 +65,35 @@ func (c CORS) Handler(next http.Handler) http.Handler {
 		next.ServeHTTP(w, r)
 	})
 }
+
+// Status maps an error code to its HTTP status, for every HTTP edge (the
+// JSON API, the booking form): the one place that does.
+func Status(code booking.Code) int {
+	switch code {
+	case booking.NotFound:
+		return http.StatusNotFound
+	case booking.InvalidRequest, booking.InvalidWindow, booking.InvalidDate, booking.InvalidName,
+		booking.InvalidPhone, booking.InvalidEmail, booking.InvalidAddress, booking.InvalidZIP,
+		booking.OutOfArea, booking.ServiceUnavailable, booking.DepositTerms, booking.TooLate:
+		return http.StatusBadRequest
+	case booking.WindowTaken, booking.InvalidTransition:
+		return http.StatusConflict
+	case booking.Unauthorized:
+		return http.StatusUnauthorized
+	case booking.IdempotencyKeyReused:
+		return http.StatusUnprocessableEntity
+	case booking.TooManyOpen, booking.RateLimited:
+		return http.StatusTooManyRequests
+	case booking.RequestRefused:
+		return http.StatusForbidden
+	case booking.BookingPaused:
+		return http.StatusServiceUnavailable
+	case MethodNotAllowed:
+		return http.StatusMethodNotAllowed
+	}
+	return http.StatusInternalServerError
+}
+
+// MethodNotAllowed is the code of a request whose route exists but not for
+// its method. It belongs to the HTTP edges, not to the domain.
+const MethodNotAllowed booking.Code = "METHOD_NOT_ALLOWED"

@@ -182,39 +182,8 @@ func (a *api) writeError(ctx context.Context, w http.ResponseWriter, err error) 
 	if body.Error.Code == booking.ServerError {
 		a.log.ErrorContext(ctx, "request failed", "error", err.Error())
 	}
-	edge.WriteJSON(w, Status(body.Error.Code), body)
+	edge.WriteJSON(w, edge.Status(body.Error.Code), body)
 }
-
-// Status maps an error code to its HTTP status: the one place that does.
-func Status(code booking.Code) int {
-	switch code {
-	case booking.NotFound:
-		return http.StatusNotFound
-	case booking.InvalidRequest, booking.InvalidWindow, booking.InvalidDate, booking.InvalidName,
-		booking.InvalidPhone, booking.InvalidEmail, booking.InvalidAddress, booking.InvalidZIP,
-		booking.OutOfArea, booking.ServiceUnavailable, booking.DepositTerms, booking.TooLate:
-		return http.StatusBadRequest
-	case booking.WindowTaken, booking.InvalidTransition:
-		return http.StatusConflict
-	case booking.Unauthorized:
-		return http.StatusUnauthorized
-	case booking.IdempotencyKeyReused:
-		return http.StatusUnprocessableEntity
-	case booking.TooManyOpen, booking.RateLimited:
-		return http.StatusTooManyRequests
-	case booking.RequestRefused:
-		return http.StatusForbidden
-	case booking.BookingPaused:
-		return http.StatusServiceUnavailable
-	case MethodNotAllowed:
-		return http.StatusMethodNotAllowed
-	}
-	return http.StatusInternalServerError
-}
-
-// MethodNotAllowed is the code of a request whose route exists but not for
-// its method. It belongs to the HTTP edge, not to the domain.
-const MethodNotAllowed booking.Code = "METHOD_NOT_ALLOWED"
 
 // methods routes one path by method, answering OPTIONS (CORS preflight) and
 // any other method with a JSON 405.
@@ -235,9 +204,9 @@ func (m methods) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusNoContent)
 		return
 	}
-	edge.NoteErrorCode(w, MethodNotAllowed)
+	edge.NoteErrorCode(w, edge.MethodNotAllowed)
 	edge.WriteJSON(w, http.StatusMethodNotAllowed, edge.ErrorBody{Error: edge.ErrorDetail{
-		Code:    MethodNotAllowed,
+		Code:    edge.MethodNotAllowed,
 		Message: r.Method + " is not allowed here; use " + strings.Join(allowed, " or "),
 	}})
 }

@@ -20,6 +20,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 )
@@ -213,7 +214,7 @@ func errorCodes(t *testing.T) []string {
 	if len(codes) < 17 {
 		t.Fatalf("found %d codes in errors.go, want the spec's 17 and more", len(codes))
 	}
-	return append(codes, string(httpapi.MethodNotAllowed))
+	return append(codes, string(edge.MethodNotAllowed))
 }
 
 // listedCodes returns the codes an error response lists: the enum on
@@ -279,7 +280,7 @@ func TestOpenAPIErrorCodes(t *testing.T) {
 		}
 		for _, code := range codes {
 			listed[code] = true
-			if got := httpapi.Status(booking.Code(code)); got != r.status {
+			if got := edge.Status(booking.Code(code)); got != r.status {
 				t.Errorf("%s: %s is listed under %d, but httpapi answers it with %d", r.where, code, r.status, got)
 			}
 		}

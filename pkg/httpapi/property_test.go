@@ -29,7 +29,7 @@ import (
 
 // specErrors is the spec's error table, code to HTTP status, with
 // IDEMPOTENCY_KEY_REUSED, which decisions.md adds. It is written out from the
-// spec, not taken from httpapi.Status, so that a slip there fails here.
+// spec, not taken from edge.Status, so that a slip there fails here.
 // SERVER_ERROR is left out: no call may earn it.
 var specErrors = map[string]int{
 	"NOT_FOUND":              404,
