@@ -192,8 +192,7 @@ func (h *handler) stopFeed(w http.ResponseWriter, r *http.Request, s Session) {
 }
 
 // problem is what is wrong with a refused form: the id of the field it is
-// about ("" for the form as a whole), the message key in text.go and its
-// arguments.
+// about ("" for the form as a whole) and the message key in text.go.
 type problem struct {
 	field string
 	key   string

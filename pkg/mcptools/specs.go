@@ -124,7 +124,7 @@ var (
 // outputSchema is the published outputSchema of T: exactly the fields the
 // public gets, every object closed, so that a structuredContent naming a
 // field the schema does not, or a schema naming a private field, shows at
-// once (TestOutputSchemasAreThePublicResponse).
+// once (TestToolResultsMatchTheirSchemas).
 func outputSchema[T any]() *jsonschema.Schema {
 	s, err := jsonschema.For[T](&jsonschema.ForOptions{TypeSchemas: hiddenEmbeds(reflect.TypeFor[T]())})
 	if err != nil {
