@@ -26,13 +26,15 @@ import (
 // TestBrowserBookingForm books as a person, in Chromium with JavaScript
 // disabled, on the local server's own wiring: the booking form at
 // /book/{slug} from its first step to the status page, in English and in
-// Spanish; to the payment page for a business that takes a deposit; after
-// refusals (a ZIP code outside the area, no phone, the deposit's box not
-// ticked); after a window taken by someone else meanwhile (the refusal
-// keeps what was typed); and with a double submit that makes one request. Every step and error state is
-// checked with axe-core (WCAG 2.0-2.2 A and AA) and for touch targets at
-// 390 px and at 1280 px, and screenshotted at 390 px to
-// artifacts/screenshots/book-{case}-{n}-{step}.png.
+// Spanish; to the payment page for a business that takes a deposit, in
+// both languages; after refusals (a ZIP code outside the area in English,
+// no phone in Spanish, the deposit's box not ticked in both); after a
+// window taken by someone else meanwhile (the refusal keeps what was
+// typed); and with a double submit that makes one request. The message
+// pages (a paused business, an unknown address, a forged form token) are
+// opened in both languages. Every page is checked with axe-core (WCAG
+// 2.0-2.2 A and AA) and for touch targets, the form's steps at 390 px and
+// at 1280 px, and screenshotted at 390 px to artifacts/screenshots/.
 func TestBrowserBookingForm(t *testing.T) {
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
@@ -64,6 +66,13 @@ func TestBrowserBookingForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for i := range businesses {
+		switch businesses[i].Slug {
+		case "hudson-heights-electric", "mile-high-electric":
+			// The paused page, and a deposit's rules, in both languages.
+			businesses[i].Languages = []string{"en", "es"}
+		}
+	}
 	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.DiscardHandler))
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +94,8 @@ func TestBrowserBookingForm(t *testing.T) {
 			double: true, phoneLater: true, heading: "Pida una visita a Limpieza La Estrella", wantPath: "/r/"},
 		{name: "deposit", lang: "en", slug: "mile-high-electric", service: "power-loss", zip: "80202", phone: "(303) 555-0133",
 			deposit: true, heading: "Ask Mile High Electric for a visit", wantPath: "/pay/"},
+		{name: "deposit-es", lang: "es", slug: "mile-high-electric", service: "power-loss", zip: "80202", phone: "(303) 555-0144",
+			deposit: true, heading: "Pida una visita a Mile High Electric", wantPath: "/pay/"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -240,7 +251,8 @@ func TestBrowserBookingForm(t *testing.T) {
 			}
 			if tt.deposit {
 				click("button#send") // the deposit's box not ticked
-				if got := text("#deposit_accepted-error"); !strings.Contains(got, "tick the box") {
+				want := map[string]string{"en": "tick the box", "es": "marque la casilla"}[tt.lang]
+				if got := text("#deposit_accepted-error"); !strings.Contains(got, want) {
 					t.Errorf("got %q next to the deposit's box, want the refusal", got)
 				}
 				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#street"), "value")); got.Value != "4417 Wisteria Lane" {
@@ -296,6 +308,60 @@ func TestBrowserBookingForm(t *testing.T) {
 					t.Errorf("after a double submit: the business has %d requests, want 1", len(inbox.Requests))
 				}
 			}
+		})
+	}
+
+	// The form's message pages, in both languages at a phone's width: a
+	// paused business, an address no business has, and the page of a form
+	// sent with a forged token (nothing is stored).
+	for _, lang := range []string{"en", "es"} {
+		t.Run("messages "+lang, func(t *testing.T) {
+			tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+			defer cancelTab()
+			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
+				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
+					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": lang}})
+				return chromedp.Void{}, err
+			}
+			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
+				t.Fatal(err)
+			}
+			check := func(page, want string) {
+				t.Helper()
+				if got := axetest.Text(tab, t, "h1"); got != want {
+					t.Errorf("%s: got heading %q, want %q", page, got, want)
+				}
+				axetest.Screenshot(tab, t, shots, "book-messages-"+lang+"-"+page)
+				t.Run("axe "+page, func(t *testing.T) { axetest.Check(tab, t) })
+				axetest.CheckTargets(tab, t)
+				axetest.CheckLang(tab, t, page, lang)
+			}
+			headings := map[string][3]string{
+				"en": {"Online requests are paused", "Page not found", "Reload the form"},
+				"es": {"Las solicitudes en línea están en pausa", "Página no encontrada", "Vuelva a abrir el formulario"},
+			}[lang]
+			for i, p := range []struct{ name, path string }{
+				{"paused", "hudson-heights-electric?lang=" + lang},
+				{"not-found", "no-such-business"},
+			} {
+				if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+bookform.Path+p.path)); err != nil {
+					t.Fatal(err)
+				}
+				check(p.name, headings[i])
+			}
+			before := posts.Load()
+			if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+bookform.Path+"limpieza-la-estrella?lang="+lang+"&service=standard-cleaning&zip=90026")); err != nil {
+				t.Fatal(err)
+			}
+			axetest.Click(tab, t, "ul.days a.card")
+			if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(document.querySelector("input[name=token]").value = "forged") !== ""`)); err != nil {
+				t.Fatal(err)
+			}
+			axetest.Click(tab, t, "button#send")
+			if got := posts.Load() - before; got != 1 {
+				t.Errorf("got %d forms sent, want 1", got)
+			}
+			check("reload", headings[2])
 		})
 	}
 }
