@@ -220,6 +220,20 @@ func TestBrowserInbox(t *testing.T) {
 				t.Errorf("after asking for a link: got %q, want %q", got, tt.sent)
 			}
 			shot("sent")
+			// Past the hourly limit of sign-in links for one address, the
+			// page says so (the same for any address, a business's or not).
+			limited := map[string]string{"en": "Too many sign-in links", "es": "Demasiados enlaces para iniciar sesión"}[tt.lang]
+			for i := 0; i <= booking.MaxSignInsPerHour; i++ {
+				navigate(srv.URL + "/inbox")
+				if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS("#email"), "nobody-"+tt.lang+"@example.com")); err != nil {
+					t.Fatal(err)
+				}
+				click("button#send")
+			}
+			if got := text("h1"); got != limited {
+				t.Errorf("past the sign-in limit: got %q, want %q", got, limited)
+			}
+			shot("sign-in-limited")
 			var outbox struct{ Messages []notify.Message }
 			getJSON(t, srv.URL+"/dev/outbox", &outbox)
 			link := ""
