@@ -115,7 +115,7 @@ func (in *Inbox) Requests(ctx context.Context, iq InboxQuery) (InboxPage, error)
 	s, b := in.s, in.b
 	q := RequestQuery{Slug: b.Slug, Statuses: iq.Statuses, Limit: iq.Limit, Cursor: iq.Cursor}
 	for _, st := range iq.Statuses {
-		if !slices.Contains(inboxStatuses, st) {
+		if !IsInboxStatus(st) {
 			return InboxPage{}, StatusFilterError(string(st))
 		}
 	}
