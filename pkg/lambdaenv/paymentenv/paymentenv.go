@@ -6,11 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"net/url"
 	"strings"
 
-	"github.com/doorstep/doorstep/pkg/awsenv"
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/secretenv"
@@ -47,7 +45,7 @@ func (s Stripe) Provider() *stripepay.Provider {
 // sam local invoke). ok is false when STRIPE_SECRET_ARN is not set. The
 // secret is read with the function's role (secretsmanager:GetSecretValue on
 // that ARN only), from the ARN's region.
-func StripeFrom(ctx context.Context, getenv func(string) string, siteURL string, client *http.Client) (s Stripe, ok bool, err error) {
+func StripeFrom(ctx context.Context, getenv func(string) string, siteURL string) (s Stripe, ok bool, err error) {
 	arn := strings.TrimSpace(getenv("STRIPE_SECRET_ARN"))
 	if arn == "" {
 		return Stripe{}, false, nil
@@ -58,20 +56,7 @@ func StripeFrom(ctx context.Context, getenv func(string) string, siteURL string,
 			return Stripe{}, false, fmt.Errorf("STRIPE_API_URL must be an absolute http(s) URL, got %q", s.APIURL)
 		}
 	}
-	region, ok := secretenv.Region(arn)
-	if !ok {
-		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN must be a Secrets Manager secret's ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>), got %q", arn)
-	}
-	endpoint := strings.TrimSpace(getenv("SECRETS_MANAGER_ENDPOINT"))
-	cfg, err := awsenv.Config(ctx, getenv, "secretsmanager", false)
-	if err != nil {
-		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN: %w", err)
-	}
-	cfg.Region = region // the secret's own region
-	if client != nil {
-		cfg.HTTPClient = client
-	}
-	secret, err := secretenv.Value(ctx, cfg, endpoint, arn)
+	secret, err := secretenv.Read(ctx, getenv, arn)
 	if err != nil {
 		return Stripe{}, false, fmt.Errorf("STRIPE_SECRET_ARN: %w", err)
 	}
@@ -114,7 +99,7 @@ func Webhook(ctx context.Context, getenv func(string) string, siteURL string) (b
 
 // stripe is StripeFrom, with Stripe off (nil) logged.
 func stripe(ctx context.Context, getenv func(string) string, siteURL string) (*Stripe, error) {
-	s, ok, err := StripeFrom(ctx, getenv, siteURL, nil)
+	s, ok, err := StripeFrom(ctx, getenv, siteURL)
 	switch {
 	case err != nil:
 		return nil, err

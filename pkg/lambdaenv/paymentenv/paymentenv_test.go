@@ -32,7 +32,7 @@ func TestStripeFrom(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, ok, err := paymentenv.StripeFrom(context.Background(), stripetest.Env(t, tt.value, tt.edits), "https://book.example.com", nil)
+			s, ok, err := paymentenv.StripeFrom(context.Background(), stripetest.Env(t, tt.value, tt.edits), "https://book.example.com")
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("got %v, want an error with %q", err, tt.wantErr)

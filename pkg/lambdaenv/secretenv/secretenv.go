@@ -23,14 +23,14 @@ import (
 func Read(ctx context.Context, getenv func(string) string, arn string) (string, error) {
 	region, ok := Region(arn)
 	if !ok {
-		return "", fmt.Errorf("want a Secrets Manager secret's ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>), got %q", arn)
+		return "", fmt.Errorf("must be a Secrets Manager secret's ARN (arn:aws:secretsmanager:<region>:<account>:secret:<name>), got %q", arn)
 	}
 	cfg, err := awsenv.Config(ctx, getenv, "secretsmanager", false)
 	if err != nil {
 		return "", err
 	}
 	cfg.Region = region // the secret's own region
-	return Value(ctx, cfg, strings.TrimSpace(getenv("SECRETS_MANAGER_ENDPOINT")), arn)
+	return value(ctx, cfg, strings.TrimSpace(getenv("SECRETS_MANAGER_ENDPOINT")), arn)
 }
 
 // Region returns the region of a Secrets Manager secret's ARN.
@@ -42,9 +42,9 @@ func Region(arn string) (string, bool) {
 	return parts[3], true
 }
 
-// Value reads the secret's string with the SDK's Secrets Manager client:
+// value reads the secret's string with the SDK's Secrets Manager client:
 // one call. A non-empty endpoint stands in for the service (tests).
-func Value(ctx context.Context, cfg aws.Config, endpoint, arn string) (string, error) {
+func value(ctx context.Context, cfg aws.Config, endpoint, arn string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	sm := secretsmanager.NewFromConfig(cfg, func(o *secretsmanager.Options) {
