@@ -116,17 +116,9 @@ func (h *handler) newForm(r *http.Request, b *booking.Business, lang string) for
 		f.Switch = f.Action + "?" + q.Encode()
 	}
 	for _, s := range b.Services {
-		f.Services = append(f.Services, serviceView{ID: s.ID, Name: localText(lang, s.Name), Description: localText(lang, s.Description), Urgent: s.Urgent})
+		f.Services = append(f.Services, serviceView{ID: s.ID, Name: s.Name.In(lang), Description: s.Description.In(lang), Urgent: s.Urgent})
 	}
 	return f
-}
-
-// localText is t in lang, in English when it has none in lang.
-func localText(lang string, t booking.LocalText) string {
-	if lang == "es" && t.ES != "" {
-		return t.ES
-	}
-	return t.EN
 }
 
 // checkStart checks the first step's answers, a service and a ZIP code in
@@ -138,7 +130,7 @@ func (f *form) checkStart(a *answers) bool {
 	switch i := slices.IndexFunc(f.b.Services, func(s booking.Service) bool { return s.ID == a.Service }); {
 	case i >= 0:
 		f.Service = &f.b.Services[i]
-		f.ServiceName = localText(f.Lang, f.Service.Name)
+		f.ServiceName = f.Service.Name.In(f.Lang)
 	case a.Service == serviceOther:
 		f.ServiceName = tr(f.Lang, "service_other")
 	default:

@@ -103,6 +103,15 @@ type LocalText struct {
 	ES string `json:"es"`
 }
 
+// In is the text in lang (en or es): the Spanish when asked for and
+// written, else the English (the Spanish when there is no English).
+func (t LocalText) In(lang string) string {
+	if lang == "es" && t.ES != "" || t.EN == "" {
+		return t.ES
+	}
+	return t.EN
+}
+
 // Location is the business's time zone. It is valid once the business has
 // passed Validate (LoadBusinesses does that).
 func (b *Business) Location() *time.Location { return b.loc }

@@ -87,10 +87,7 @@ type CalendarEvent struct {
 // ("" for nothing): the city for the business, the business for the
 // person.
 func (e CalendarEvent) Title(lang, where string) string {
-	s := e.Service.EN
-	if lang == "es" && e.Service.ES != "" {
-		s = e.Service.ES
-	}
+	s := e.Service.In(lang)
 	if where != "" {
 		s += " · " + where
 	}

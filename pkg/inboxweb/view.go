@@ -225,14 +225,6 @@ type hourChoice struct {
 	Label string
 }
 
-// service is the request's service in lang.
-func service(req booking.InboxRequest, lang string) string {
-	if lang == "es" && req.Service.ES != "" {
-		return req.Service.ES
-	}
-	return req.Service.EN
-}
-
 // stateText is the request's state in lang, an unanswered expiry apart.
 func stateText(st booking.Status, lang string) string {
 	return tr(lang, "state_"+string(st))
@@ -243,7 +235,7 @@ func buildItem(req booking.InboxRequest, b *booking.Business, lang string, now t
 	v := itemView{
 		Path: requestPath(req.Code), Code: req.Code, State: string(req.Status), StateText: stateText(req.Status, lang),
 		Window:    display.Window(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
-		Service:   service(req, lang),
+		Service:   req.Service.In(lang),
 		Emergency: req.Urgency == "emergency",
 		Urgency:   tr(lang, "urgency_"+req.Urgency),
 		Place:     strings.TrimSpace(req.Address.City + " " + req.Address.ZIP),
@@ -261,7 +253,7 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 	c, a := req.Contact, req.Address
 	v := requestView{
 		Code: req.Code, State: string(req.Status), StateText: stateText(req.Status, lang),
-		Service:   service(req, lang),
+		Service:   req.Service.In(lang),
 		Window:    display.Window(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
 		Moved:     req.ChangedByBusiness,
 		Emergency: req.Urgency == "emergency",
@@ -332,7 +324,7 @@ var pageActions = map[booking.Status][]booking.Action{
 
 // summary names a request on a confirm page: service, window, city.
 func summary(req booking.InboxRequest, b *booking.Business, lang string) string {
-	s := service(req, lang) + " · " + display.Window(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, b.Location())
+	s := req.Service.In(lang) + " · " + display.Window(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, b.Location())
 	if req.Address.City != "" {
 		s += " · " + req.Address.City
 	}

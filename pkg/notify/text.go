@@ -207,7 +207,7 @@ func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking
 
 	lines := []string{
 		l.labelCode + ": " + r.Code,
-		l.labelService + ": " + serviceName(r.ServiceName, lang),
+		l.labelService + ": " + r.ServiceName.In(lang),
 		l.labelWindow + ": " + w,
 	}
 	var subject, lead, sms, extra, last string
@@ -299,7 +299,7 @@ func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booki
 	l := wording[lang]
 	loc := b.Location()
 	w := l.window(l, ch.Event.Window.Start.In(loc), ch.Event.Window.End.In(loc))
-	service := serviceName(r.ServiceName, lang)
+	service := r.ServiceName.In(lang)
 	lines := []string{
 		l.labelCode + ": " + r.Code,
 		l.labelService + ": " + service,
@@ -364,13 +364,6 @@ func previewNote(lang, business string, audience Audience, channels []Channel) s
 		}
 	}
 	return fmt.Sprintf(l.preview, business, whom)
-}
-
-func serviceName(t booking.LocalText, lang string) string {
-	if lang == "es" && t.ES != "" || t.EN == "" {
-		return t.ES
-	}
-	return t.EN
 }
 
 func urgency(l *lexicon, u string) string {

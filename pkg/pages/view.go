@@ -99,7 +99,7 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time) statusVi
 		State:      string(r.Status),
 		Title:      tr(lang, "state_"+string(r.Status)),
 		Business:   b.Name,
-		Service:    r.ServiceName.EN,
+		Service:    r.ServiceName.In(lang),
 		Window:     display.Window(lang, r.Window.Start, r.Window.End, loc),
 		Moved:      r.ChangedByBusiness,
 		City:       r.Address.City,
@@ -108,9 +108,6 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time) statusVi
 	}
 	if r.Unanswered() {
 		v.Title = tr(lang, "state_unanswered") // not an unpaid deposit
-	}
-	if lang == "es" && r.ServiceName.ES != "" {
-		v.Service = r.ServiceName.ES
 	}
 	v.Phone, v.PhoneLink = phone(b.Phone)
 	switch r.Status {
