@@ -93,12 +93,9 @@ type depositView struct {
 func (h *handler) newForm(r *http.Request, b *booking.Business, lang string) form {
 	f := form{
 		b: b, Lang: lang, Action: Path + b.Slug, Business: b.Name,
-		Phone: display.Phone(b.Phone), PhoneLink: htmlpage.TelURL(b.Phone),
 		Example: b.Example, Preview: b.Preview,
 	}
-	if f.PhoneLink == "" {
-		f.Phone = b.Phone
-	}
+	f.Phone, f.PhoneLink = htmlpage.Phone(b.Phone)
 	f.CallText = tr(lang, "call", f.Phone)
 	if other := htmlpage.Other(lang); slices.Contains(b.Languages, other) {
 		var q url.Values

@@ -23,6 +23,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/doorstep/doorstep/pkg/display"
 )
 
 //go:embed layout.html
@@ -245,4 +247,15 @@ func TelURL(phone string) template.URL {
 		}
 	}
 	return template.URL("tel:+" + digits) // +digits only: safe in an href
+}
+
+// Phone writes a business's phone (international format, +digits) for
+// people, (512) 555-0142 for a US number, with its tel: link; a phone that
+// is not +digits is shown as it is, with no link.
+func Phone(p string) (string, template.URL) {
+	link := TelURL(p)
+	if link == "" {
+		return p, ""
+	}
+	return display.Phone(p), link
 }

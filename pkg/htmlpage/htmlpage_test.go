@@ -147,3 +147,16 @@ func TestTelURL(t *testing.T) {
 		}
 	}
 }
+
+func TestPhone(t *testing.T) {
+	for _, tt := range []struct{ in, text, link string }{
+		{"+16025550163", "(602) 555-0163", "tel:+16025550163"},
+		{"+442071234567", "+442071234567", "tel:+442071234567"},
+		{"602 555 0163", "602 555 0163", ""},
+	} {
+		text, link := htmlpage.Phone(tt.in)
+		if text != tt.text || string(link) != tt.link {
+			t.Errorf("Phone(%q): got %q %q, want %q %q", tt.in, text, link, tt.text, tt.link)
+		}
+	}
+}

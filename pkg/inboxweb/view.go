@@ -8,6 +8,7 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/display"
+	"github.com/doorstep/doorstep/pkg/htmlpage"
 )
 
 // The views hold only what a page shows, built from the request as the
@@ -406,7 +407,7 @@ func phone(p string) (string, template.URL) {
 	if len(p) != 10 || strings.Trim(p, "0123456789") != "" {
 		return p, ""
 	}
-	return display.Phone(p), template.URL("tel:+1" + p) // +digits only: safe in an href
+	return htmlpage.Phone("+1" + p)
 }
 
 func urlQuery(s string) string { return url.QueryEscape(s) }

@@ -154,7 +154,7 @@ func (h *handler) calendarEvent(w http.ResponseWriter, r *http.Request, code str
 	if lang != "es" {
 		lang = "en"
 	}
-	phone, _ := phone(b.Phone)
+	phone, _ := htmlpage.Phone(b.Phone)
 	c := ical.Calendar{Location: b.Location(), Events: []ical.Event{{
 		UID: ev.UID, Sequence: ev.Sequence, Status: ical.StatusConfirmed, Stamp: ev.Stamp,
 		Start: ev.Window.Start, End: ev.Window.End,

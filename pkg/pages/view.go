@@ -109,7 +109,7 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time) statusVi
 	if r.Unanswered() {
 		v.Title = tr(lang, "state_unanswered") // not an unpaid deposit
 	}
-	v.Phone, v.PhoneLink = phone(b.Phone)
+	v.Phone, v.PhoneLink = htmlpage.Phone(b.Phone)
 	switch r.Status {
 	case booking.StatusPendingPayment:
 		v.Hint = tr(lang, "hint_pending_payment", b.Name, display.Moment(lang, r.HoldExpires, loc))
