@@ -137,16 +137,25 @@ type recorder struct {
 // add puts the recording middleware on a client's stack, in the
 // initialize step: once per call (not per retry), with the typed input.
 func (r *recorder) add(stack *middleware.Stack) error {
-	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("DoorstepRecordCalls",
+	return onCall(stack, "DoorstepRecordCalls", func(ctx context.Context, params any) {
+		path, _ := ctx.Value(pathKey{}).(string)
+		if path == "" {
+			path = "(a context without a path)"
+		}
+		r.mu.Lock()
+		r.calls = append(r.calls, recorded{awsmiddleware.GetServiceID(ctx), awsmiddleware.GetOperationName(ctx),
+			awsmiddleware.GetRegion(ctx), path, params})
+		r.mu.Unlock()
+	})
+}
+
+// onCall adds to a client's middleware stack, as name, a step that calls
+// fn with each call's context (its service, operation and region) and
+// input, before the call is made.
+func onCall(stack *middleware.Stack, name string, fn func(ctx context.Context, params any)) error {
+	return stack.Initialize.Add(middleware.InitializeMiddlewareFunc(name,
 		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-			path, _ := ctx.Value(pathKey{}).(string)
-			if path == "" {
-				path = "(a context without a path)"
-			}
-			r.mu.Lock()
-			r.calls = append(r.calls, recorded{awsmiddleware.GetServiceID(ctx), awsmiddleware.GetOperationName(ctx),
-				awsmiddleware.GetRegion(ctx), path, in.Parameters})
-			r.mu.Unlock()
+			fn(ctx, in.Parameters)
 			return next.HandleInitialize(ctx, in)
 		}), middleware.Before)
 }

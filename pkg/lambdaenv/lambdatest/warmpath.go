@@ -51,15 +51,13 @@ func NewWarmPath(t testing.TB) *WarmPath {
 // each call made during the measured call (awsenv.WithAPIOptions).
 func (p *WarmPath) Context(ctx context.Context) context.Context {
 	return awsenv.WithAPIOptions(ctx, func(stack *middleware.Stack) error {
-		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("DoorstepWarmPathCalls",
-			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-				p.mu.Lock()
-				if p.on {
-					p.calls = append(p.calls, awsmiddleware.GetOperationName(ctx))
-				}
-				p.mu.Unlock()
-				return next.HandleInitialize(ctx, in)
-			}), middleware.Before)
+		return onCall(stack, "DoorstepWarmPathCalls", func(ctx context.Context, _ any) {
+			p.mu.Lock()
+			if p.on {
+				p.calls = append(p.calls, awsmiddleware.GetOperationName(ctx))
+			}
+			p.mu.Unlock()
+		})
 	})
 }
 
