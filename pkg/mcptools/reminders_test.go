@@ -14,6 +14,8 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
+	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/mcptools"
 )
 
@@ -23,7 +25,10 @@ import (
 // one stored new after a move is still not confirmed.
 func TestStatusRemindersOfAnOffer(t *testing.T) {
 	ctx := context.Background()
-	bookings := newToolsBookings(t)
+	client, table := dynamotest.Minidyn(t)
+	store := dynamo.New(client, table)
+	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
+	bookings := bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://book.example.com", Now: func() time.Time { return toolsStart }})
 	srv := httptest.NewServer(mcptools.New(bookings, slog.New(slog.NewTextHandler(io.Discard, nil))))
 	t.Cleanup(srv.Close)
 	session, err := mcp.NewClient(&mcp.Implementation{Name: "doorstep-test", Version: "1.0.0"}, nil).
@@ -75,5 +80,24 @@ func TestStatusRemindersOfAnOffer(t *testing.T) {
 	}
 	if strings.Contains(got, "Not confirmed yet") {
 		t.Errorf("after the offer: got %q, want no 'Not confirmed yet'", got)
+	}
+
+	// A request stored new after a move, before offers accepted it (such
+	// records stay new): not confirmed, at the window the business set.
+	legacy := booking.Request{
+		Code: booking.NewCode(), BusinessSlug: b.Slug, Status: booking.StatusNew, ChangedByBusiness: true,
+		ServiceID: b.Services[0].ID, ServiceName: b.Services[0].Name, Window: a.Windows[0],
+		Address: booking.Address{Street: "1 Sample St", ZIP: b.ServiceArea.ZIPCodes[0]},
+		Contact: booking.Contact{Name: "Sample Person", Phone: "3235550143"},
+		Urgency: "soon", Language: "en", Created: toolsStart,
+	}
+	if err := store.CreateRequest(ctx, legacy, nil, bookingtest.Unlimited, toolsStart); err != nil {
+		t.Fatal(err)
+	}
+	got = text("get_request_status", map[string]any{"code": legacy.Code})
+	for _, want := range []string{`"status":"new"`, "Not confirmed yet", "moved the arrival window before confirming"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stored new after a move: got %q, want %q in it", got, want)
+		}
 	}
 }
