@@ -259,6 +259,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request) {
 		f.Call = true
 	}
 	f.Errors = map[string]string{ref.field: msg}
+	edge.SetRetryAfter(w, booking.RetryAfter(err)) // as the JSON API says it
 	h.renderDetails(ctx, w, r, f, a, status)
 }
 

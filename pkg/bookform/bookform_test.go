@@ -6,6 +6,7 @@ import (
 	"html"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -321,6 +322,11 @@ func TestRefusals(t *testing.T) {
 			res := f.post(t, tt.slug, sent)
 			if res.Status != tt.wantStatus {
 				t.Fatalf("got %d, want %d: %s", res.Status, tt.wantStatus, res.Body)
+			}
+			// When to try again, as the JSON API says it: only a limit
+			// that frees at a known time has one.
+			if wait, err := strconv.Atoi(res.Header.Get("Retry-After")); (tt.name == "rate limited") != (err == nil && wait > 0) {
+				t.Errorf("got Retry-After %q", res.Header.Get("Retry-After"))
 			}
 			if m := regexp.MustCompile(`id="` + tt.wantField + `">([^<]*)<`).FindStringSubmatch(res.Body); m == nil || !strings.Contains(m[1], strings.ReplaceAll(tt.want, "'", "&#39;")) {
 				t.Errorf("got no %q next to %s", tt.want, tt.wantField)

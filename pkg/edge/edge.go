@@ -7,6 +7,8 @@ package edge
 import (
 	"encoding/json"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 )
@@ -97,3 +99,12 @@ func Status(code booking.Code) int {
 // MethodNotAllowed is the code of a request whose route exists but not for
 // its method. It belongs to the HTTP edges, not to the domain.
 const MethodNotAllowed booking.Code = "METHOD_NOT_ALLOWED"
+
+// SetRetryAfter says, in whole seconds rounded up (never too early), when
+// to try again: the Retry-After of every 429 and 503 an edge answers. A
+// wait of zero or less sets nothing.
+func SetRetryAfter(w http.ResponseWriter, wait time.Duration) {
+	if wait > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
+	}
+}

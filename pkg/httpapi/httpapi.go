@@ -11,9 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/edge"
@@ -176,9 +174,7 @@ func (a *api) respond(w http.ResponseWriter, r *http.Request, status int, v any,
 func (a *api) writeError(ctx context.Context, w http.ResponseWriter, err error) {
 	body := edge.ErrorBodyOf(err)
 	edge.NoteErrorCode(w, body.Error.Code)
-	if wait := booking.RetryAfter(err); wait > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(wait.Round(time.Second)/time.Second)))
-	}
+	edge.SetRetryAfter(w, booking.RetryAfter(err))
 	if body.Error.Code == booking.ServerError {
 		a.log.ErrorContext(ctx, "request failed", "error", err.Error())
 	}

@@ -5,11 +5,11 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
 )
 
 // home is the inbox when signed in, and the sign-in form when not. Signed
@@ -63,7 +63,7 @@ func (h *handler) startSignIn(w http.ResponseWriter, r *http.Request) {
 		// The limit counts every address alike, a business's or not: so
 		// does this page.
 		minutes := int((retry + time.Minute - 1) / time.Minute)
-		w.Header().Set("Retry-After", strconv.Itoa(int((retry+time.Second-1)/time.Second)))
+		edge.SetRetryAfter(w, retry)
 		render(w, r, http.StatusTooManyRequests, "sent", lang, nil, tr(lang, "limited_title"),
 			sentView{Limited: tr(lang, "limited", booking.MaxSignInsPerHour, minutes)})
 		return
