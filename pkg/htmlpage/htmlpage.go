@@ -125,21 +125,35 @@ func (s *Site) AllowFraming(w http.ResponseWriter, site string) {
 	}
 }
 
-// Origin returns the origin (scheme://host[:port]) of an absolute http or
-// https URL, written so that it is one CSP source; ok is false for
-// anything else.
+// Origin returns the origin of an absolute http or https URL, as browsers
+// write it in an Origin header and as one CSP source: scheme://host[:port]
+// in lower case, without the scheme's default port; ok is false for
+// anything else (another scheme, user info, a host of other characters).
 func Origin(raw string) (string, bool) {
 	u, err := url.Parse(raw)
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || u.User != nil {
+	if err != nil || u.Host == "" || u.User != nil {
 		return "", false
 	}
-	host := strings.ToLower(u.Host)
+	scheme := strings.ToLower(u.Scheme)
+	host, port := strings.ToLower(u.Hostname()), u.Port()
+	switch {
+	case scheme != "http" && scheme != "https":
+		return "", false
+	case scheme == "http" && port == "80", scheme == "https" && port == "443":
+		port = ""
+	}
 	for _, c := range host {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == ':' || c == '[' || c == ']') {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '-' || c == ':') {
 			return "", false
 		}
 	}
-	return u.Scheme + "://" + host, true
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]" // IPv6
+	}
+	if port != "" {
+		host += ":" + port
+	}
+	return scheme + "://" + host, true
 }
 
 // Render writes the page name with p. The page is rendered whole before

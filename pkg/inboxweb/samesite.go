@@ -2,8 +2,9 @@ package inboxweb
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
+
+	"github.com/doorstep/doorstep/pkg/htmlpage"
 )
 
 // sameSite refuses (403, plain text) a form posted from anywhere but this
@@ -55,13 +56,13 @@ func fromSite(h http.Header, self string) bool {
 		if o == "null" {
 			return hasFetchSite
 		}
-		return origin(o) == self
+		return self != "" && origin(o) == self
 	}
 	if hasFetchSite {
 		return true
 	}
 	ref, ok := header(h, "Referer")
-	return ok && origin(ref) == self
+	return ok && self != "" && origin(ref) == self
 }
 
 // header returns the one value of the header name; ok is false when it is
@@ -74,27 +75,9 @@ func header(h http.Header, name string) (string, bool) {
 	return strings.TrimSpace(v[0]), true
 }
 
-// origin is the origin of the URL u, scheme://host[:port], in lower case
-// and without the scheme's default port; "" when u has none (not an
-// absolute http or https URL).
+// origin is the origin of the URL u (htmlpage.Origin); "" when u has
+// none.
 func origin(u string) string {
-	p, err := url.Parse(u)
-	if err != nil || p.Host == "" || p.User != nil {
-		return ""
-	}
-	scheme := strings.ToLower(p.Scheme)
-	host, port := strings.ToLower(p.Hostname()), p.Port()
-	switch {
-	case scheme == "http" && (port == "" || port == "80"), scheme == "https" && (port == "" || port == "443"):
-		port = ""
-	case scheme != "http" && scheme != "https":
-		return ""
-	}
-	if strings.Contains(host, ":") {
-		host = "[" + host + "]"
-	}
-	if port != "" {
-		host += ":" + port
-	}
-	return scheme + "://" + host
+	o, _ := htmlpage.Origin(u)
+	return o
 }
