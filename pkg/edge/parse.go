@@ -26,14 +26,7 @@ func ParseDate(name, s string) (time.Time, error) {
 // ParseDays parses a days parameter: "" is booking.DefaultDays; anything
 // else must be an integer from 1 to booking.MaxDays (INVALID_REQUEST).
 func ParseDays(s string) (int, error) {
-	if s == "" {
-		return booking.DefaultDays, nil
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > booking.MaxDays {
-		return 0, booking.DaysError(s)
-	}
-	return n, nil
+	return wholeNumber(s, booking.DefaultDays, booking.MaxDays, func() error { return booking.DaysError(s) })
 }
 
 // ParseInboxQuery reads an inbox list's filter as people write it (the
@@ -59,7 +52,7 @@ func ParseInboxQuery(status, from, to, limit, cursor string) (booking.InboxQuery
 			return q, err
 		}
 	}
-	q.Limit, err = parseLimit(limit)
+	q.Limit, err = wholeNumber(limit, booking.DefaultPageSize, booking.MaxPageSize, booking.LimitError)
 	return q, err
 }
 
@@ -77,16 +70,15 @@ func parseStatuses(s string) ([]booking.Status, error) {
 	return statuses, nil
 }
 
-// parseLimit parses a page size: "" is booking.DefaultPageSize; anything
-// else must be a whole number from 1 to booking.MaxPageSize
-// (INVALID_REQUEST).
-func parseLimit(s string) (int, error) {
+// wholeNumber parses a count parameter: "" is def; anything else must be
+// a whole number from 1 to max, else refused() (made only then).
+func wholeNumber(s string, def, max int, refused func() error) (int, error) {
 	if s == "" {
-		return booking.DefaultPageSize, nil
+		return def, nil
 	}
 	n, err := strconv.Atoi(s)
-	if err != nil || n < 1 || n > booking.MaxPageSize {
-		return 0, booking.LimitError()
+	if err != nil || n < 1 || n > max {
+		return 0, refused()
 	}
 	return n, nil
 }
