@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest/iamcheck"
 )
 
@@ -15,16 +16,16 @@ import (
 // their recorded AWS calls against (lambdatest.Record).
 func TestPoliciesResolve(t *testing.T) {
 	tp := loadTemplate(t)
+	// Each deployment is a function's environment, as lambdatest.Deployment
+	// reads the template's parameters from it.
 	deployments := map[string]map[string]string{
-		"optional parameters empty": {"SenderEmail": "notify@book.example.com"},
-		"optional parameters set": {"SenderEmail": "notify@book.example.com", "TableName": "doorstep",
-			"StripeSecretArn":        "arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep/stripe",
-			"SmsOriginationIdentity": "+15555550100", "PreviewInboxEmail": "preview@book.example.com", "ReservedConcurrency": "5"},
+		"optional parameters empty": {"SENDER_EMAIL": "notify@book.example.com"},
+		"optional parameters set": {"SENDER_EMAIL": "notify@book.example.com", "TABLE_NAME": "doorstep",
+			"STRIPE_SECRET_ARN":        "arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep/stripe",
+			"SMS_ORIGINATION_IDENTITY": "+15555550100", "PREVIEW_INBOX_EMAIL": "preview@book.example.com"},
 	}
-	for name, params := range deployments {
-		d := iamcheck.Deployment{Partition: "aws", Region: "us-east-1", AccountID: "123456789012", Parameters: params,
-			Names: map[string]string{"DoorstepTable": "doorstep", "NotifyDeadLetterQueue": "dlq", "RefundDeadLetterQueue": "rdlq",
-				"FormKeySecret": "arn:aws:secretsmanager:us-east-1:123456789012:secret:FormKeySecret-AbCdEf"}}
+	for name, env := range deployments {
+		d := lambdatest.Deployment(func(k string) string { return env[k] })
 		for _, id := range tp.ofType("AWS::Serverless::Function") {
 			t.Run(name+"/"+id, func(t *testing.T) {
 				p, err := iamcheck.Load(filepath.Join(root, "template.yaml"), id, d)
