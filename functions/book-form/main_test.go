@@ -97,15 +97,8 @@ func sendForm(t *testing.T, env *lambdatest.Env, h any, slug, service, zip strin
 	form.Set("name", "Sample Person")
 	form.Set("phone", "(602) 555-0188")
 	form.Set("deposit_accepted", "yes")
-	post := lambdatest.Edit(t, open, func(e *events.APIGatewayV2HTTPRequest) {
-		e.RouteKey, e.RequestContext.RouteKey = "POST /book/{slug}", "POST /book/{slug}"
-		e.RequestContext.HTTP.Method = "POST"
-		e.RawQueryString = ""
-		e.Headers["content-type"] = "application/x-www-form-urlencoded"
-		e.Headers["sec-fetch-site"] = "same-origin"
-		e.Body = form.Encode()
-	})
-	return lambdatest.InvokeHTTP(t, h, post)
+	post := lambdatest.Route(t, lambdatest.Event(t, "book-form.json"), "POST", "/book/{slug}", "/book/"+slug, map[string]string{"slug": slug}, form.Encode())
+	return lambdatest.InvokeHTTP(t, h, lambdatest.WithHeader(t, post, "sec-fetch-site", "same-origin"))
 }
 
 // TestNewHandlerAtStart: the form fails at start without its secret, or
