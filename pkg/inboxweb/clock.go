@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/doorstep/doorstep/pkg/display"
 )
 
 // The weekly hours are stored as 24-hour "HH:MM" (24:00 closes at
@@ -69,20 +71,17 @@ func digits(s string, min, max int) bool {
 // "2:00 PM" or "14:00"; the day's end, 24:00, is "12:00 AM" in English.
 // Anything else is shown as it is.
 func showClock(lang, clock string) string {
-	t, err := time.Parse("15:04", clock)
-	if clock == "24:00" {
-		t, err = time.Time{}, nil
+	if clock == "24:00" { // the day's end: midnight
+		if lang == "es" {
+			return clock
+		}
+		return "12:00 AM"
 	}
+	t, err := time.Parse("15:04", clock)
 	if err != nil {
 		return clock
 	}
-	if lang == "es" {
-		if clock == "24:00" {
-			return clock
-		}
-		return t.Format("15:04")
-	}
-	return t.Format("3:04 PM")
+	return display.Clock(lang, t, time.UTC)
 }
 
 // minutes is a stored "HH:MM" (parseClock's) as minutes of the day.
