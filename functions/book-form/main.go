@@ -3,7 +3,7 @@
 // with a browser uses. It sends requests through the same
 // Bookings.CreateRequest as the JSON API.
 //
-// It does not link stripe-go (see the README's "Binary sizes"): a deposit
+// It does not link stripe-go (see docs/performance.md, "Binary sizes"): a deposit
 // due is paid from the payment page, /pay/{code}, which sends a deposit
 // taken at Stripe on to the payment function.
 //

@@ -3,7 +3,7 @@
 // GET and POST /pay/{code} (the deposit's payment), HTML in the request's
 // language (pkg/pages).
 //
-// It does not link stripe-go (see the README's "Binary sizes"): a deposit
+// It does not link stripe-go (see docs/performance.md, "Binary sizes"): a deposit
 // paid at Stripe goes through the payment-webhook function's
 // /pay/{code}/checkout and /pay/{code}/return.
 //

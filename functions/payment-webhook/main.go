@@ -11,7 +11,7 @@
 //     the webhook does, then sends the person to the status page.
 //
 // The GET routes are here, not in the pages function, so that the pages
-// do not link stripe-go (see the README's "Binary sizes").
+// do not link stripe-go (see docs/performance.md, "Binary sizes").
 //
 // Environment: TABLE_NAME, SITE_URL, STRIPE_SECRET_ARN (the Secrets Manager
 // secret with the Stripe keys, webhook_secret included; empty: Stripe is

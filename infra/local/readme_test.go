@@ -5,28 +5,33 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 )
 
-// TestREADME runs the README's shell examples as pasted, so that they
-// cannot drift from what the service does.
+// TestREADME runs the shell examples of README.md and of every docs/*.md
+// as pasted, so that they cannot drift from what the service does, and
+// checks that every link between those files leads somewhere.
 //
-// It takes every ```sh (or ```bash, ```shell) block of README.md in order
-// and runs them all, one command at a time, in one bash (no profile, no rc,
+// It takes every ```sh (or ```bash, ```shell) block of a file in order and
+// runs them all, one command at a time, in one bash (no profile, no rc,
 // `set -u`, in an empty folder) against a fresh local server on a free
-// port: every http://127.0.0.1:8080 in the README is rewritten to that
-// server's address, so the README shows the address `make run` listens on.
-// Variables set in one block (B, CODE, ...) are there in the next, as in a
-// reader's terminal. Then it runs the whole README a second time against
-// the same server, from a fresh bash, to prove that a reader can paste it
-// twice: nothing in it may depend on a fixed date, code or count.
+// port: every http://127.0.0.1:8080 is rewritten to that server's address,
+// so the files show the address `make run` listens on. Variables set in one
+// block (B, CODE, ...) are there in the next, as in a reader's terminal;
+// each file starts in a fresh bash, as a reader who opens only that file
+// would. Then it runs every file a second and a third time against the same
+// server, from a fresh bash each, to prove that a reader can paste the
+// examples again and again: nothing in them may depend on a fixed date,
+// code, count or contact (each paste makes its own phone numbers).
 //
-// The convention the README follows, and this test checks:
+// The convention the files follow, and this test checks:
 //
 //   - A command is a line, with its `\` continuations and the lines of a
 //     quoted string it opens. It fails the test when its exit status is not
@@ -61,35 +66,179 @@ func TestREADME(t *testing.T) {
 			t.Fatalf("the README's examples need %s: apt-get install %s", tool, tool)
 		}
 	}
-	text, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	root := filepath.Join("..", "..")
+	docs, err := readDocs(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks, err := readmeBlocks(string(text))
-	if err != nil {
-		t.Fatal(err)
+	for _, problem := range deadLinks(root, docs) {
+		t.Error(problem)
 	}
-	var commands []readmeCommand
-	for _, b := range blocks {
-		if b.notRun != "" {
-			t.Run(fmt.Sprintf("not_run/README.md:%d", b.line), func(t *testing.T) { t.Skip(b.notRun) })
-			continue
+	type paste struct {
+		name     string
+		commands []readmeCommand
+	}
+	var pastes []paste
+	for _, d := range docs {
+		blocks, err := readmeBlocks(d.name, d.text)
+		if err != nil {
+			t.Fatal(err)
 		}
-		commands = append(commands, b.commands...)
+		p := paste{name: d.name}
+		for _, b := range blocks {
+			if b.notRun != "" {
+				t.Run(fmt.Sprintf("not_run/%s:%d", d.name, b.line), func(t *testing.T) { t.Skip(b.notRun) })
+				continue
+			}
+			p.commands = append(p.commands, b.commands...)
+		}
+		if len(p.commands) > 0 {
+			pastes = append(pastes, p)
+		}
 	}
-	if len(commands) == 0 {
+	if len(pastes) == 0 || pastes[0].name != "README.md" {
 		t.Fatal("found no shell example to run in README.md")
 	}
 
 	base := startLocal(t)
-	for run := 1; run <= 2; run++ {
-		t.Run(fmt.Sprintf("run%d", run), func(t *testing.T) {
-			runREADME(t, commands, base, run)
-		})
-		if t.Failed() {
-			return
+	for run := 1; run <= 3; run++ {
+		for i, p := range pastes {
+			t.Run(fmt.Sprintf("run%d/%s", run, p.name), func(t *testing.T) {
+				runREADME(t, p.name, p.commands, base, run*100+i)
+			})
+			if t.Failed() {
+				return
+			}
 		}
 	}
+}
+
+// doc is one Markdown file the README test reads: README.md or docs/*.md.
+type doc struct {
+	name string // its path from the repository's root, with slashes
+	text string
+}
+
+// readDocs reads README.md and then docs/*.md in name order, under root.
+func readDocs(root string) ([]doc, error) {
+	names, err := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	if err != nil {
+		return nil, err
+	}
+	slices.Sort(names)
+	names = append([]string{filepath.Join(root, "README.md")}, names...)
+	var docs []doc
+	for _, path := range names {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, doc{name: filepath.ToSlash(rel), text: string(data)})
+	}
+	return docs, nil
+}
+
+var (
+	// A Markdown link or image, [text](target), or an HTML src or href.
+	linkRE = regexp.MustCompile(`\]\(([^)\s]+)\)|\b(?:src|href)="([^"]+)"`)
+	// What GitHub leaves out of a heading's anchor.
+	anchorDropRE = regexp.MustCompile(`[^\p{L}\p{N} _-]`)
+)
+
+// deadLinks lists the links of docs, outside code, that lead nowhere: a
+// file or folder under root that does not exist, or an anchor that
+// no heading of the Markdown file it names makes. Links to other sites are
+// not followed.
+func deadLinks(root string, docs []doc) []string {
+	anchors := map[string]map[string]bool{}
+	for _, d := range docs {
+		anchors[d.name] = headingAnchors(d.text)
+	}
+	var problems []string
+	for _, d := range docs {
+		for n, line := range proseLines(d.text) {
+			for _, m := range linkRE.FindAllStringSubmatch(line, -1) {
+				target := m[1] + m[2]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				file, anchor, _ := strings.Cut(target, "#")
+				name := d.name
+				if file != "" {
+					name = path.Clean(path.Join(path.Dir(d.name), file))
+					if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(name))); err != nil {
+						problems = append(problems, fmt.Sprintf("%s:%d: the link %s leads to no file (%s)", d.name, n+1, target, name))
+						continue
+					}
+				}
+				if anchor == "" || !strings.HasSuffix(name, ".md") {
+					continue
+				}
+				known, ok := anchors[name]
+				if !ok {
+					data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(name)))
+					if err != nil {
+						problems = append(problems, fmt.Sprintf("%s:%d: %v", d.name, n+1, err))
+						continue
+					}
+					known = headingAnchors(string(data))
+					anchors[name] = known
+				}
+				if !known[anchor] {
+					problems = append(problems, fmt.Sprintf("%s:%d: the link %s leads to no heading of %s", d.name, n+1, target, name))
+				}
+			}
+		}
+	}
+	return problems
+}
+
+// proseLines returns text's lines with those inside fenced code blocks
+// emptied, so line numbers stay those of the file.
+func proseLines(text string) []string {
+	lines := strings.Split(text, "\n")
+	inCode := false
+	for i, line := range lines {
+		if strings.HasPrefix(strings.TrimSpace(line), "```") {
+			inCode = !inCode
+			lines[i] = ""
+			continue
+		}
+		if inCode {
+			lines[i] = ""
+		}
+	}
+	return lines
+}
+
+// headingAnchors returns the anchors GitHub makes for text's headings:
+// lower case, punctuation left out, spaces as hyphens, and -1, -2, ... on
+// repeats.
+func headingAnchors(text string) map[string]bool {
+	anchors := map[string]bool{}
+	seen := map[string]int{}
+	for _, line := range proseLines(text) {
+		title, ok := strings.CutPrefix(line, "#")
+		if !ok {
+			continue
+		}
+		title = strings.TrimLeft(title, "#")
+		if !strings.HasPrefix(title, " ") {
+			continue
+		}
+		anchor := strings.ReplaceAll(anchorDropRE.ReplaceAllString(strings.ToLower(strings.TrimSpace(title)), ""), " ", "-")
+		if n := seen[anchor]; n > 0 {
+			anchors[fmt.Sprintf("%s-%d", anchor, n)] = true
+		} else {
+			anchors[anchor] = true
+		}
+		seen[anchor]++
+	}
+	return anchors
 }
 
 // readmeAddress is the address the README's examples use: make run's.
@@ -120,7 +269,7 @@ var (
 )
 
 // readmeBlocks returns the README's shell blocks in order.
-func readmeBlocks(text string) ([]readmeBlock, error) {
+func readmeBlocks(name, text string) ([]readmeBlock, error) {
 	lines := strings.Split(text, "\n")
 	var blocks []readmeBlock
 	for i := 0; i < len(lines); i++ {
@@ -134,7 +283,7 @@ func readmeBlocks(text string) ([]readmeBlock, error) {
 			end++
 		}
 		if end == len(lines) {
-			return nil, fmt.Errorf("README.md:%d: the block is never closed", start+1)
+			return nil, fmt.Errorf("%s:%d: the block is never closed", name, start+1)
 		}
 		i = end
 		lang := m[1]
@@ -143,7 +292,7 @@ func readmeBlocks(text string) ([]readmeBlock, error) {
 			if n := notRunRE.FindStringSubmatch(strings.TrimSpace(lines[start-1])); n != nil {
 				notRun = n[1]
 				if notRun == "" {
-					return nil, fmt.Errorf("README.md:%d: <!-- not run: --> must say why", start)
+					return nil, fmt.Errorf("%s:%d: <!-- not run: --> must say why", name, start)
 				}
 			}
 		}
@@ -155,25 +304,25 @@ func readmeBlocks(text string) ([]readmeBlock, error) {
 			}
 		default:
 			if notRun != "" {
-				return nil, fmt.Errorf("README.md:%d: <!-- not run --> marks a ```%s block, which is never run anyway", start, lang)
+				return nil, fmt.Errorf("%s:%d: <!-- not run --> marks a ```%s block, which is never run anyway", name, start, lang)
 			}
 			continue
 		}
 		b := readmeBlock{line: start + 1, notRun: notRun}
 		if notRun == "" {
-			commands, err := splitCommands(lines[start+1:end], start+2)
+			commands, err := splitCommands(name, lines[start+1:end], start+2)
 			if err != nil {
 				return nil, err
 			}
 			for _, c := range commands {
 				for _, addr := range localAddressRE.FindAllString(c.text, -1) {
 					if addr != readmeAddress {
-						return nil, fmt.Errorf("README.md:%d: %s is not the address make run listens on: use %s (the test points it at its own server, never at another one running on this machine)", c.line, addr, readmeAddress)
+						return nil, fmt.Errorf("%s:%d: %s is not the address make run listens on: use %s (the test points it at its own server, never at another one running on this machine)", name, c.line, addr, readmeAddress)
 					}
 				}
 				if m := cannotRunRE.FindStringSubmatch(stripComments(c.text)); m != nil {
-					return nil, fmt.Errorf("README.md:%d: this example runs %q, which the README test cannot run against the local server; "+
-						"mark its block with <!-- not run: why --> on the line before its fence, or move the command to such a block", c.line, m[2])
+					return nil, fmt.Errorf("%s:%d: this example runs %q, which the README test cannot run against the local server; "+
+						"mark its block with <!-- not run: why --> on the line before its fence, or move the command to such a block", name, c.line, m[2])
 				}
 			}
 			b.commands = commands
@@ -186,7 +335,7 @@ func readmeBlocks(text string) ([]readmeBlock, error) {
 // splitCommands splits a block's lines into commands: a newline ends a
 // command unless it is escaped or inside quotes or parentheses. first is the
 // README line of lines[0].
-func splitCommands(lines []string, first int) ([]readmeCommand, error) {
+func splitCommands(name string, lines []string, first int) ([]readmeCommand, error) {
 	var (
 		commands []readmeCommand
 		cur      strings.Builder
@@ -238,19 +387,19 @@ func splitCommands(lines []string, first int) ([]readmeCommand, error) {
 		cur.Reset()
 		want, isCheck := parseWant(comment)
 		if !isCheck && strings.Contains(comment, "->") {
-			return nil, fmt.Errorf("README.md:%d: a check must start its comment, `# -> TEXT`, or it checks nothing: %q", lineNo, comment)
+			return nil, fmt.Errorf("%s:%d: a check must start its comment, `# -> TEXT`, or it checks nothing: %q", name, lineNo, comment)
 		}
 		comment = ""
 		if strings.TrimSpace(stripComments(text)) == "" {
 			if isCheck {
-				return nil, fmt.Errorf("README.md:%d: a `# ->` on a line of its own checks nothing: put it at the end of the command whose output it states", lineNo)
+				return nil, fmt.Errorf("%s:%d: a `# ->` on a line of its own checks nothing: put it at the end of the command whose output it states", name, lineNo)
 			}
 			continue
 		}
 		commands = append(commands, readmeCommand{line: start, text: text, want: want})
 	}
 	if cur.Len() > 0 {
-		return nil, fmt.Errorf("README.md:%d: the command never ends (an open quote or parenthesis)", start)
+		return nil, fmt.Errorf("%s:%d: the command never ends (an open quote or parenthesis)", name, start)
 	}
 	return commands, nil
 }
@@ -287,17 +436,18 @@ func stripComments(text string) string {
 	return b.String()
 }
 
-// runREADME runs the commands in one bash against the server at base.
-// run seeds bash's $RANDOM, so the made-up phone numbers of each run are
-// the same from one test to the next and differ between the two runs.
-func runREADME(t *testing.T, commands []readmeCommand, base string, run int) {
+// runREADME runs the commands of the file name in one bash against the
+// server at base. seed seeds bash's $RANDOM, so the made-up phone numbers
+// of each run are the same from one test to the next and differ between
+// runs and files.
+func runREADME(t *testing.T, name string, commands []readmeCommand, base string, seed int) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, ".readme-test")
 	if err := os.Mkdir(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	var script strings.Builder
-	fmt.Fprintf(&script, "set -u\nRANDOM=%d\n", run)
+	fmt.Fprintf(&script, "set -u\nRANDOM=%d\n", seed)
 	for i, c := range commands {
 		text := strings.ReplaceAll(c.text, readmeAddress, base)
 		fmt.Fprintf(&script, "{\n%s} >%q 2>%q </dev/null\nrc=$?; echo $rc >%q; [ $rc = 0 ] || exit 1\n",
@@ -329,7 +479,7 @@ func runREADME(t *testing.T, commands []readmeCommand, base string, run int) {
 			return string(data)
 		}
 		rc, stdout, stderr := strings.TrimSpace(read(".rc")), read(".out"), read(".err")
-		where := fmt.Sprintf("README.md:%d (run %d)", c.line, run)
+		where := fmt.Sprintf("%s:%d (seed %d)", name, c.line, seed)
 		if rc == "" {
 			bashLog, _ := os.ReadFile(filepath.Join(out, "bash.log"))
 			t.Fatalf("%s: bash stopped in this command (%v):\n%s\nstderr: %s\nbash: %s", where, runErr, c.text, excerpt(stderr), excerpt(string(bashLog)))
@@ -464,7 +614,7 @@ func TestReadmeBlocks(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := readmeBlocks(tt.text)
+			got, err := readmeBlocks("README.md", tt.text)
 			if tt.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 					t.Fatalf("got %v, want an error with %q", err, tt.wantErr)
@@ -501,6 +651,46 @@ func TestCheckOutput(t *testing.T) {
 			err := checkOutput(out, tt.want, "http://127.0.0.1:4321")
 			if got := err == nil; got != tt.ok {
 				t.Errorf("got %v, want ok %v", err, tt.ok)
+			}
+		})
+	}
+}
+
+// A link between the docs must lead to a file that exists and, with an
+// anchor, to a heading of it; code blocks and other sites are not links.
+func TestDeadLinks(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, "docs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	api := "# The API\n\n## Errors and codes\n\n## Errors and codes\n\n## What's kept, and why?\n"
+	if err := os.WriteFile(filepath.Join(root, "docs", "api.md"), []byte(api), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fence := "```"
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"a file", "see [the API](docs/api.md)", nil},
+		{"a heading", "see [errors](docs/api.md#errors-and-codes)", nil},
+		{"a repeated heading", "see [errors](docs/api.md#errors-and-codes-1)", nil},
+		{"punctuation left out", "see [kept](docs/api.md#whats-kept-and-why)", nil},
+		{"a heading of the same file", "# Doorstep\n## Try it\n[try](#try-it)", nil},
+		{"another site", "[Go](https://go.dev/x.md#nowhere) <https://example.com>", nil},
+		{"inside a code block", fence + "sh\necho '[x](nowhere.md)'\n" + fence, nil},
+		{"an image", `<img src="docs/api.md">`, nil},
+		{"no such file", "\n[design](docs/design.md)", []string{"README.md:2: the link docs/design.md leads to no file (docs/design.md)"}},
+		{"no such heading", "[x](docs/api.md#deploy)", []string{"README.md:1: the link docs/api.md#deploy leads to no heading of docs/api.md"}},
+		{"no such heading here", "[x](#deploy)", []string{"README.md:1: the link #deploy leads to no heading of README.md"}},
+		{"no such image", `<img src="docs/phone.png">`, []string{"README.md:1: the link docs/phone.png leads to no file (docs/phone.png)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := deadLinks(root, []doc{{name: "README.md", text: tt.text}})
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}

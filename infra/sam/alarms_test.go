@@ -11,7 +11,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/metrics"
 )
 
-// TestAlarms: the template has the alarms README's "Operating it"
+// TestAlarms: the template has the alarms docs/deploy.md's "Operating it"
 // explains, each telling the operator through the topic OperatorEmail
 // makes, and the functions log JSON.
 func TestAlarms(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 )
 
 // The benchmarks of the domain's hot paths. make bench runs them with
-// -benchmem; the README's Performance section holds the figures and targets.
+// -benchmem; docs/performance.md holds the figures and targets.
 // Every result goes to a package-level sink so the compiler cannot drop the
 // work.
 

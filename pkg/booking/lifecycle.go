@@ -46,7 +46,7 @@ type Transition struct {
 }
 
 // Lifecycle is the whole state machine: every move not listed is refused.
-// The checks (Allowed), the side effects (Effects) and the README's table
+// The checks (Allowed), the side effects (Effects) and docs/business.md's table
 // (LifecycleMarkdown) are all derived from it.
 var Lifecycle = []Transition{
 	{StatusPendingPayment, ActionPay, StatusNew, []Actor{ActorSystem}},
@@ -203,7 +203,7 @@ type Event struct {
 }
 
 // LifecycleMarkdown renders Lifecycle as a Markdown table, with each move's
-// effects: the README's table is this text, and a test keeps them the same.
+// effects: docs/business.md's table is this text, and a test keeps them the same.
 func LifecycleMarkdown() string {
 	var b strings.Builder
 	b.WriteString("| from | action | to | by | also |\n|---|---|---|---|---|\n")

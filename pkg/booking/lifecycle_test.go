@@ -9,11 +9,12 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 )
 
-// The README's lifecycle table is booking.LifecycleMarkdown(), between two
-// markers: the table is written once (booking.Lifecycle) and the docs are
-// derived from it. Run with DOORSTEP_UPDATE_README=1 to rewrite it.
-func TestREADMELifecycleTable(t *testing.T) {
-	const path = "../../README.md"
+// docs/business.md's lifecycle table is booking.LifecycleMarkdown(),
+// between two markers: the table is written once (booking.Lifecycle) and
+// the docs are derived from it. Run with DOORSTEP_UPDATE_README=1 to
+// rewrite it.
+func TestDocsLifecycleTable(t *testing.T) {
+	const path = "../../docs/business.md"
 	const begin, end = "<!-- lifecycle table: begin -->\n", "<!-- lifecycle table: end -->"
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -22,7 +23,7 @@ func TestREADMELifecycleTable(t *testing.T) {
 	readme := string(data)
 	i, j := strings.Index(readme, begin), strings.Index(readme, end)
 	if i < 0 || j < i {
-		t.Fatalf("README.md has no %q ... %q section", begin, end)
+		t.Fatalf("%s has no %q ... %q section", path, begin, end)
 	}
 	got, want := readme[i+len(begin):j], booking.LifecycleMarkdown()
 	if got == want {
@@ -34,7 +35,7 @@ func TestREADMELifecycleTable(t *testing.T) {
 		}
 		return
 	}
-	t.Errorf("README.md's lifecycle table is not booking.Lifecycle's:\ngot\n%s\nwant\n%s\n(DOORSTEP_UPDATE_README=1 go test ./pkg/booking rewrites it)", got, want)
+	t.Errorf("docs/business.md's lifecycle table is not booking.Lifecycle's:\ngot\n%s\nwant\n%s\n(DOORSTEP_UPDATE_README=1 go test ./pkg/booking rewrites it)", got, want)
 }
 
 // The Lifecycle has exactly the moves the spec and issue 5 name, written

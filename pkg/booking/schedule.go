@@ -99,7 +99,7 @@ type offer struct {
 }
 
 // offerAt is what b offers at now with notice: b.Notice() to a customer,
-// none to the business itself (see the README's Choices).
+// none to the business itself (see docs/design.md, Choices).
 func (b *Business) offerAt(now time.Time, notice time.Duration) offer {
 	return offer{b: b, earliest: now.Add(notice), last: b.lastBookableDate(now)}
 }

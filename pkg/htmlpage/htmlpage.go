@@ -5,7 +5,7 @@
 // the security headers with the Content-Security-Policy that allows only
 // the page's own style sheet, and texts in en and es. Its test helpers are
 // in pagetest and axetest. It is apart from pkg/edge so that only the
-// functions with pages link html/template (see the README's "Binary
+// functions with pages link html/template (see docs/performance.md, "Binary
 // sizes").
 package htmlpage
 
