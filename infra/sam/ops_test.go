@@ -546,6 +546,9 @@ func TestDashboard(t *testing.T) {
 	if got := value(field(props, "DashboardName")); got != "!Sub ${AWS::StackName}-${AWS::Region}" {
 		t.Errorf("DashboardName: got %q, want !Sub ${AWS::StackName}-${AWS::Region}", got)
 	}
+	if url := field(tp.top, "Outputs", "DashboardUrl", "Value"); url == nil || url.Tag != "!Sub" || !strings.Contains(url.Value, "#dashboards/dashboard/${"+id+"}") {
+		t.Errorf("output DashboardUrl: want a !Sub of the console's address of ${%s}", id)
+	}
 	bodyNode := field(props, "DashboardBody")
 	if bodyNode == nil || bodyNode.Tag != "!Sub" {
 		t.Fatal("DashboardBody: want a !Sub of the JSON")
