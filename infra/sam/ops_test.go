@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"os"
+	"os/exec"
 	"reflect"
 	"regexp"
 	"slices"
@@ -683,4 +685,25 @@ func subText(n *yaml.Node) string {
 		return n.Value
 	}
 	return plain(n)
+}
+
+// TestTemplateLints runs cfn-lint, what `sam validate --lint`
+// (samconfig.toml) runs: the SAM transform, then every resource against
+// CloudFormation's schemas (property names and types, allowed values,
+// !Ref and !Sub targets, a parameter's AllowedValues against the property
+// it feeds). Without cfn-lint it is skipped, and fails under CI=true.
+func TestTemplateLints(t *testing.T) {
+	lint, err := exec.LookPath("cfn-lint")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("cfn-lint is not installed (pip install cfn-lint)")
+		}
+		t.Skip("cfn-lint is not installed (pip install cfn-lint)")
+	}
+	cmd := exec.Command(lint, "--format", "parseable", "--non-zero-exit-code", "warning", "template.yaml")
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Errorf("cfn-lint template.yaml: %v\n%s", err, out)
+	}
 }
