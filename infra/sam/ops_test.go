@@ -532,7 +532,8 @@ func dashboardMetrics(t *testing.T, body string) []drawn {
 // it draws is one the stack emits (pkg/metrics, in the namespace the
 // functions are given) or one AWS publishes for a resource of the template:
 // a misspelt name or dimension would draw an empty graph and fail no
-// deploy. The alarms' metrics are held to the same.
+// deploy. The alarms' metrics are held to the same, and every alarm's
+// state is shown.
 func TestDashboard(t *testing.T) {
 	tp := loadTemplate(t)
 	ns := tp.envVar(nil, "METRICS_NAMESPACE")
@@ -647,6 +648,32 @@ func TestDashboard(t *testing.T) {
 			t.Errorf("the dashboard does not draw %s", w.what)
 		}
 	}
+
+	t.Run("the alarms' states", func(t *testing.T) {
+		var dash struct {
+			Widgets []struct {
+				Type       string
+				Properties struct{ Alarms []string }
+			}
+		}
+		if err := json.Unmarshal([]byte(body), &dash); err != nil {
+			t.Fatal(err)
+		}
+		var shown []string
+		for _, w := range dash.Widgets {
+			if w.Type == "alarm" {
+				shown = append(shown, w.Properties.Alarms...)
+			}
+		}
+		var want []string
+		for _, id := range tp.ofType("AWS::CloudWatch::Alarm") {
+			want = append(want, "${"+id+".Arn}")
+		}
+		slices.Sort(shown)
+		if !slices.Equal(shown, want) {
+			t.Errorf("alarm widgets show %v, want every alarm of the template, as ${<LogicalId>.Arn}: %v", shown, want)
+		}
+	})
 
 	t.Run("the alarms' metrics", func(t *testing.T) {
 		for _, id := range tp.ofType("AWS::CloudWatch::Alarm") {
