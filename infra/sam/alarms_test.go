@@ -135,9 +135,11 @@ func TestAlarms(t *testing.T) {
 		if got := plain(field(tp.globals, "LoggingConfig", "LogFormat")); got != "JSON" {
 			t.Errorf("Globals: LoggingConfig.LogFormat %q, want JSON", got)
 		}
+		// A function's own LoggingConfig names its log group alone
+		// (TestLogGroups); SAM merges it with the Globals' LogFormat.
 		for _, fn := range tp.ofType("AWS::Serverless::Function") {
-			if field(tp.resources[fn], "Properties", "LoggingConfig") != nil {
-				t.Errorf("%s: sets its own LoggingConfig; want the Globals' JSON", fn)
+			if f := field(tp.resources[fn], "Properties", "LoggingConfig", "LogFormat"); f != nil {
+				t.Errorf("%s: sets its own LogFormat; want the Globals' JSON", fn)
 			}
 		}
 	})
