@@ -39,7 +39,9 @@ func TestAddContact(t *testing.T) {
 		}
 	}
 	email := func(addr string) func(context.Context, *Bookings) (Request, error) {
-		return func(ctx context.Context, s *Bookings) (Request, error) { return s.AddEmail(ctx, "7k3m q9td 2hxa", addr) }
+		return func(ctx context.Context, s *Bookings) (Request, error) {
+			return s.AddEmail(ctx, "7k3m q9td 2hxa", addr)
+		}
 	}
 	texts := func(ctx context.Context, s *Bookings) (Request, error) { return s.AllowTexts(ctx, "7K3M-Q9TD-2HXA") }
 	changes := func(n int) func(*Request) {
