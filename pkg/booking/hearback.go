@@ -61,10 +61,13 @@ func (r Request) ContactChanges() int {
 // to hear back: it is live (new, pending_payment, accepted) and has made
 // fewer than MaxContactChanges changes.
 func (r Request) CanAddContact(now time.Time) bool {
-	return contactLive(r.Effective(now).Status) && r.ContactChanges() < MaxContactChanges
+	return r.Effective(now).Status.Live() && r.ContactChanges() < MaxContactChanges
 }
 
-func contactLive(s Status) bool {
+// Live reports whether a request in this state still has an answer or a
+// visit ahead (new, pending_payment, accepted): its person is still told
+// of its changes, and may add a way to be told.
+func (s Status) Live() bool {
 	return s == StatusNew || s == StatusPendingPayment || s == StatusAccepted
 }
 
@@ -113,7 +116,7 @@ func (s *Bookings) addContact(ctx context.Context, code, way string, set func(*C
 	if err != nil {
 		return Request{}, err
 	}
-	if st := r.Effective(now).Status; !contactLive(st) {
+	if st := r.Effective(now).Status; !st.Live() {
 		return Request{}, Errorf(InvalidTransition, "a request that is %s no longer changes how the person hears back", st)
 	}
 	after := r

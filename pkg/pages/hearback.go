@@ -37,8 +37,7 @@ type hearBackView struct {
 // once the request is closed (nothing more will be told) or too old to
 // change.
 func buildHearBack(r booking.Request, lang string, now time.Time) *hearBackView {
-	live := r.Effective(now).Status
-	if live != booking.StatusNew && live != booking.StatusPendingPayment && live != booking.StatusAccepted {
+	if !r.Effective(now).Status.Live() {
 		return nil
 	}
 	c := r.Contact
