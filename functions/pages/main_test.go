@@ -91,7 +91,8 @@ func TestNewHandlerAtStart(t *testing.T) {
 
 // TestPermissions drives every move the pages make, as PagesFunction,
 // and lambdatest.Record checks each AWS call against its policy in
-// template.yaml: the status and cancel pages, a person's cancel of a
+// template.yaml: the code lookup, a way to hear back added (an e-mail,
+// texts), the status and cancel pages, a person's cancel of a
 // request holding a window, at a business of one crew and of two (where
 // the cancel finds its hold's slot with a Query), and a simulated deposit
 // paid on /pay/{code}.
@@ -111,6 +112,9 @@ func TestPermissions(t *testing.T) {
 	at := func(method, route, code, suffix, form string) []byte {
 		return lambdatest.Route(t, sample, method, route, "/"+strings.SplitN(route, "/", 3)[1]+"/"+code+suffix, map[string]string{"code": code}, form)
 	}
+	lookup := lambdatest.Edit(t, lambdatest.Route(t, sample, "GET", "/r", "/r", nil, ""), func(e *events.APIGatewayV2HTTPRequest) {
+		e.RawQueryString = "code=" + strings.ToLower(payCode)
+	})
 	tests := []struct {
 		name       string
 		event      []byte
@@ -120,6 +124,11 @@ func TestPermissions(t *testing.T) {
 		{"cancel page", at("GET", "/r/{code}/cancel", lambdatest.SampleRequestCode, "/cancel", ""), 200},
 		{"cancel, one crew", at("POST", "/r/{code}/cancel", lambdatest.SampleRequestCode, "/cancel", "deposit="), 303},
 		{"cancel, two crews", at("POST", "/r/{code}/cancel", twoCrewsCode, "/cancel", "deposit="), 303},
+		{"the code typed on /r", lookup, 303},
+		// A way to hear back added while the deposit is due: the request,
+		// the e-mail's open count and its block checked in one transaction.
+		{"add an e-mail", at("POST", "/r/{code}/contact", payCode, "/contact", "way=email&email=late%40example.com"), 303},
+		{"turn texts on", at("POST", "/r/{code}/contact", payCode, "/contact", "way=sms&sms_consent=yes"), 303},
 		{"pay page", at("GET", "/pay/{code}", payCode, "", ""), 200},
 		{"pay a simulated deposit", at("POST", "/pay/{code}", payCode, "", ""), 303},
 	}
@@ -135,5 +144,8 @@ func TestPermissions(t *testing.T) {
 		if r, err := env.Store.Request(context.Background(), code); err != nil || r.Status != want {
 			t.Errorf("request %s: got %v (%v), want %s", code, r.Status, err, want)
 		}
+	}
+	if r, err := env.Store.Request(context.Background(), payCode); err != nil || r.Contact.Email != "late@example.com" || !r.Contact.SMSConsent {
+		t.Errorf("request %s: got contact %+v (%v), want late@example.com with texts on", payCode, r.Contact, err)
 	}
 }

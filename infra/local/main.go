@@ -233,7 +233,10 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	// The person's pages (status_url, payment_url). No payment provider
 	// runs here, so stripepay's routes are not mounted.
 	pagesConfig := pages.Config{Bookings: bookings, Log: log}
-	edge.Mount(mux, pages.New(pagesConfig), pages.Routes(pagesConfig))
+	personPages := pages.New(pagesConfig)
+	edge.Mount(mux, personPages, pages.Routes(pagesConfig))
+	mux.Handle("GET /r/{$}", personPages) // API Gateway sends /r/ to the route GET /r
+
 	// The visitor's booking form (booking_url). Its form key lives as long
 	// as this process: a form rendered before a restart asks to be
 	// reloaded, which is what a changed key does on AWS too.

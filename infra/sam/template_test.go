@@ -49,9 +49,11 @@ var wantFunctions = map[string]struct {
 		append([]string{"dynamodb:DeleteItem"}, withStream("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem")...),
 	},
 	"pages": {
-		// GET /r/{code} also serves /r/{code}.ics (a path variable takes a whole segment).
-		[]string{"GET /pay/{code}", "GET /r/{code}", "GET /r/{code}/cancel", "POST /pay/{code}", "POST /r/{code}/cancel"},
-		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+		// GET /r/{code} also serves /r/{code}.ics (a path variable takes a
+		// whole segment); GET /r also /r/.
+		[]string{"GET /pay/{code}", "GET /r", "GET /r/{code}", "GET /r/{code}/cancel", "POST /pay/{code}", "POST /r/{code}/cancel", "POST /r/{code}/contact"},
+		// ConditionCheckItem: an address added on the status page is not blocked.
+		[]string{"dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"payment-webhook": {
 		[]string{"GET /pay/{code}/checkout", "GET /pay/{code}/return", "POST /webhooks/stripe"},

@@ -200,6 +200,9 @@ type Event struct {
 	From   Status    `json:"from,omitempty"` // empty for ActionCreate
 	To     Status    `json:"to"`
 	Window Window    `json:"window"`
+	// Added is the way to hear back an ActionContact event added (WayEmail,
+	// WaySMS); empty for every other event.
+	Added string `json:"added,omitempty"`
 }
 
 // LifecycleMarkdown renders Lifecycle as a Markdown table, with each move's

@@ -136,6 +136,18 @@ type Store interface {
 	// ReminderDue; otherwise it fails with INVALID_TRANSITION. So a
 	// reminder is recorded once however many sweeps race for it.
 	RecordReminder(ctx context.Context, before, after Request) error
+
+	// ChangeContact stores after: before with a way to hear back added
+	// (Bookings.AddEmail, AllowTexts) and its ActionContact event appended,
+	// in one atomic write, only if the stored request is still in before's
+	// state with before's window and history (no other write in between;
+	// from pending_payment, its payment hold not lapsed at now): otherwise
+	// INVALID_TRANSITION. An e-mail address new to an open request that its
+	// create counted is counted against that address's open requests at the
+	// business, as a create counts it (MaxOpenPerPhone: TOO_MANY_OPEN), and
+	// the address it replaces, if any, counted off; an address blocked at
+	// the business is REQUEST_REFUSED. Nothing is stored on a refusal.
+	ChangeContact(ctx context.Context, before, after Request, now time.Time) error
 }
 
 // RequestQuery selects a business's requests.

@@ -56,7 +56,9 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/api/v1/inbox/spam", "markInboxSpam"},
 		{"GET", "/book/{slug}", "getBookingForm"},
 		{"POST", "/book/{slug}", "sendBookingForm"},
+		{"GET", "/r", "getLookupPage"},
 		{"GET", "/r/{code}", "getStatusPage"},
+		{"POST", "/r/{code}/contact", "addContactFromPage"},
 		{"GET", "/r/{code}/cancel", "getCancelPage"},
 		{"POST", "/r/{code}/cancel", "cancelFromPage"},
 		{"GET", "/pay/{code}", "getPayPage"},
@@ -100,8 +102,8 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
 		}
 	}
-	if got := len(doc.Paths.Map()); got != 34 {
-		t.Errorf("got %d paths, want the 34 above", got)
+	if got := len(doc.Paths.Map()); got != 36 {
+		t.Errorf("got %d paths, want the 36 above", got)
 	}
 	// openapitest picks the answer to a request no operation matches by the
 	// tag of the path's operations: pages, business-web and payments

@@ -155,6 +155,12 @@ func (t *tools) requestService(ctx context.Context, args requestServiceArgs) (re
 	}
 	reminders := []string{"Tell the person this is a request, not a confirmed appointment: " + b.Name + " has not accepted it yet. " +
 		"They can follow it at " + c.StatusURL + " (code " + c.Code + ")."}
+	if strings.TrimSpace(in.Contact.Email) == "" && !in.Contact.SMSConsent {
+		// Nobody will write to them (decisions.md, "How the person hears back").
+		reminders = append(reminders, "The person gave no e-mail and did not allow texts: nobody will write to them about this request. "+
+			"Give them status_url ("+c.StatusURL+") to keep: the business's answer shows there, and the business may call them. "+
+			"On that page they can still add an e-mail or allow texts.")
+	}
 	if c.PaymentURL != nil && b.BookingDeposit != nil {
 		reminders = append(reminders, fmt.Sprintf("A deposit is due: the person pays it themselves at %s within %d minutes, or the request expires and the window is released. Never ask for card details.",
 			*c.PaymentURL, b.BookingDeposit.PayWithinMinutes))

@@ -1,6 +1,7 @@
 package notify
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -66,6 +67,8 @@ func personKind(e booking.Event) (Kind, bool) {
 		return KindCancelled, true
 	case booking.ActionRemind:
 		return KindReminder, true
+	case booking.ActionContact:
+		return KindWayAdded, true
 	}
 	return "", false
 }
@@ -113,7 +116,10 @@ type Composer struct {
 //
 //   - an example business: nobody, ever;
 //   - the person: by e-mail only to contact.email, when given; by text
-//     only when contact.sms_consent is true, to +1 and the 10 digits;
+//     only when contact.sms_consent is true, to +1 and the 10 digits (as
+//     the request is after the change: a way the status page added hears
+//     every later change); of a way added (booking.ActionContact), only
+//     that way;
 //   - the business: by e-mail to its inbox address, when it has one;
 //   - a preview business: instead of all that, one e-mail per kind to the
 //     preview inbox, marked [preview], for each kind that would have gone
@@ -132,6 +138,10 @@ func (c Composer) Messages(ch Change, r booking.Request, b *booking.Business) []
 		}
 		if r.Contact.SMSConsent && isUSPhone(r.Contact.Phone) {
 			channels = append(channels, ChannelSMS)
+		}
+		if kind == KindWayAdded {
+			// Only the way just added: the others heard of the request already.
+			channels = slices.DeleteFunc(channels, func(c Channel) bool { return string(c) != ch.Event.Added })
 		}
 		switch {
 		case b.Preview && len(channels) > 0 && c.PreviewInbox != "":

@@ -25,6 +25,10 @@ const (
 	// KindReminder, to the person: the day before an accepted visit, its
 	// window, the business's phone and the status page (booking.ActionRemind).
 	KindReminder Kind = "reminder"
+	// KindWayAdded, to the person: a way to hear back was added on the
+	// status page (booking.ActionContact); only that way gets it, at once,
+	// with the status page, and then every later change.
+	KindWayAdded Kind = "way_added"
 	// KindCancelledByCustomer, to the business: the person cancelled a
 	// request that was in its inbox (new or accepted), so that nobody turns
 	// up for a job that was called off.

@@ -50,6 +50,7 @@ type lexicon struct {
 	limitRefused                           string // %d per hour, %d unanswered
 	limitTodo                              string
 	reminderSubject, reminder, reminderSMS string // %s business, %s window (and %s phone for the text)
+	wayAddedSubject, wayAdded, wayAddedSMS string // %s business (and window for the subject and text)
 
 	preview                                 string // %s business, %s whom it would have gone to
 	toPersonEmail, toPersonSMS, toPersonAll string
@@ -112,6 +113,9 @@ var wording = map[string]*lexicon{
 		reminderSubject:     "Reminder: %s, %s",
 		reminder:            "A reminder of your visit: %s will arrive within the window below.",
 		reminderSMS:         "Reminder: %s will arrive %s. To change or cancel, call %s.",
+		wayAddedSubject:     "You will hear here: %s, %s",
+		wayAdded:            "You asked to hear here about your request with %s: we will write when they accept it, offer another window or decline it, and if it is cancelled.",
+		wayAddedSMS:         "You will get texts about your request with %s for %s.",
 		limitTodo:           "Open your inbox and answer the requests waiting there: accept them, offer another window or decline them. Mark any request that is not genuine as spam there: that declines it and blocks its phone and e-mail. Online requests are taken again as the hour passes and as you answer them.",
 
 		preview:       "%s is a preview site, so this message went only to the preview inbox, instead of to %s.",
@@ -172,6 +176,9 @@ var wording = map[string]*lexicon{
 		reminderSubject:     "Recordatorio: %s, %s",
 		reminder:            "Le recordamos su visita: %s llegará dentro del horario indicado abajo.",
 		reminderSMS:         "Recordatorio: %s llegará el %s. Para cambiarla o cancelarla, llame al %s.",
+		wayAddedSubject:     "Le avisaremos aquí: %s, %s",
+		wayAdded:            "Pidió que le avisemos aquí sobre su solicitud con %s: le escribiremos cuando la acepte, le ofrezca otro horario o la rechace, y si se cancela.",
+		wayAddedSMS:         "Recibirá mensajes de texto sobre su solicitud con %s para %s.",
 		limitTodo:           "Abra su bandeja y responda las solicitudes que esperan allí: acéptelas, ofrezca otro horario o rechácelas. Marque allí como spam las que no sean genuinas: así se rechazan y se bloquean su teléfono y su correo. Las solicitudes en línea se aceptan de nuevo a medida que pasa la hora y que usted las responde.",
 
 		preview:       "%s es un sitio de prueba, así que este mensaje llegó solo a la bandeja de prueba, en lugar de a %s.",
@@ -253,6 +260,13 @@ func (c Composer) personText(kind Kind, ch Change, r booking.Request, b *booking
 		lead = fmt.Sprintf(l.reminder, name)
 		sms = fmt.Sprintf(l.reminderSMS, name, w, phone)
 		last = fmt.Sprintf(l.changeOrCancel, name, phone)
+	case KindWayAdded:
+		subject = fmt.Sprintf(l.wayAddedSubject, name, w)
+		lead = fmt.Sprintf(l.wayAdded, name)
+		sms = fmt.Sprintf(l.wayAddedSMS, name, w)
+		if r.Status.Open() {
+			extra = fmt.Sprintf(l.notConfirmed, name)
+		}
 	case KindCancelled:
 		subject = fmt.Sprintf(l.cancelledSubject, name, w)
 		switch e := ch.Event; {

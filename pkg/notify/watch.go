@@ -50,6 +50,14 @@ func (s notifyingStore) RecordReminder(ctx context.Context, before, after bookin
 	return nil
 }
 
+func (s notifyingStore) ChangeContact(ctx context.Context, before, after booking.Request, now time.Time) error {
+	if err := s.Store.ChangeContact(ctx, before, after, now); err != nil {
+		return err
+	}
+	s.notify(ctx, &before, after)
+	return nil
+}
+
 func (s notifyingStore) RecordLimitHit(ctx context.Context, slug string, now time.Time) (bool, error) {
 	first, err := s.Store.RecordLimitHit(ctx, slug, now)
 	if err != nil || !first {

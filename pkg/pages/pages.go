@@ -32,7 +32,7 @@ var templateFiles embed.FS
 var style string
 
 // site is the pages' templates, style sheet and headers.
-var site = htmlpage.New(templateFiles, style, "status", "pay", "cancel", "message")
+var site = htmlpage.New(templateFiles, style, "status", "pay", "cancel", "message", "lookup")
 
 type handler struct {
 	Config
@@ -43,7 +43,9 @@ type handler struct {
 // the views in view.go), and an unknown code is a plain 404 page. No
 // JavaScript, nothing loaded from another site.
 //
+//	GET  /r                 the form to type a request's code (and /r/); ?code= leads to its status
 //	GET  /r/{code}          the status; ?done= says what just happened
+//	POST /r/{code}/contact  add a way to hear back (an e-mail, texts), as the person
 //	GET  /r/{code}/cancel   what cancelling does to the deposit, and the confirm button
 //	POST /r/{code}/cancel   cancel, as the person (booking.ActorCustomer)
 //	GET  /pay/{code}        the simulated payment page, or a redirect to /pay/{code}/checkout
@@ -56,6 +58,8 @@ type handler struct {
 func New(c Config) http.Handler {
 	h := newHandler(c)
 	mux := edge.Mux(h.routes())
+	// API Gateway sends /r/ to the route GET /r, with its slash.
+	mux.HandleFunc("GET /r/{$}", h.lookup)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r) })
 	// A form posted from another site is refused (Sec-Fetch-Site, Origin).
 	return edge.AccessLog(h.Log, site.Headers(maxFormBytes, http.NewCrossOriginProtection().Handler(mux)))
@@ -73,7 +77,9 @@ func newHandler(c Config) *handler {
 
 func (h *handler) routes() []edge.Route {
 	return []edge.Route{
+		{Method: http.MethodGet, Path: "/r", Handler: http.HandlerFunc(h.lookup)},
 		{Method: http.MethodGet, Path: "/r/{code}", Handler: http.HandlerFunc(h.status)},
+		{Method: http.MethodPost, Path: "/r/{code}/contact", Handler: http.HandlerFunc(h.addContact)},
 		{Method: http.MethodGet, Path: "/r/{code}/cancel", Handler: http.HandlerFunc(h.confirmCancel)},
 		{Method: http.MethodPost, Path: "/r/{code}/cancel", Handler: http.HandlerFunc(h.cancel)},
 		{Method: http.MethodGet, Path: "/pay/{code}", Handler: http.HandlerFunc(h.payPage)},
@@ -130,6 +136,8 @@ func (h *handler) notice(req booking.Request, done string) string {
 		if req.Status == booking.StatusCancelled {
 			return tr(lang, "notice_cancelled")
 		}
+	case booking.WayEmail, booking.WaySMS:
+		return hearNotice(req, done)
 	}
 	return ""
 }
@@ -137,6 +145,7 @@ func (h *handler) notice(req booking.Request, done string) string {
 func (h *handler) renderStatus(w http.ResponseWriter, status int, req booking.Request, b *booking.Business, notice string) {
 	v := buildStatus(req, b, h.Now())
 	v.Notice = notice
+	v.HearBack = buildHearBack(req, language(req), h.Now())
 	render(w, status, "status", language(req), v.Title+" · "+b.Name, v)
 }
 

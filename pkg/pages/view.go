@@ -38,6 +38,9 @@ type statusView struct {
 	// can be cancelled.
 	Private    string
 	StatusPath string
+	// HearBack says how the business's answer reaches the person, and
+	// offers to add a way (hearback.go); nil once nothing more is told.
+	HearBack *hearBackView
 }
 
 // depositView is a request's deposit: its amount, what became of it and

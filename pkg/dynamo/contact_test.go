@@ -1,0 +1,222 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
+)
+
+func emailKey(slug, email string) itemKey {
+	return itemKey{"BUSINESS#" + slug, "EMAIL#" + booking.ContactHash(slug, "email", email)}
+}
+
+// silent returns a new request at start of the i-th phone that gave no
+// e-mail and allowed no texts: nobody will write to it.
+func silent(i int, start time.Time) booking.Request {
+	r := newRequest(slug, phone(i), start)
+	r.Contact.Email, r.Contact.SMSConsent = "", false
+	r.History = []booking.Event{{At: now, By: booking.ActorCustomer, Action: booking.ActionCreate, To: r.Status, Window: r.Window}}
+	return r
+}
+
+// TestChangeContact: an e-mail added to an open request is counted against
+// that address's open requests at the business, as a create counts it, and
+// the address it replaces is counted off; past MaxOpenPerPhone, or blocked
+// at the business, it is refused with nothing stored; an accepted request
+// counts nothing; the ActionContact event is stored with the contact.
+func TestChangeContact(t *testing.T) {
+	ctx := context.Background()
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		const first, second = "first@example.com", "second@example.com"
+		r := silent(1, monday)
+		mustCreate(t, f.engine, r, nil, now)
+
+		if _, err := f.bookings.AddEmail(ctx, r.Code, first); err != nil {
+			t.Fatalf("AddEmail(%s) = %v", first, err)
+		}
+		if got := attrN(t, f.item(t, emailKey(slug, first)), "open_count"); got != 1 {
+			t.Errorf("open_count of %s = %d, want 1", first, got)
+		}
+		if _, err := f.bookings.AddEmail(ctx, r.Code, second); err != nil {
+			t.Fatalf("AddEmail(%s) = %v", second, err)
+		}
+		if got := attrN(t, f.item(t, emailKey(slug, first)), "open_count"); got != 0 {
+			t.Errorf("open_count of the replaced %s = %d, want 0", first, got)
+		}
+		if got := attrN(t, f.item(t, emailKey(slug, second)), "open_count"); got != 1 {
+			t.Errorf("open_count of %s = %d, want 1", second, got)
+		}
+		if _, err := f.bookings.AllowTexts(ctx, r.Code); err != nil {
+			t.Fatalf("AllowTexts = %v", err)
+		}
+		stored, err := f.store.Request(ctx, r.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var added []string
+		for _, e := range stored.History {
+			if e.Action == booking.ActionContact {
+				added = append(added, e.Added)
+			}
+		}
+		if stored.Contact.Email != second || !stored.Contact.SMSConsent || fmt.Sprint(added) != "[email email sms]" {
+			t.Errorf("stored contact %+v with ways added %v, want %s, texts on, [email email sms]", stored.Contact, added, second)
+		}
+		// The fourth change: refused, nothing stored.
+		if _, err := f.bookings.AddEmail(ctx, r.Code, first); code(err) != booking.RateLimited {
+			t.Errorf("a fourth change = %v, want RATE_LIMITED", err)
+		}
+
+		// Three open requests of one address: a fourth may not take it.
+		const busy = "busy@example.com"
+		for i := range booking.MaxOpenPerPhone {
+			o := silent(10+i, monday.Add(time.Duration(i+1)*24*time.Hour))
+			o.Contact.Email = busy
+			mustCreate(t, f.engine, o, nil, now)
+		}
+		late := silent(20, monday.Add(5*24*time.Hour))
+		mustCreate(t, f.engine, late, nil, now)
+		if _, err := f.bookings.AddEmail(ctx, late.Code, busy); code(err) != booking.TooManyOpen {
+			t.Errorf("AddEmail(an address with %d open requests) = %v, want TOO_MANY_OPEN", booking.MaxOpenPerPhone, err)
+		}
+		if got, _ := f.store.Request(ctx, late.Code); got.Contact.Email != "" || len(got.History) != 1 {
+			t.Errorf("refused: stored %+v with %d events, want nothing changed", got.Contact, len(got.History))
+		}
+
+		// An address the business blocked (a request marked not genuine).
+		const spammer = "spam@example.com"
+		spam := silent(30, monday.Add(6*24*time.Hour))
+		spam.Contact.Email = spammer
+		mustCreate(t, f.engine, spam, nil, now)
+		inbox := bookingtest.Inbox(t, f.bookings, slug)
+		if _, err := inbox.Move(ctx, spam.Code, booking.ActionSpam, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.bookings.AddEmail(ctx, late.Code, spammer); code(err) != booking.RequestRefused {
+			t.Errorf("AddEmail(a blocked address) = %v, want REQUEST_REFUSED", err)
+		}
+
+		// An accepted request counts against no address.
+		acc := silent(40, monday.Add(7*24*time.Hour))
+		mustCreate(t, f.engine, acc, nil, now)
+		if _, err := inbox.Move(ctx, acc.Code, booking.ActionAccept, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		const accepted = "accepted@example.com"
+		if _, err := f.bookings.AddEmail(ctx, acc.Code, accepted); err != nil {
+			t.Fatalf("AddEmail(accepted) = %v", err)
+		}
+		if item := f.item(t, emailKey(slug, accepted)); item != nil {
+			t.Errorf("an accepted request's e-mail has a counter %v, want none", item)
+		}
+		// Once cancelled, no way can be added.
+		if _, err := inbox.Move(ctx, acc.Code, booking.ActionCancel, time.Time{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := f.bookings.AllowTexts(ctx, acc.Code); code(err) != booking.InvalidTransition {
+			t.Errorf("AllowTexts(cancelled) = %v, want INVALID_TRANSITION", err)
+		}
+	})
+}
+
+// TestRaceChangeContact runs the contact changes all at once, on both
+// engines: of fifty changes of one request read at once, exactly one is
+// stored (the history's length is in the condition), so MaxContactChanges
+// holds however many are sent; and one address added to six open requests
+// at once is taken by exactly MaxOpenPerPhone of them, the others
+// TOO_MANY_OPEN, its counter never above the limit.
+func TestRaceChangeContact(t *testing.T) {
+	ctx := context.Background()
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		for round := range raceRounds {
+			day := time.Duration(round) * 24 * time.Hour
+			t.Run(fmt.Sprintf("one request, round %d", round), func(t *testing.T) {
+				const n = 50
+				r := silent(100+round, monday.Add(day))
+				mustCreate(t, f.engine, r, nil, now)
+				before, err := f.store.Request(ctx, r.Code)
+				if err != nil {
+					t.Fatal(err)
+				}
+				errs := race(n, func(i int) error {
+					after := *before
+					after.Contact.Email = fmt.Sprintf("racer-%d-%d@example.com", round, i)
+					after.History = append(append([]booking.Event(nil), before.History...), booking.Event{
+						At: now, By: booking.ActorCustomer, Action: booking.ActionContact,
+						From: before.Status, To: before.Status, Window: before.Window, Added: booking.WayEmail,
+					})
+					return f.store.ChangeContact(ctx, *before, after, now)
+				})
+				won := -1
+				for i, err := range errs {
+					switch code(err) {
+					case "":
+						if won >= 0 {
+							t.Errorf("changes %d and %d both stored", won, i)
+						}
+						won = i
+					case booking.InvalidTransition:
+					default:
+						t.Errorf("change %d = %v, want nil or INVALID_TRANSITION", i, err)
+					}
+				}
+				if won < 0 {
+					t.Fatal("no change stored")
+				}
+				stored, err := f.store.Request(ctx, r.Code)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := fmt.Sprintf("racer-%d-%d@example.com", round, won)
+				if stored.Contact.Email != want || len(stored.History) != 2 {
+					t.Errorf("stored %q with %d events, want %q with 2", stored.Contact.Email, len(stored.History), want)
+				}
+				for i := range n {
+					item := f.item(t, emailKey(slug, fmt.Sprintf("racer-%d-%d@example.com", round, i)))
+					wantN := int64(-1) // no counter: a refused change stores nothing
+					if i == won {
+						wantN = 1
+					}
+					if got := attrN(t, item, "open_count"); got != wantN {
+						t.Errorf("open_count of racer %d = %d, want %d", i, got, wantN)
+					}
+				}
+			})
+			t.Run(fmt.Sprintf("one address, round %d", round), func(t *testing.T) {
+				const n = 6
+				shared := fmt.Sprintf("shared-%d@example.com", round)
+				rs := make([]booking.Request, n)
+				for i := range rs {
+					rs[i] = silent(200+10*round+i, monday.Add(day+time.Duration(i+1)*time.Hour*24*7))
+					mustCreate(t, f.engine, rs[i], nil, now)
+				}
+				counter := emailKey(slug, shared)
+				errs := race(n, func(i int) error {
+					_, err := f.bookings.AddEmail(ctx, rs[i].Code, shared)
+					return err
+				})
+				took, refused := 0, 0
+				for i, err := range errs {
+					switch code(err) {
+					case "":
+						took++
+					case booking.TooManyOpen:
+						refused++
+					default:
+						t.Errorf("AddEmail %d = %v, want nil or TOO_MANY_OPEN", i, err)
+					}
+				}
+				got := attrN(t, f.item(t, counter), "open_count")
+				t.Logf("%d requests adding one address at once: %d took it, %d TOO_MANY_OPEN; open_count %d", n, took, refused, got)
+				if took != booking.MaxOpenPerPhone || refused != n-booking.MaxOpenPerPhone || got != booking.MaxOpenPerPhone {
+					t.Errorf("took %d, refused %d, open_count %d; want %d, %d, %d", took, refused, got,
+						booking.MaxOpenPerPhone, n-booking.MaxOpenPerPhone, booking.MaxOpenPerPhone)
+				}
+			})
+		}
+	})
+}

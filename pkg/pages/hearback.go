@@ -1,0 +1,201 @@
+package pages
+
+import (
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/htmlpage"
+)
+
+// How the person hears back (decisions.md, "How the person hears back"):
+// the status page says by which ways the business's answer reaches the
+// person, or that nobody will write to them, and, while the request is
+// live, offers to add an e-mail address or to turn texts on
+// (POST /r/{code}/contact). And {SITE_URL}/r is where a person types the
+// code a business read to them over the phone.
+
+// hearBackView is the status page's block on how the answer reaches the
+// person. It shows the ways masked (j…@…, …0147): the page shows nothing
+// of the person that its address would give away to another holder.
+type hearBackView struct {
+	Ways      string // "by e-mail to j…@…, and by text to …0147"; "" when nobody will write
+	Silent    bool   // nobody will write to the person
+	Action    string // where the forms post
+	EmailForm bool   // no e-mail yet: a form to add one
+	SMSForm   bool   // texts off: a form to turn them on
+	PhoneTail string // "…0147"
+	// The form as posted, when it was refused: what was typed, and the
+	// message next to its field.
+	Email      string
+	EmailError string
+	SMSError   string
+}
+
+// buildHearBack describes how r (as read) reaches its person at now; nil
+// once the request is closed (nothing more will be told) or too old to
+// change.
+func buildHearBack(r booking.Request, lang string, now time.Time) *hearBackView {
+	if !r.Effective(now).Status.Live() {
+		return nil
+	}
+	c := r.Contact
+	v := &hearBackView{Silent: c.Silent(), Action: "/r/" + r.Code + "/contact", PhoneTail: phoneTail(c.Phone)}
+	var ways []string
+	if c.Email != "" {
+		ways = append(ways, tr(lang, "hear_by_email", maskEmail(c.Email)))
+	}
+	if c.SMSConsent {
+		ways = append(ways, tr(lang, "hear_by_text", v.PhoneTail))
+	}
+	v.Ways = strings.Join(ways, tr(lang, "hear_and"))
+	if r.CanAddContact(now) {
+		v.EmailForm = c.Email == ""
+		v.SMSForm = !c.SMSConsent && c.Phone != ""
+	}
+	return v
+}
+
+// maskEmail shows an address as its first character and nothing else:
+// "j…@…".
+func maskEmail(email string) string {
+	if email == "" {
+		return ""
+	}
+	first := []rune(email)[0]
+	return string(first) + "…@…"
+}
+
+// phoneTail shows a phone number as its last four digits: "…0147".
+func phoneTail(phone string) string {
+	if len(phone) < 4 {
+		return ""
+	}
+	return "…" + phone[len(phone)-4:]
+}
+
+// addContact adds the way the form names (way=email with email, or way=sms
+// with the consent box ticked) to the request, as the person who holds its
+// code, and sends them back to the status page. A refusal shows the status
+// page again with the message next to its field and what was typed kept.
+func (h *handler) addContact(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	req, b, err := h.load(ctx, r)
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	lang := language(req)
+	way := r.PostFormValue("way")
+	email := strings.TrimSpace(r.PostFormValue("email"))
+	refuse := func(status int, key string, args ...any) {
+		v := buildStatus(req, b, h.Now())
+		v.HearBack = buildHearBack(req, lang, h.Now())
+		hb, text := v.HearBack, tr(lang, key, args...)
+		switch {
+		case hb != nil && way == booking.WaySMS && hb.SMSForm:
+			hb.SMSError = text
+		case hb != nil && way == booking.WayEmail && hb.EmailForm:
+			hb.Email, hb.EmailError = email, text
+		default: // the form is not on the page any more: say so on top
+			v.Notice = text
+		}
+		render(w, status, "status", lang, v.Title+" · "+b.Name, v)
+	}
+	switch way {
+	case booking.WayEmail:
+		_, err = h.Bookings.AddEmail(ctx, req.Code, email)
+	case booking.WaySMS:
+		if r.PostFormValue("sms_consent") != "yes" {
+			refuse(http.StatusBadRequest, "hear_sms_unticked")
+			return
+		}
+		_, err = h.Bookings.AllowTexts(ctx, req.Code)
+	default:
+		renderMessage(w, http.StatusBadRequest, lang, tr(lang, "hear_title"), tr(lang, "hear_bad_form"), "/r/"+req.Code)
+		return
+	}
+	if err == nil {
+		http.Redirect(w, r, "/r/"+req.Code+"?done="+way, http.StatusSeeOther)
+		return
+	}
+	switch booking.ErrorCode(err) {
+	case booking.InvalidEmail:
+		refuse(http.StatusBadRequest, "hear_email_bad")
+	case booking.TooManyOpen:
+		refuse(http.StatusTooManyRequests, "hear_email_busy", booking.MaxOpenPerPhone)
+	case booking.RequestRefused:
+		refuse(http.StatusForbidden, "hear_email_refused")
+	case booking.RateLimited:
+		refuse(http.StatusTooManyRequests, "hear_too_many", booking.MaxContactChanges)
+	case booking.InvalidTransition:
+		// Closed, lapsed, or changed between the read and the write: read
+		// it again to show how it stands.
+		if fresh, _, ferr := h.load(ctx, r); ferr == nil {
+			req = fresh
+		}
+		refuse(http.StatusConflict, "hear_changed")
+	default:
+		h.fail(w, r, err)
+	}
+}
+
+// hearNotice is the sentence ?done=email or ?done=sms shows: only when
+// the stored request has that way.
+func hearNotice(req booking.Request, done string) string {
+	lang := language(req)
+	switch {
+	case done == booking.WayEmail && req.Contact.Email != "":
+		return tr(lang, "notice_email", maskEmail(req.Contact.Email))
+	case done == booking.WaySMS && req.Contact.SMSConsent:
+		return tr(lang, "notice_sms", phoneTail(req.Contact.Phone))
+	}
+	return ""
+}
+
+// lookupView is the page where a person types a request's code.
+type lookupView struct {
+	Code  string // as typed, kept on a refusal
+	Error string
+}
+
+// lookup serves {SITE_URL}/r: a form for the code a business read out
+// over the phone, which leads to that request's status page. The code is
+// read leniently (booking.CanonicalCode: any case, with or without dashes
+// or spaces). A code that cannot be one is refused next to the field; an
+// unknown one is the same page, answered 404. Each lookup is one read,
+// bounded as every public read is (the API's throttle; README, "Security
+// and abuse").
+func (h *handler) lookup(w http.ResponseWriter, r *http.Request) {
+	lang := htmlpage.AcceptLanguage(r)
+	q := r.URL.Query()
+	if !q.Has("code") {
+		renderLookup(w, http.StatusOK, lang, lookupView{})
+		return
+	}
+	typed := strings.TrimSpace(q.Get("code"))
+	code, ok := booking.CanonicalCode(typed)
+	switch {
+	case typed == "":
+		renderLookup(w, http.StatusBadRequest, lang, lookupView{Error: tr(lang, "lookup_empty")})
+		return
+	case !ok:
+		renderLookup(w, http.StatusBadRequest, lang, lookupView{Code: typed, Error: tr(lang, "lookup_bad")})
+		return
+	}
+	req, _, err := h.Bookings.CustomerRequest(r.Context(), code)
+	if booking.ErrorCode(err) == booking.NotFound {
+		renderLookup(w, http.StatusNotFound, lang, lookupView{Code: typed, Error: tr(lang, "lookup_unknown")})
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	http.Redirect(w, r, "/r/"+req.Code, http.StatusSeeOther)
+}
+
+func renderLookup(w http.ResponseWriter, status int, lang string, v lookupView) {
+	render(w, status, "lookup", lang, tr(lang, "lookup_title"), v)
+}
