@@ -15,10 +15,11 @@ import (
 
 var versionField = regexp.MustCompile(`name="version" value="([^"]+)"`)
 
-// version reads the schedule's version off a's settings page.
+// version reads the schedule's version off a's settings page (its hours
+// section).
 func (f *fixture) version(t *testing.T, a agent) string {
 	t.Helper()
-	res := f.do(t, a, "GET", "/inbox/settings", nil)
+	res := f.do(t, a, "GET", "/inbox/settings/hours", nil)
 	m := versionField.FindStringSubmatch(res.body)
 	if m == nil {
 		t.Fatalf("no schedule version on the settings page (%d)", res.status)
@@ -122,6 +123,12 @@ func TestScheduleForms(t *testing.T) {
 			func(b *booking.Business) bool {
 				return clocks(b.Hours.Mon) == "08:00-12:00 14:00-17:30" && clocks(b.Hours.Tue) == "14:00-24:00"
 			}},
+		{"open 24 hours, its hidden rows not counted", nil, "hours", url.Values{"sun_allday": {"on"}, "sun_open": {"9:00 AM"}, "sun_close": {"nonsense"}, "mon_open": {"08:00"}, "mon_close": {"17:00"}}, "", 303, nil,
+			func(b *booking.Business) bool {
+				return clocks(b.Hours.Sun) == "00:00-24:00" && clocks(b.Hours.Mon) == "08:00-17:00" && len(b.Hours.Tue) == 0
+			}},
+		{"no longer open 24 hours, and a bad time: the box kept as sent", nil, "hours", url.Values{"sun_open": {"25:00"}, "sun_close": {"17:00"}, "mon_allday": {"on"}}, "", 400,
+			[]string{`id="mon-allday" name="mon_allday" value="on" checked>`, `id="sun-allday" name="sun_allday" value="on"><label`, `value="25:00"`}, hoursKept},
 		{"hours out of order, put in order", nil, "hours", url.Values{"fri_open": {"1:00 PM", "8:00 AM"}, "fri_close": {"5:00 PM", "12:00 PM"}}, "", 303, nil,
 			func(b *booking.Business) bool { return clocks(b.Hours.Fri) == "08:00-12:00 13:00-17:00" }},
 		{"a time that is none", nil, "hours", url.Values{"mon_open": {"8 o'clock"}, "mon_close": {"17:00"}}, "", 400,
@@ -162,7 +169,7 @@ func TestScheduleForms(t *testing.T) {
 				t.Fatalf("got %d, want %d:\n%s", res.status, tt.wantStatus, res.body)
 			}
 			if res.status == http.StatusSeeOther {
-				if want := "/inbox/settings?done=" + tt.path; res.location != want {
+				if want := "/inbox/settings/" + sectionOf[tt.path] + "?done=" + tt.path; res.location != want {
 					t.Errorf("got 303 to %q, want %q", res.location, want)
 				}
 				wantIn(t, f.do(t, a, "GET", res.location, nil).body, `class="notice" role="status"`)
@@ -174,6 +181,10 @@ func TestScheduleForms(t *testing.T) {
 		})
 	}
 }
+
+// sectionOf is the section of the settings each form is in: a save shows
+// it again.
+var sectionOf = map[string]string{"days-off": "days-off", "remove-day-off": "days-off", "notice": "notice", "crews": "notice", "reminder": "notice", "hours": "hours"}
 
 // hoursBefore are the hours of the business of a TestScheduleForms case
 // before its form.
@@ -292,12 +303,15 @@ func TestRemoveDayOffLostRace(t *testing.T) {
 // and shows the settings as they are now, saying they changed meanwhile.
 func TestScheduleLostRace(t *testing.T) {
 	forms := []struct {
-		path   string
-		values url.Values
-		done   func(*booking.Business) bool // the form's change is stored
+		path    string
+		values  url.Values
+		done    func(*booking.Business) bool // the form's change is stored
+		wantNow string                       // the section shows the change made meanwhile
 	}{
-		{"days-off", url.Values{"from": {"2026-12-25"}}, func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
-		{"crews", url.Values{"crews_per_window": {"2"}}, crews(2)},
+		{"days-off", url.Values{"from": {"2026-12-25"}}, func(b *booking.Business) bool {
+			return slices.ContainsFunc(b.DaysOff, func(d booking.DayOff) bool { return d.From == "2026-12-25" })
+		}, "Meanwhile"},
+		{"crews", url.Values{"crews_per_window": {"2"}}, crews(2), `id="notice_hours" name="notice_hours" inputmode="numeric" value="3"`},
 	}
 	for _, form := range forms {
 		for _, lang := range []string{"en", "es"} {
@@ -313,13 +327,16 @@ func TestScheduleLostRace(t *testing.T) {
 					return f.do(t, a, "POST", "/inbox/settings/"+form.path+query, v)
 				}
 				version := f.version(t, a)
-				f.setSchedule(t, slug, func(b *booking.Business) { b.MinNoticeMinutes = 180 }) // meanwhile, elsewhere
+				f.setSchedule(t, slug, func(b *booking.Business) { // meanwhile, elsewhere
+					b.MinNoticeMinutes = 180
+					b.DaysOff = []booking.DayOff{{From: "2027-01-05", Note: "Meanwhile"}}
+				})
 				res := post(version, "?lang="+lang)
 				if res.status != http.StatusConflict {
 					t.Fatalf("got %d, want 409", res.status)
 				}
 				want := map[string]string{"en": "Nothing changed: your settings were changed meanwhile", "es": "No cambió nada: sus ajustes cambiaron mientras tanto"}[lang]
-				wantIn(t, res.body, want, `id="notice_hours" name="notice_hours" inputmode="numeric" value="3"`)
+				wantIn(t, res.body, want, form.wantNow)
 				if b := f.business(t, slug); form.done(b) || b.MinNoticeMinutes != 180 {
 					t.Errorf("stored days off %v, notice %d, crews %d: want the change made meanwhile only", b.DaysOff, b.MinNoticeMinutes, b.CrewsPerWindow)
 				}
@@ -363,16 +380,20 @@ func TestSettingsPageSchedule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
-			res := f.do(t, a, "GET", "/inbox/settings?done=crews&lang="+tt.lang, nil)
-			if res.status != http.StatusOK {
-				t.Fatalf("got %d", res.status)
+			var res response
+			for _, path := range []string{"/inbox/settings/days-off?lang=" + tt.lang, "/inbox/settings/notice?done=crews&lang=" + tt.lang, "/inbox/settings/hours?lang=" + tt.lang} {
+				page := f.do(t, a, "GET", path, nil)
+				if page.status != http.StatusOK {
+					t.Fatalf("GET %s: got %d", path, page.status)
+				}
+				res.body += page.body
 			}
 			wantIn(t, res.body, tt.want...)
-			// The hours as the site shows a time; empty rows look empty.
-			b := f.business(t, slug)
-			first := b.Hours.Mon[0].Open
-			wantIn(t, res.body, `id="mon-open-0" name="mon_open" value="`+map[string]string{"en": clock12(t, first), "es": first}[tt.lang]+`"`)
-			wantNotIn(t, res.body, "placeholder=")
+			// A day open 24 hours says so, its rows empty (not 12:00 AM
+			// to 12:00 AM); empty rows look empty.
+			wantIn(t, res.body, `id="mon-allday" name="mon_allday" value="on" checked><label for="mon-allday">`+map[string]string{"en": "Open 24 hours", "es": "Abierto 24 horas"}[tt.lang]+`</label>`,
+				`id="mon-open-0" name="mon_open" value=""`)
+			wantNotIn(t, res.body, "placeholder=", `value="12:00 AM"`, `value="24:00"`)
 		})
 	}
 }
@@ -427,5 +448,26 @@ func TestInboxOnADayOff(t *testing.T) {
 	}
 	if r := f.request(t, accepted); r.Status != booking.StatusAccepted {
 		t.Errorf("the accepted request is %s", r.Status)
+	}
+}
+
+// The settings page links to each section; a section is a page of its
+// own, and what is no section is the 404 page.
+func TestSettingsSections(t *testing.T) {
+	f := newFixture(t, nil)
+	a, _ := f.signIn(t, "desert-cool-hvac")
+	page := f.do(t, a, "GET", "/inbox/settings", nil).body
+	for _, section := range []string{"hours", "days-off", "notice", "calendar", "booking-form"} {
+		wantIn(t, page, `href="/inbox/settings/`+section+`" id="open-`+section+`"`)
+		res := f.do(t, a, "GET", "/inbox/settings/"+section, nil)
+		if res.status != http.StatusOK {
+			t.Errorf("GET /inbox/settings/%s: got %d, want 200", section, res.status)
+		}
+		wantIn(t, res.body, `href="/inbox/settings/`+section+`" id="to-`+section+`" aria-current="page"`, `href="/inbox/settings" id="to-settings"`)
+	}
+	for _, path := range []string{"/inbox/settings/crews", "/inbox/settings/feed-stopped", "/inbox/settings/nope"} {
+		if res := f.do(t, a, "GET", path, nil); res.status != http.StatusNotFound {
+			t.Errorf("GET %s: got %d, want 404", path, res.status)
+		}
 	}
 }

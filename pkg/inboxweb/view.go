@@ -162,10 +162,13 @@ type windowChoice struct {
 	Label string
 }
 
-// settingsView is the settings page: online requests on or off, and the
-// schedule's forms.
+// settingsView is the settings page (online requests on or off, and the
+// sections), or one of its sections, with its forms.
 type settingsView struct {
-	On      bool
+	Section  string        // the section shown (its key), "" for the settings page
+	Title    string        // the section's title
+	Sections []sectionLink // every section, each a tap away
+	On       bool
 	Confirm string // "on" or "off": the step that confirms the change
 	Notice  string
 	CSRF    string
@@ -205,7 +208,14 @@ type dayOffForm struct{ From, To, Note string }
 // row for one more.
 type hoursDay struct {
 	Key, Name string
+	AllDay    bool // open 24 hours: its rows are hidden, and do not count
 	Rows      []hoursRow
+}
+
+// sectionLink is the link to a section of the settings.
+type sectionLink struct {
+	Key, Path, Title string
+	Current          bool // the section shown
 }
 
 type hoursRow struct {
