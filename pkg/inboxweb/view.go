@@ -169,9 +169,9 @@ type settingsView struct {
 	Title    string        // the section's title
 	Sections []sectionLink // every section, each a tap away
 	On       bool
-	Confirm string // "on" or "off": the step that confirms the change
-	Notice  string
-	CSRF    string
+	Confirm  string // "on" or "off": the step that confirms the change
+	Notice   string
+	CSRF     string
 	// Version is the schedule's version the forms change (a form of an
 	// older one is refused, as changed meanwhile).
 	Version  string
