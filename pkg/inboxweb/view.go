@@ -43,12 +43,13 @@ type messageView struct {
 	Text    string
 }
 
-// inboxView is the list of the business's requests, in three sections.
+// inboxView is the list of the business's requests, in sections.
 type inboxView struct {
 	Paused bool
+	Soon   []dayView  // accepted, today and tomorrow
 	Answer []itemView // new: the ones without a deposit, then the paid ones
 	DayOff []itemView // new or accepted, on one of the business's days off
-	Days   []dayView  // accepted, still to come
+	Days   []dayView  // accepted, after tomorrow
 	Rest   []itemView // past jobs, then everything settled, newest first
 	More   string     // the next page of the rest
 	Empty  bool
@@ -59,10 +60,12 @@ type dayView struct {
 	Items []itemView
 }
 
-// itemView is one request in the list.
+// itemView is one request in the list: whose (the name the person gave),
+// what and when, so the owner finds "Maria's job" at a glance.
 type itemView struct {
 	Path      string
 	Code      string
+	Name      string
 	State     string
 	StateText string
 	Window    string
@@ -244,7 +247,7 @@ func stateText(st booking.Status, lang string) string {
 func buildItem(req booking.InboxRequest, b *booking.Business, lang string, now time.Time) itemView {
 	loc := b.Location()
 	v := itemView{
-		Path: requestPath(req.Code), Code: req.Code, State: string(req.Status), StateText: stateText(req.Status, lang),
+		Path: requestPath(req.Code), Code: req.Code, Name: req.Contact.Name, State: string(req.Status), StateText: stateText(req.Status, lang),
 		Window:    display.Window(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
 		Service:   req.Service.In(lang),
 		Emergency: req.Urgency == "emergency",
