@@ -407,7 +407,7 @@ func TestBrowserInbox(t *testing.T) {
 			}
 			shown := func(sel string) bool {
 				t.Helper()
-				ok, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector("` + sel + `").getBoundingClientRect())`))
+				ok, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector("`+sel+`").getBoundingClientRect())`))
 				return err == nil && ok
 			}
 			click("header a[href='/inbox/settings']")
@@ -499,7 +499,7 @@ func TestBrowserInbox(t *testing.T) {
 			open("#open-hours")
 			for _, d := range allDay {
 				tick("#" + d + "-allday")
-				if visible, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.querySelector("#` + d + `-open-0").offsetParent !== null`)); visible {
+				if visible, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.querySelector("#`+d+`-open-0").offsetParent !== null`)); visible {
 					t.Errorf("hours: %s is open 24 hours, and its times are still shown", d)
 				}
 			}
@@ -515,7 +515,7 @@ func TestBrowserInbox(t *testing.T) {
 				if got := text("#day-" + d); !strings.Contains(got, tt.open24) {
 					t.Errorf("hours: %s shows %q, want %q", d, got, tt.open24)
 				}
-				if checked, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.querySelector("#` + d + `-allday").checked`)); !checked {
+				if checked, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.querySelector("#`+d+`-allday").checked`)); !checked {
 					t.Errorf("hours: %s is not ticked open 24 hours after saving", d)
 				}
 			}
