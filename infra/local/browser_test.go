@@ -218,6 +218,19 @@ func TestBrowserInbox(t *testing.T) {
 				}
 			}
 
+			// The business's booking_url is the local form, which opens.
+			var profile struct {
+				BookingURL string `json:"booking_url"`
+			}
+			getJSON(t, srv.URL+"/api/v1/businesses/"+tt.slug, &profile)
+			if want := srv.URL + "/book/" + tt.slug; profile.BookingURL != want {
+				t.Errorf("getBusiness: got booking_url %q, want the local form %q", profile.BookingURL, want)
+			}
+			navigate(profile.BookingURL)
+			if n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("main form").length`)); n == 0 {
+				t.Errorf("booking_url %s: no form on the page", profile.BookingURL)
+			}
+
 			// 2. The business signs in with a link from the outbox.
 			navigate(srv.URL + "/inbox")
 			if got := text("h1"); got != tt.signIn {
@@ -486,6 +499,35 @@ func TestBrowserInbox(t *testing.T) {
 				t.Errorf("the days-off section with a day off: %d px tall, want at most %d", h, twoScreens)
 			}
 			shot("settings-day-off")
+
+			// The tallest hours section: two intervals every day, and room
+			// for a third (typed in two saves: a closed day has one row).
+			click("#to-hours")
+			for pass := range 2 {
+				var fill []chromedp.Action[chromedp.Void]
+				for _, d := range []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"} {
+					fill = append(fill, chromedp.SetValue(chromedp.CSS("#"+d+"-open-0"), "8:00 AM"), chromedp.SetValue(chromedp.CSS("#"+d+"-close-0"), "12:00 PM"))
+					if pass == 1 {
+						fill = append(fill, chromedp.SetValue(chromedp.CSS("#"+d+"-open-1"), "1:00 PM"), chromedp.SetValue(chromedp.CSS("#"+d+"-close-1"), "5:00 PM"))
+					}
+				}
+				if err := chromedp.Do(tab, fill...); err != nil {
+					t.Fatal(err)
+				}
+				click("#hours button")
+				if got := text(".notice"); got != tt.hoursSaved {
+					t.Fatalf("split hours every day: got notice %q, want %q", got, tt.hoursSaved)
+				}
+			}
+			if n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll(".interval").length`)); n != 21 {
+				t.Errorf("split hours every day: got %d rows, want 21", n)
+			}
+			h := height()
+			if h > twoScreens {
+				t.Errorf("the hours section with two intervals every day: %d px tall, want at most %d", h, twoScreens)
+			}
+			t.Logf("settings section hours, two intervals every day (%s): %d px", tt.lang, h)
+			shot("settings-hours-split")
 
 			// An owner's hours change: from the inbox, Settings, Hours,
 			// today and tomorrow open 24 hours, Save.

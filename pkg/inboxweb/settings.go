@@ -35,16 +35,17 @@ import (
 type settingsSection struct {
 	Key   string
 	Title string
+	Tab   string // the key of its short name, in the row of sections
 	Forms []string
 }
 
 // settingsSections are the sections, in the order the settings list them.
 var settingsSections = []settingsSection{
-	{Key: "hours", Title: "hours_title", Forms: []string{"hours"}},
-	{Key: "days-off", Title: "days_off_title", Forms: []string{"days-off", "remove-day-off"}},
-	{Key: "notice", Title: "notice_crews_title", Forms: []string{"notice", "crews", "reminder"}},
-	{Key: "calendar", Title: "feed_title", Forms: []string{"feed-stopped"}},
-	{Key: "booking-form", Title: "embed_title"},
+	{Key: "hours", Title: "hours_title", Tab: "tab_hours", Forms: []string{"hours"}},
+	{Key: "days-off", Title: "days_off_title", Tab: "days_off_title", Forms: []string{"days-off", "remove-day-off"}},
+	{Key: "notice", Title: "notice_crews_title", Tab: "notice_crews_title", Forms: []string{"notice", "crews", "reminder"}},
+	{Key: "calendar", Title: "feed_title", Tab: "tab_calendar", Forms: []string{"feed-stopped"}},
+	{Key: "booking-form", Title: "embed_title", Tab: "tab_booking_form"},
 }
 
 // sectionPages are the sections' pages, by name, for the site.
@@ -124,7 +125,7 @@ func (h *handler) settingsView(b *booking.Business, s Session, lang, section str
 	sch := b.Schedule()
 	v := settingsView{On: b.AcceptingRequests, CSRF: s.CSRF, Version: sch.Version(), FeedOn: b.FeedTokenSHA256 != "", Section: section}
 	for _, sec := range settingsSections {
-		v.Sections = append(v.Sections, sectionLink{Key: sec.Key, Path: "/inbox/settings/" + sec.Key, Title: tr(lang, sec.Title), Current: sec.Key == section})
+		v.Sections = append(v.Sections, sectionLink{Key: sec.Key, Path: "/inbox/settings/" + sec.Key, Title: tr(lang, sec.Title), Tab: tr(lang, sec.Tab), Current: sec.Key == section})
 		if sec.Key == section {
 			v.Title = tr(lang, sec.Title)
 		}

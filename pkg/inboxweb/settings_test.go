@@ -463,7 +463,7 @@ func TestSettingsSections(t *testing.T) {
 		if res.status != http.StatusOK {
 			t.Errorf("GET /inbox/settings/%s: got %d, want 200", section, res.status)
 		}
-		wantIn(t, res.body, `href="/inbox/settings/`+section+`" id="to-`+section+`" aria-current="page"`, `href="/inbox/settings" id="to-settings"`)
+		wantIn(t, res.body, `href="/inbox/settings/`+section+`" id="to-`+section+`" aria-current="page"`, `<a href="/inbox/settings">Settings</a>`)
 	}
 	for _, path := range []string{"/inbox/settings/crews", "/inbox/settings/feed-stopped", "/inbox/settings/nope"} {
 		if res := f.do(t, a, "GET", path, nil); res.status != http.StatusNotFound {

@@ -218,7 +218,8 @@ type hoursDay struct {
 // sectionLink is the link to a section of the settings.
 type sectionLink struct {
 	Key, Path, Title string
-	Current          bool // the section shown
+	Tab              string // its short name, in the row of sections
+	Current          bool   // the section shown
 }
 
 type hoursRow struct {
