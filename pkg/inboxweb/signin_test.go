@@ -280,6 +280,8 @@ func TestSafeNext(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"/inbox", "/inbox"},
 		{"/inbox/settings", "/inbox/settings"},
+		{"/inbox/settings/days-off", "/inbox/settings/days-off"},
+		{"/inbox/settings/../../r/7K3M-Q9TD-2HXA", "/inbox"},
 		{"/inbox/requests/7K3M-Q9TD-2HXA", "/inbox/requests/7K3M-Q9TD-2HXA"},
 		{"/inbox/requests/7K3M-Q9TD-2HXA/move", "/inbox/requests/7K3M-Q9TD-2HXA/move"},
 		{"", "/inbox"},
