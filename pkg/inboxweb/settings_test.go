@@ -262,10 +262,13 @@ func TestScheduleFormRefusals(t *testing.T) {
 		}
 	}
 	t.Run("signed out", func(t *testing.T) {
-		res := f.do(t, agent{}, "POST", "/inbox/settings/notice", url.Values{"csrf": {csrf}, "version": {version}, "notice_hours": {"2"}, "notice_minutes": {"0"}})
-		// A form's own path is no page to come back to: the inbox.
-		if want := "/inbox"; res.status != http.StatusSeeOther || res.location != want {
-			t.Errorf("got %d to %q, want 303 to %q", res.status, res.location, want)
+		// The notice form's path is its section's page, to come back to;
+		// the crews form's is no page: the inbox.
+		for form, want := range map[string]string{"notice": "/inbox?next=%2Finbox%2Fsettings%2Fnotice", "crews": "/inbox"} {
+			res := f.do(t, agent{}, "POST", "/inbox/settings/"+form, url.Values{"csrf": {csrf}, "version": {version}, "notice_hours": {"2"}, "notice_minutes": {"0"}, "crews_per_window": {"2"}})
+			if res.status != http.StatusSeeOther || res.location != want {
+				t.Errorf("%s: got %d to %q, want 303 to %q", form, res.status, res.location, want)
+			}
 		}
 	})
 	t.Run("another business changes its own record only", func(t *testing.T) {
