@@ -715,7 +715,13 @@ func TestBrowserInbox(t *testing.T) {
 				t.Errorf("inbox: Maria's job is under %q, want %q", got, tt.tomorrow+" · …")
 			}
 			shot("inbox-today-first")
+			// The settings page shows the hours at a glance: today and
+			// tomorrow open 24 hours.
 			click("header a[href='/inbox/settings']")
+			if got := text("#open-hours"); !strings.Contains(got, ": "+tt.open24) {
+				t.Errorf("settings page: the hours read %q, want a day %q", got, tt.open24)
+			}
+			shot("settings-summary")
 			click("#open-calendar")
 
 			// The calendar feed: a new address, shown whole, which a

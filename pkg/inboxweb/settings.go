@@ -126,6 +126,14 @@ func (h *handler) settingsView(b *booking.Business, s Session, lang, section str
 	v := settingsView{On: b.AcceptingRequests, CSRF: s.CSRF, Version: sch.Version(), FeedOn: b.FeedTokenSHA256 != "", Section: section}
 	for _, sec := range settingsSections {
 		v.Sections = append(v.Sections, sectionLink{Key: sec.Key, Path: "/inbox/settings/" + sec.Key, Title: tr(lang, sec.Title), Tab: tr(lang, sec.Tab), Current: sec.Key == section})
+		if section == "" { // the settings page: each section at a glance
+			switch sec.Key {
+			case "hours":
+				v.Sections[len(v.Sections)-1].Summary = weekSummary(sch.Hours, lang)
+			case "days-off":
+				v.Sections[len(v.Sections)-1].Summary = daysOffSummary(sch.DaysOff, lang)
+			}
+		}
 		if sec.Key == section {
 			v.Title = tr(lang, sec.Title)
 		}
@@ -165,6 +173,58 @@ func dayOffLabel(d booking.DayOff, lang string) string {
 		label += " – " + display.Day(lang, to, time.UTC)
 	}
 	return label
+}
+
+// weekSummary is the weekly hours in a few lines, the days that follow
+// each other with the same hours on one: "Mon–Fri: 8:00 AM – 5:00 PM",
+// "Sat–Sun: closed", "Mon–Sun: Open 24 hours".
+func weekSummary(h booking.Hours, lang string) []string {
+	days := weekDays(&h)
+	var lines []string
+	for i := 0; i < len(days); {
+		j := i
+		for j+1 < len(days) && slices.Equal(*days[j+1].intervals, *days[i].intervals) {
+			j++
+		}
+		label := tr(lang, "short_"+days[i].key)
+		if j > i {
+			label += "–" + tr(lang, "short_"+days[j].key)
+		}
+		lines = append(lines, label+": "+dayHours(*days[i].intervals, lang))
+		i = j + 1
+	}
+	return lines
+}
+
+// dayHours is a day's intervals in lang: "8:00 AM – 12:00 PM, 1:00 PM –
+// 5:00 PM", "Open 24 hours" or "closed".
+func dayHours(day []booking.Interval, lang string) string {
+	switch {
+	case len(day) == 0:
+		return tr(lang, "closed")
+	case allDay(day):
+		return tr(lang, "open_24h")
+	}
+	var parts []string
+	for _, iv := range day {
+		parts = append(parts, showClock(lang, iv.Open)+" – "+showClock(lang, iv.Close))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// daysOffSummary is the first two days off, and how many more.
+func daysOffSummary(days []booking.DayOff, lang string) []string {
+	if len(days) == 0 {
+		return []string{tr(lang, "no_days_off")}
+	}
+	var lines []string
+	for _, d := range days[:min(2, len(days))] {
+		lines = append(lines, dayOffLabel(d, lang))
+	}
+	if len(days) > 2 {
+		lines = append(lines, tr(lang, "more_days_off", len(days)-2))
+	}
+	return lines
 }
 
 // allDay reports whether a day's intervals are the whole day, 00:00 to

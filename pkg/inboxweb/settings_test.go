@@ -474,3 +474,27 @@ func TestSettingsSections(t *testing.T) {
 		}
 	}
 }
+
+// The settings page shows the hours and the days off at a glance: the
+// days with the same hours on one line, a day open 24 hours as such.
+func TestSettingsSummary(t *testing.T) {
+	f := newFixture(t, nil)
+	f.setSchedule(t, "desert-cool-hvac", func(b *booking.Business) {
+		b.DaysOff = []booking.DayOff{{From: "2026-12-24", To: "2026-12-26"}, {From: "2026-12-31"}, {From: "2027-01-01"}}
+	})
+	tests := []struct {
+		slug, lang string
+		want       []string
+	}{
+		{"desert-cool-hvac", "en", []string{`<span class="summary">Mon–Sun: Open 24 hours</span>`,
+			`<span class="summary">Thursday, December 24, 2026 – Saturday, December 26, 2026</span><span class="summary">Thursday, December 31, 2026</span><span class="summary">and 1 more</span>`}},
+		{"desert-cool-hvac", "es", []string{`<span class="summary">lun–dom: Abierto 24 horas</span>`, `<span class="summary">y 1 más</span>`}},
+		{"mile-high-electric", "en", []string{`<span class="summary">Mon–Fri: 8:00 AM – 12:00 PM, 1:00 PM – 5:00 PM</span>`, `<span class="summary">No days off.</span>`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.slug+"/"+tt.lang, func(t *testing.T) {
+			a, _ := f.signIn(t, tt.slug)
+			wantIn(t, f.do(t, a, "GET", "/inbox/settings?lang="+tt.lang, nil).body, tt.want...)
+		})
+	}
+}

@@ -218,8 +218,9 @@ type hoursDay struct {
 // sectionLink is the link to a section of the settings.
 type sectionLink struct {
 	Key, Path, Title string
-	Tab              string // its short name, in the row of sections
-	Current          bool   // the section shown
+	Tab              string   // its short name, in the row of sections
+	Current          bool     // the section shown
+	Summary          []string // what it holds now, on the settings page
 }
 
 type hoursRow struct {
