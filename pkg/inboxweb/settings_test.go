@@ -366,6 +366,7 @@ func TestSettingsPageSchedule(t *testing.T) {
 		b.DaysOff = []booking.DayOff{{From: "2026-12-24", To: "2026-12-26", Note: "Family <visit>"}}
 		b.MinNoticeMinutes = 150
 		b.CrewsPerWindow = 3
+		b.Hours.Tue = []booking.Interval{{Open: "14:00", Close: "24:00"}}
 	})
 	a, _ := f.signIn(t, slug)
 	tests := []struct {
@@ -396,7 +397,11 @@ func TestSettingsPageSchedule(t *testing.T) {
 			// to 12:00 AM); empty rows look empty.
 			wantIn(t, res.body, `id="mon-allday" name="mon_allday" value="on" checked><label for="mon-allday">`+map[string]string{"en": "Open 24 hours", "es": "Abierto 24 horas"}[tt.lang]+`</label>`,
 				`id="mon-open-0" name="mon_open" value=""`)
-			wantNotIn(t, res.body, "placeholder=", `value="12:00 AM"`, `value="24:00"`)
+			wantNotIn(t, res.body, "placeholder=")
+			// Other hours as the site shows a time; midnight as 12:00 AM
+			// (24:00 in Spanish).
+			wantIn(t, res.body, `id="tue-open-0" name="tue_open" value="`+map[string]string{"en": clock12(t, "14:00"), "es": "14:00"}[tt.lang]+`"`,
+				`id="tue-close-0" name="tue_close" value="`+map[string]string{"en": "12:00 AM", "es": "24:00"}[tt.lang]+`"`)
 		})
 	}
 }
