@@ -22,6 +22,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/display"
 	"github.com/doorstep/doorstep/pkg/htmlpage/axetest"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/notify"
@@ -100,6 +101,8 @@ func TestBrowserInbox(t *testing.T) {
 		crewsSaved            string
 		timeError             string // a time that is none, next to its field
 		copied                string // the feed page's Copy, done
+		hoursSaved, open24    string // the hours section's notice; a day open 24 hours
+		tomorrow              string // the inbox's label of tomorrow's jobs
 	}{
 		{"en", "mile-high-electric", "outlet-switch-repair", "80202", "Denver", true,
 			"Sign in to your inbox", "Check your e-mail", "Sign in", "Requests", "Needs an answer",
@@ -107,14 +110,16 @@ func TestBrowserInbox(t *testing.T) {
 			"The business moved your arrival window to this time.",
 			"Page not found", "This sign-in link cannot be used any more: it was used already, or it expired. Ask for a new one.",
 			"The day off is added.", "The notice is saved.", "The crews are saved.",
-			"Enter a time such as 8:00 AM, 2pm or 14:00.", "The address is copied."},
+			"Enter a time such as 8:00 AM, 2pm or 14:00.", "The address is copied.",
+			"The weekly hours are saved.", "Open 24 hours", "Tomorrow"},
 		{"es", "limpieza-la-estrella", "standard-cleaning", "90026", "Los Angeles", false,
 			"Inicie sesión en su bandeja", "Revise su correo", "Iniciar sesión", "Solicitudes", "",
 			"Ofrecer otro horario", "Aceptada en el nuevo horario. Se le avisa a la persona, que puede cancelar si no le conviene.",
 			"El negocio cambió su horario de llegada a esta hora.",
 			"Página no encontrada", "Este enlace ya no sirve: ya se usó o venció. Pida uno nuevo.",
 			"El día libre está agregado.", "La antelación está guardada.", "Los equipos están guardados.",
-			"Escriba una hora como 08:00, 14:00 o 2pm.", "La dirección está copiada."},
+			"Escriba una hora como 08:00, 14:00 o 2pm.", "La dirección está copiada.",
+			"El horario semanal está guardado.", "Abierto 24 horas", "Mañana"},
 	}
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -134,21 +139,28 @@ func TestBrowserInbox(t *testing.T) {
 			if len(avail.Windows) < 2 {
 				t.Fatalf("availability: got %d windows, want 2 or more", len(avail.Windows))
 			}
-			body := `{"window_start":"` + avail.Windows[0].Start.Format(time.RFC3339) + `",` +
-				`"address":{"street":"1 Test St","city":"` + tt.city + `","zip":"` + tt.zip + `"},` +
-				`"contact":{"name":"Test Person","phone":"303555015` + string(rune('0'+i)) + `"},` +
-				`"service_id":"` + tt.service + `","description":"Please ring twice.","language":"` + tt.lang + `"` +
-				map[bool]string{true: `,"deposit_accepted":true`}[tt.deposit] + `}`
-			res, err := http.Post(srv.URL+"/api/v1/businesses/"+tt.slug+"/requests", "application/json", strings.NewReader(body))
-			if err != nil {
-				t.Fatal(err)
+			// send sends a request from name, at start, with the phone
+			// 30355501<n><i>.
+			send := func(start time.Time, name string, n int) booking.Created {
+				t.Helper()
+				body := `{"window_start":"` + start.Format(time.RFC3339) + `",` +
+					`"address":{"street":"1 Test St","city":"` + tt.city + `","zip":"` + tt.zip + `"},` +
+					`"contact":{"name":"` + name + `","phone":"30355501` + string(rune('0'+n)) + string(rune('0'+i)) + `"},` +
+					`"service_id":"` + tt.service + `","description":"Please ring twice.","language":"` + tt.lang + `"` +
+					map[bool]string{true: `,"deposit_accepted":true`}[tt.deposit] + `}`
+				res, err := http.Post(srv.URL+"/api/v1/businesses/"+tt.slug+"/requests", "application/json", strings.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				var created booking.Created
+				json.NewDecoder(res.Body).Decode(&created)
+				res.Body.Close()
+				if res.StatusCode != http.StatusCreated {
+					t.Fatalf("create: got %d %+v, want 201", res.StatusCode, created)
+				}
+				return created
 			}
-			var created booking.Created
-			json.NewDecoder(res.Body).Decode(&created)
-			res.Body.Close()
-			if res.StatusCode != http.StatusCreated {
-				t.Fatalf("create: got %d %+v, want 201", res.StatusCode, created)
-			}
+			created := send(avail.Windows[0].Start, "Test Person", 5)
 
 			// Each language in a browser context of its own: no cookie
 			// (session, language) carries over.
@@ -206,6 +218,19 @@ func TestBrowserInbox(t *testing.T) {
 				}
 			}
 
+			// The business's booking_url is the local form, which opens.
+			var profile struct {
+				BookingURL string `json:"booking_url"`
+			}
+			getJSON(t, srv.URL+"/api/v1/businesses/"+tt.slug, &profile)
+			if want := srv.URL + "/book/" + tt.slug; profile.BookingURL != want {
+				t.Errorf("getBusiness: got booking_url %q, want the local form %q", profile.BookingURL, want)
+			}
+			navigate(profile.BookingURL)
+			if n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("main form").length`)); n == 0 {
+				t.Errorf("booking_url %s: no form on the page", profile.BookingURL)
+			}
+
 			// 2. The business signs in with a link from the outbox.
 			navigate(srv.URL + "/inbox")
 			if got := text("h1"); got != tt.signIn {
@@ -247,7 +272,22 @@ func TestBrowserInbox(t *testing.T) {
 				t.Fatalf("outbox: no sign-in link to %s in %+v", b.InboxEmail, outbox.Messages)
 			}
 			secrets = append(secrets, strings.TrimPrefix(link, srv.URL+"/inbox/sign-in/"))
-			navigate(link)
+			// The outbox in the browser is a page (in English: the local
+			// server's own), newest first, whose sign-in link is tapped.
+			navigate(srv.URL + "/dev/outbox")
+			n++
+			axetest.Screenshot(tab, t, shots, "inbox-"+tt.lang+"-"+itoa(n)+"-outbox")
+			t.Run("axe "+itoa(n)+"-outbox", func(t *testing.T) { axetest.Check(tab, t) })
+			axetest.CheckTargets(tab, t)
+			axetest.CheckLang(tab, t, "outbox", "en")
+			if got := text("h1"); got != "Outbox" {
+				t.Errorf("outbox page: got heading %q, want Outbox", got)
+			}
+			tos, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`[...document.querySelectorAll("li.message .meta strong")].map(e => e.textContent)`))
+			if err != nil || len(tos) != len(outbox.Messages) || tos[0] != outbox.Messages[0].To || tos[len(tos)-1] != outbox.Messages[len(tos)-1].To {
+				t.Errorf("outbox page: got the recipients %v (%v), want the JSON's %d, newest first", tos, err, len(outbox.Messages))
+			}
+			click(`li.message a[href="` + link + `"]`)
 			if got := text("h1"); got != tt.token {
 				t.Errorf("sign-in link: got %q, want %q", got, tt.token)
 			}
@@ -358,34 +398,244 @@ func TestBrowserInbox(t *testing.T) {
 				t.Errorf("after offering another window: got notice %q, want %q", got, tt.accepted)
 			}
 			shot("accepted")
+			// 4. The settings: a short page that links to its sections,
+			// each one tap from the page and from every other section, and
+			// none taller than two phone screens.
+			const twoScreens = 2 * 844
+			height := func() int {
+				t.Helper()
+				h, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.documentElement.scrollHeight`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return h
+			}
+			path := func() string {
+				t.Helper()
+				p, err := chromedp.Run(tab, chromedp.Evaluate[string](`location.pathname`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return p
+			}
+			shown := func(sel string) bool {
+				t.Helper()
+				ok, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector("`+sel+`").getBoundingClientRect())`))
+				return err == nil && ok
+			}
 			click("header a[href='/inbox/settings']")
+			if h := height(); h > twoScreens {
+				t.Errorf("settings page: %d px tall, want at most %d", h, twoScreens)
+			}
 			shot("settings")
+			for i, section := range []string{"hours", "days-off", "notice", "calendar", "booking-form"} {
+				if i == 0 {
+					click("#open-" + section)
+				} else {
+					click("#to-" + section)
+				}
+				if got := path(); got != "/inbox/settings/"+section {
+					t.Errorf("section %s: got %s", section, got)
+				}
+				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("nav.sections [aria-current=page]"), "href")); got.Value != "/inbox/settings/"+section {
+					t.Errorf("section %s: got the current section %q", section, got.Value)
+				}
+				h := height()
+				if h > twoScreens {
+					t.Errorf("section %s: %d px tall, want at most two phone screens (%d)", section, h, twoScreens)
+				}
+				t.Logf("settings section %s (%s): %d px", section, tt.lang, h)
+				shot("settings-" + section)
+			}
 
-			// The business closes a day and asks for 2 hours' notice; the
-			// public availability (JSON API) follows.
+			// taps and pages count what the owner does, from the inbox: a tap
+			// that opens a page, or one that ticks a box or enters a field.
+			taps, pages := 0, 0
+			open := func(sel string) { t.Helper(); taps++; pages++; click(sel) }
+			tick := func(sel string) {
+				t.Helper()
+				taps++
+				if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(sel))); err != nil {
+					t.Fatalf("tap %s: %v", sel, err)
+				}
+			}
+			enter := func(sel, value string) {
+				t.Helper()
+				taps++
+				if err := chromedp.Do(tab, chromedp.SetValue(chromedp.CSS(sel), value)); err != nil {
+					t.Fatalf("enter %s: %v", sel, err)
+				}
+			}
+
+			// An owner's day off: from the inbox, Settings, Days off, the
+			// date and a note, Add; the days-off section is shown again,
+			// its confirmation in view. The public availability follows.
 			closed := avail.Windows[len(avail.Windows)-1].Date
 			var before booking.Availability
 			getJSON(t, srv.URL+"/api/v1/businesses/"+tt.slug+"/availability?days=1&from="+closed, &before)
 			if len(before.Windows) == 0 {
 				t.Fatalf("availability on %s: no window before closing the day", closed)
 			}
-			if err := chromedp.Do(tab, chromedp.SetValue(chromedp.CSS("#from"), closed), chromedp.SendKeys(chromedp.CSS("#note"), "Test day off")); err != nil {
-				t.Fatal(err)
+			navigate(srv.URL + "/inbox")
+			open("header a[href='/inbox/settings']")
+			open("#open-days-off")
+			enter("#from", closed)
+			enter("#note", "Test day off")
+			open("#add-day-off button")
+			t.Logf("an owner's day off (%s): %d pages, %d taps", tt.lang, pages, taps)
+			if got := path(); got != "/inbox/settings/days-off" {
+				t.Errorf("after adding a day off: got %s, want the days-off section", got)
 			}
-			click("#add-day-off button")
 			if got := text("#days-off-list"); !strings.Contains(got, "Test day off") {
 				t.Errorf("settings: the days off are %q, want the one just added", got)
 			}
 			if got := text(".notice"); got != tt.dayOffAdded {
 				t.Errorf("after adding a day off: got notice %q, want %q", got, tt.dayOffAdded)
 			}
+			if !shown(".notice") {
+				t.Errorf("after adding a day off: the confirmation is out of view")
+			}
+			if h := height(); h > twoScreens {
+				t.Errorf("the days-off section with a day off: %d px tall, want at most %d", h, twoScreens)
+			}
 			shot("settings-day-off")
+
+			// The tallest hours section: two intervals every day, and room
+			// for a third (typed in two saves: a closed day has one row).
+			click("#to-hours")
+			for pass := range 2 {
+				var fill []chromedp.Action[chromedp.Void]
+				for _, d := range []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"} {
+					fill = append(fill, chromedp.SetValue(chromedp.CSS("#"+d+"-open-0"), "8:00 AM"), chromedp.SetValue(chromedp.CSS("#"+d+"-close-0"), "12:00 PM"))
+					if pass == 1 {
+						fill = append(fill, chromedp.SetValue(chromedp.CSS("#"+d+"-open-1"), "1:00 PM"), chromedp.SetValue(chromedp.CSS("#"+d+"-close-1"), "5:00 PM"))
+					}
+				}
+				if err := chromedp.Do(tab, fill...); err != nil {
+					t.Fatal(err)
+				}
+				click("#hours button")
+				if got := text(".notice"); got != tt.hoursSaved {
+					t.Fatalf("split hours every day: got notice %q, want %q", got, tt.hoursSaved)
+				}
+			}
+			if n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll(".interval").length`)); n != 21 {
+				t.Errorf("split hours every day: got %d rows, want 21", n)
+			}
+			h := height()
+			if h > twoScreens {
+				t.Errorf("the hours section with two intervals every day: %d px tall, want at most %d", h, twoScreens)
+			}
+			t.Logf("settings section hours, two intervals every day (%s): %d px", tt.lang, h)
+			shot("settings-hours-split")
+
+			// An owner's hours change: from the inbox, Settings, Hours,
+			// today and tomorrow open 24 hours, Save.
+			loc := b.Location()
+			weekday := func(d time.Time) string { return strings.ToLower(d.Format("Mon")) }
+			today, tomorrowDay := time.Now().In(loc), time.Now().In(loc).AddDate(0, 0, 1)
+			allDay := []string{weekday(today), weekday(tomorrowDay)}
+			taps, pages = 0, 0
+			navigate(srv.URL + "/inbox")
+			open("header a[href='/inbox/settings']")
+			open("#open-hours")
+			for _, d := range allDay {
+				tick("#" + d + "-allday")
+				if visible, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.querySelector("#`+d+`-open-0").offsetParent !== null`)); visible {
+					t.Errorf("hours: %s is open 24 hours, and its times are still shown", d)
+				}
+			}
+			open("#hours button")
+			t.Logf("an owner's hours change (%s): %d pages, %d taps", tt.lang, pages, taps)
+			if got := path(); got != "/inbox/settings/hours" {
+				t.Errorf("after saving the hours: got %s, want the hours section", got)
+			}
+			if got := text(".notice"); got != tt.hoursSaved {
+				t.Errorf("after saving the hours: got notice %q, want %q", got, tt.hoursSaved)
+			}
+			for _, d := range allDay {
+				if got := text("#day-" + d); !strings.Contains(got, tt.open24) {
+					t.Errorf("hours: %s shows %q, want %q", d, got, tt.open24)
+				}
+				if checked, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.querySelector("#`+d+`-allday").checked`)); !checked {
+					t.Errorf("hours: %s is not ticked open 24 hours after saving", d)
+				}
+			}
+			if got := text("main"); strings.Contains(got, "12:00 AM – 12:00 AM") || strings.Contains(got, "00:00 – 24:00") {
+				t.Errorf("hours: a day open 24 hours reads as midnight to midnight: %q", got)
+			}
+			var stored struct{ Hours map[string][]booking.Interval }
+			getJSON(t, srv.URL+"/api/v1/businesses/"+tt.slug, &stored)
+			for _, d := range allDay {
+				if got := stored.Hours[d]; len(got) != 1 || got[0] != (booking.Interval{Open: "00:00", Close: "24:00"}) {
+					t.Errorf("getBusiness: %s hours %v, want 00:00 to 24:00", d, got)
+				}
+			}
+			shot("settings-hours-24")
+
+			// Two problems at once: each one item of the list at the top
+			// (its marker on its first line, not mid-sentence), linked to
+			// its field, and next to the field, which keeps what was typed.
+			var others []string
+			for _, d := range []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"} {
+				if !slices.Contains(allDay, d) {
+					others = append(others, d)
+				}
+			}
+			late, bad := others[0], others[1]
+			if err := chromedp.Do(tab, chromedp.SetValue(chromedp.CSS("#"+late+"-open-0"), "5:00 PM"), chromedp.SetValue(chromedp.CSS("#"+late+"-close-0"), "8:00 AM"),
+				chromedp.SetValue(chromedp.CSS("#"+bad+"-open-0"), "8 oclock"), chromedp.SetValue(chromedp.CSS("#"+bad+"-close-0"), "5:00 PM")); err != nil {
+				t.Fatal(err)
+			}
+			click("#hours button")
+			if got := text("#problems a[href='#" + bad + "-open-0']"); !strings.HasSuffix(got, tt.timeError) {
+				t.Errorf("a time that is none: got %q at the top, want it to end with %q", got, tt.timeError)
+			}
+			if got := text("#" + bad + "-open-0-error"); got != tt.timeError {
+				t.Errorf("a time that is none: got %q next to the field, want %q", got, tt.timeError)
+			}
+			if got, _ := chromedp.Run(tab, chromedp.Value(chromedp.CSS("#"+bad+"-open-0"))); got != "8 oclock" {
+				t.Errorf("a time that is none: the field shows %q, want what was typed", got)
+			}
+			closeError := text("#" + late + "-close-0-error")
+			if got := text("#problems a[href='#" + late + "-close-0']"); !strings.HasSuffix(got, closeError) {
+				t.Errorf("a close before the open: got %q at the top, want it to end with %q", got, closeError)
+			}
+			type listItem struct {
+				Text    string
+				Display string
+				Lines   int // of the item; its link starts on its first
+				Offset  float64
+			}
+			items, err := chromedp.Run(tab, chromedp.Evaluate[[]listItem](`[...document.querySelectorAll("#problems li")].map(li => {
+				const a = li.querySelector("a"), r = li.getBoundingClientRect(), l = a.getBoundingClientRect();
+				return {text: li.textContent.trim(), display: getComputedStyle(a).display, lines: Math.round(r.height / parseFloat(getComputedStyle(a).lineHeight)), offset: l.top - r.top};
+			})`))
+			invalid, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("[aria-invalid=true]").length`))
+			if err != nil || len(items) != 2 || invalid != 2 {
+				t.Errorf("two problems: got the list %+v (%v) for %d fields marked, want one item each", items, err, invalid)
+			}
+			for _, it := range items {
+				if it.Display != "block" || it.Offset != 0 {
+					t.Errorf("problem %q: its link is %s, %v px below the item's top: its marker is not on its first line", it.Text, it.Display, it.Offset)
+				}
+			}
+			if !shown("#problems") {
+				t.Errorf("two problems: the list of problems is out of view")
+			}
+			shot("settings-error")
+
+			// The notice and the crews, in their section.
+			click("#to-notice")
 			if err := chromedp.Do(tab, chromedp.SetValue(chromedp.CSS("#notice_hours"), "2"), chromedp.SetValue(chromedp.CSS("#notice_minutes"), "0")); err != nil {
 				t.Fatal(err)
 			}
 			click("#notice button")
 			if got := text(".notice"); got != tt.noticeSaved {
 				t.Errorf("after setting the notice: got notice %q, want %q", got, tt.noticeSaved)
+			}
+			if got := path(); got != "/inbox/settings/notice" {
+				t.Errorf("after setting the notice: got %s, want the notice section", got)
 			}
 			shot("settings-notice")
 			var after booking.Availability
@@ -417,26 +667,63 @@ func TestBrowserInbox(t *testing.T) {
 				t.Errorf("after setting the crews: the form shows %q crews, want 2", got.Value)
 			}
 			shot("settings-crews")
-			// A time that is none: said at the top, linked to its field, and
-			// next to it, which keeps what was typed; nothing is saved.
-			if err := chromedp.Do(tab, chromedp.SetValue(chromedp.CSS("#mon-open-0"), "8 oclock")); err != nil {
-				t.Fatal(err)
+
+			// 5. Today first: tomorrow's accepted job (Maria's), then the
+			// request that needs an answer, each card with the name, the
+			// service and the window.
+			var soon booking.Availability
+			getJSON(t, srv.URL+"/api/v1/businesses/"+tt.slug+"/availability?days=1&from="+tomorrowDay.Format(time.DateOnly), &soon)
+			if len(soon.Windows) < 2 {
+				t.Fatalf("availability tomorrow, open 24 hours: got %d windows, want 2 or more", len(soon.Windows))
 			}
-			click("#hours button")
-			if got := text("#problems a[href='#mon-open-0']"); !strings.HasSuffix(got, tt.timeError) {
-				t.Errorf("a time that is none: got %q at the top, want it to end with %q", got, tt.timeError)
+			maria := send(soon.Windows[0].Start, "Maria Lopez", 6)
+			waiting := send(soon.Windows[1].Start, "Sam Waiting", 7)
+			if tt.deposit {
+				for _, c := range []booking.Created{maria, waiting} {
+					navigate(c.StatusURL)
+					click("a#pay")
+					click("button#pay")
+				}
 			}
-			if got := text("#mon-open-0-error"); got != tt.timeError {
-				t.Errorf("a time that is none: got %q next to the field, want %q", got, tt.timeError)
+			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/inbox/requests/"+maria.Code+"/accept", nil)
+			req.Header.Set("Authorization", "Bearer "+tt.slug+demoTokenSuffix)
+			if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
+				t.Fatalf("accept Maria's request: %v %v", res, err)
+			} else {
+				res.Body.Close()
 			}
-			if got, _ := chromedp.Run(tab, chromedp.Value(chromedp.CSS("#mon-open-0"))); got != "8 oclock" {
-				t.Errorf("a time that is none: the field shows %q, want what was typed", got)
+			navigate(srv.URL + "/inbox")
+			parts, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`[...document.querySelectorAll("main h2[id], main a.card")].map(e => e.id || e.dataset.code)`))
+			if err != nil || len(parts) == 0 || parts[0] != "soon" {
+				t.Errorf("inbox: got the parts %v (%v), want today's and tomorrow's jobs first", parts, err)
 			}
-			top, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector("#problems").getBoundingClientRect())`))
-			if err != nil || !top {
-				t.Errorf("a time that is none: the list of problems is out of view (%v)", err)
+			at := func(x string) int { return slices.Index(parts, x) }
+			if !(at("soon") < at(maria.Code) && at(maria.Code) < at("answer") && at("answer") < at(waiting.Code)) || at(waiting.Code) < 0 {
+				t.Errorf("inbox: got the parts %v, want soon, Maria's job %s, answer, the new request %s in this order", parts, maria.Code, waiting.Code)
 			}
-			shot("settings-error")
+			card := `a.card[data-code="` + maria.Code + `"]`
+			if got := text(card + " .name"); got != "Maria Lopez" {
+				t.Errorf("inbox: Maria's card names %q", got)
+			}
+			if got := text(card + " .service"); got == "" {
+				t.Errorf("inbox: Maria's card shows no service")
+			}
+			if got := text(card + " .window"); !strings.Contains(got, display.Clock(tt.lang, soon.Windows[0].Start, loc)) {
+				t.Errorf("inbox: Maria's card shows the window %q, want it to start at %s", got, display.Clock(tt.lang, soon.Windows[0].Start, loc))
+			}
+			if got, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.querySelector('`+card+`').closest("ul").previousElementSibling.textContent`)); !strings.HasPrefix(got, tt.tomorrow+" · ") {
+				t.Errorf("inbox: Maria's job is under %q, want %q", got, tt.tomorrow+" · …")
+			}
+			shot("inbox-today-first")
+			// The settings page shows the hours at a glance: today and
+			// tomorrow open 24 hours.
+			click("header a[href='/inbox/settings']")
+			if got := text("#open-hours"); !strings.Contains(got, ": "+tt.open24) {
+				t.Errorf("settings page: the hours read %q, want a day %q", got, tt.open24)
+			}
+			shot("settings-summary")
+			click("#open-calendar")
+
 			// The calendar feed: a new address, shown whole, which a
 			// calendar app subscribes to; it lists the accepted job.
 			click("#new-feed button")

@@ -202,15 +202,15 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	box := outbox.New(100, log)
 	notifier := &notify.Notifier{
 		Composer:   notify.Composer{SiteURL: siteURL, PreviewInbox: "preview-inbox@doorstep.localhost"},
-		Businesses: store, Email: box, SMS: box,
+		Businesses: withLocalForms(store, siteURL), Email: box, SMS: box,
 		Ledger: dynamo.NewLedger(client, tableName), Log: log, Now: time.Now,
 		Metrics: events,
 	}
 	// No payment provider runs here: every deposit is simulated, says so
 	// (getBusiness, the status, the inbox) and is paid on the simulated
-	// page.
+	// page. Each business's booking_url is the local form (bookingurl.go).
 	bookings, err := booking.New(booking.Config{
-		Store: notify.Notifying(store, notifier, log), SiteURL: siteURL, Now: time.Now, Observer: events,
+		Store: withLocalForms(notify.Notifying(store, notifier, log), siteURL), SiteURL: siteURL, Now: time.Now, Observer: events,
 		SimulateDeposits: true,
 	})
 	if err != nil {

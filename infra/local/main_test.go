@@ -67,9 +67,20 @@ func TestLocalServer(t *testing.T) {
 		t.Helper()
 		return do("GET", path, "", v)
 	}
-	var business struct{ Slug string }
+	var business struct {
+		Slug       string
+		BookingURL string `json:"booking_url"`
+	}
 	if status := get("/api/v1/businesses/desert-cool-hvac", &business); status != 200 || business.Slug != "desert-cool-hvac" {
 		t.Fatalf("getBusiness: got %d %+v", status, business)
+	}
+	// Locally, booking_url is this server's own form, which opens.
+	if want := base + "/book/desert-cool-hvac"; business.BookingURL != want {
+		t.Errorf("getBusiness: got booking_url %q, want the local form %q", business.BookingURL, want)
+	} else if res, err := http.Get(want); err != nil || res.StatusCode != 200 || !strings.HasPrefix(res.Header.Get("Content-Type"), "text/html") {
+		t.Errorf("GET %s: got %v %v, want the form's page", want, res, err)
+	} else {
+		res.Body.Close()
 	}
 	var availability struct{ Windows []struct{ Start string } }
 	if status := get("/api/v1/businesses/desert-cool-hvac/availability?days=2", &availability); status != 200 || len(availability.Windows) == 0 {

@@ -85,6 +85,11 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/settings/feed-stop", "stopWebInboxFeed"},
 		{"POST", "/inbox/settings/hours", "setWebInboxHours"},
 		{"POST", "/inbox/settings/reminder", "setWebInboxReminderHour"},
+		{"GET", "/inbox/settings/hours", "getWebInboxHours"},
+		{"GET", "/inbox/settings/days-off", "getWebInboxDaysOff"},
+		{"GET", "/inbox/settings/notice", "getWebInboxNoticeAndCrews"},
+		{"GET", "/inbox/settings/calendar", "getWebInboxCalendar"},
+		{"GET", "/inbox/settings/booking-form", "getWebInboxBookingForm"},
 		{"GET", "/r/{code}.ics", "getVisitCalendarEvent"},
 		{"GET", "/calendar/{token}.ics", "getCalendarFeed"},
 	} {

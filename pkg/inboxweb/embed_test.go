@@ -25,7 +25,7 @@ func TestEmbedSnippet(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.slug, func(t *testing.T) {
 			a, _ := f.signIn(t, tt.slug)
-			res := f.do(t, a, "GET", "/inbox/settings", nil)
+			res := f.do(t, a, "GET", "/inbox/settings/booking-form", nil)
 			if res.status != 200 {
 				t.Fatalf("got %d, want 200", res.status)
 			}

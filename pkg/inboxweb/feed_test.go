@@ -68,14 +68,14 @@ func TestFeedForms(t *testing.T) {
 		wantIn(t, res.body, `<button type="button" id="copy" class="secondary" hidden`,
 			`<a class="button" id="subscribe" href="webcal://`+strings.TrimPrefix(m[1], "https://")+`">`)
 		// Back on the settings page, the cookie ends.
-		settings := f.do(t, b, "GET", "/inbox/settings", nil)
+		settings := f.do(t, b, "GET", "/inbox/settings/calendar", nil)
 		if c := settings.cookie("doorstep_inbox_feed"); c == nil || c.MaxAge >= 0 {
 			t.Errorf("the settings page kept the feed cookie: %+v", c)
 		}
 		return m[1], m[2], res.body
 	}
 
-	wantIn(t, f.do(t, a, "GET", "/inbox/settings", nil).body, "You have no calendar feed.", "Make a new feed address")
+	wantIn(t, f.do(t, a, "GET", "/inbox/settings/calendar", nil).body, "You have no calendar feed.", "Make a new feed address")
 	_, first, shown := newFeed("en")
 	wantIn(t, shown, "Copy it now, or subscribe: once you go back to the settings it is not shown again.", "Copy the address", "Subscribe in your calendar app")
 	if !opens(first) {
@@ -84,7 +84,7 @@ func TestFeedForms(t *testing.T) {
 	if got, want := f.business(t, slug).FeedTokenSHA256, booking.HashInboxToken(first); got != want {
 		t.Errorf("stored %q, want the token's SHA-256 %q, never the token", got, want)
 	}
-	page := f.do(t, a, "GET", "/inbox/settings", nil).body
+	page := f.do(t, a, "GET", "/inbox/settings/calendar", nil).body
 	wantIn(t, page, "Your calendar feed is on.", "A new address stops the old one at once", "Stop the feed")
 	wantNotIn(t, page, first)
 
@@ -122,8 +122,8 @@ func TestFeedForms(t *testing.T) {
 	}
 
 	t.Run("the page without the cookie", func(t *testing.T) {
-		if res := f.do(t, a, "GET", "/inbox/settings/feed", nil); res.status != http.StatusSeeOther || res.location != "/inbox/settings" {
-			t.Errorf("got %d to %q, want 303 to the settings", res.status, res.location)
+		if res := f.do(t, a, "GET", "/inbox/settings/feed", nil); res.status != http.StatusSeeOther || res.location != "/inbox/settings/calendar" {
+			t.Errorf("got %d to %q, want 303 to the settings' calendar section", res.status, res.location)
 		}
 	})
 	t.Run("the page with the cookie of the address before", func(t *testing.T) {
@@ -134,7 +134,7 @@ func TestFeedForms(t *testing.T) {
 	})
 
 	res := f.do(t, a, "POST", "/inbox/settings/feed-stop", url.Values{"csrf": {csrf}})
-	if want := "/inbox/settings?done=feed-stopped"; res.status != http.StatusSeeOther || res.location != want {
+	if want := "/inbox/settings/calendar?done=feed-stopped"; res.status != http.StatusSeeOther || res.location != want {
 		t.Fatalf("got %d to %q, want 303 to %q", res.status, res.location, want)
 	}
 	if f.business(t, slug).FeedTokenSHA256 != "" || opens(second) {

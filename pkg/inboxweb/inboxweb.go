@@ -63,7 +63,7 @@ var templateFiles embed.FS
 var style string
 
 // site is the inbox's templates, style sheet and headers.
-var site = htmlpage.New(templateFiles, style, "signin", "sent", "token", "inbox", "request", "confirm", "move", "settings", "feed", "message")
+var site = htmlpage.New(templateFiles, style, append([]string{"signin", "sent", "token", "inbox", "request", "confirm", "move", "settings", "feed", "message"}, sectionPages()...)...)
 
 // navView is the header of a signed-in page.
 type navView struct {
@@ -85,8 +85,9 @@ type handler struct {
 //	GET  /inbox/requests/{code}               one request, its history and the moves it allows now
 //	GET  /inbox/requests/{code}/{action}      confirm a move (with what it does to the deposit), or pick a window
 //	POST /inbox/requests/{code}/{action}      make the move
-//	GET  /inbox/settings                      pause or resume online requests
+//	GET  /inbox/settings                      pause or resume online requests; the links to the sections
 //	POST /inbox/settings                      do it, once confirmed
+//	GET  /inbox/settings/{section}            a section of the settings (settingsSections): hours, days-off, notice, calendar, booking-form
 //	POST /inbox/settings/{form}               change the schedule: days-off (add one), remove-day-off, notice, crews, hours, reminder
 //	POST /inbox/settings/feed                 make a new calendar feed address (the old one stops), 303 to its page
 //	GET  /inbox/settings/feed                 the new address, whole, to copy or subscribe to (until back to settings)
@@ -133,6 +134,7 @@ func (h *handler) routes() []edge.Route {
 		{Method: post, Path: "/inbox/requests/{code}/{action}", Handler: h.form(h.move)},
 		{Method: get, Path: "/inbox/settings", Handler: h.signedIn(h.settings)},
 		{Method: post, Path: "/inbox/settings", Handler: h.form(h.setAccepting)},
+		{Method: get, Path: "/inbox/settings/{form}", Handler: h.signedIn(h.section)},
 		{Method: post, Path: "/inbox/settings/{form}", Handler: h.form(h.setSchedule)},
 		{Method: post, Path: "/inbox/settings/feed", Handler: h.form(h.newFeed)},
 		{Method: get, Path: "/inbox/settings/feed", Handler: h.signedIn(h.feed)},

@@ -14,13 +14,14 @@ import (
 // maxPages bounds the pages of requests read for one section of the inbox.
 const maxPages = 5
 
-// inbox lists the business's requests: those new or accepted whose window
-// falls on one of its days off first (added after they were made: the
-// business moves or declines them), then the ones that need an answer
-// (new, then those whose deposit is paid, each by the soonest window, when
-// an unanswered request expires), then the accepted jobs still to come, by
-// day in the business's time zone, then the rest, newest first, a page at
-// a time (?before= is the next page's cursor).
+// inbox lists the business's requests, what matters now first: the
+// accepted jobs of today and tomorrow (in the business's time zone) in
+// order, then those new or accepted whose window falls on one of its days
+// off (added after they were made: the business moves or declines them),
+// then the ones that need an answer (new, then those whose deposit is
+// paid, each by the soonest window, when an unanswered request expires),
+// then the accepted jobs after tomorrow, by day, then the rest, newest
+// first, a page at a time (?before= is the next page's cursor).
 func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 	b := s.Inbox.Business()
 	lang := language(w, r, b)
@@ -57,6 +58,11 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 		slices.SortStableFunc(accepted, func(x, y booking.InboxRequest) int {
 			return x.ArrivalWindow.Start.Compare(y.ArrivalWindow.Start)
 		})
+		today := now.In(b.Location())
+		soon := map[string]string{ // the days of the first section, by date
+			today.Format(time.DateOnly):                  tr(lang, "today"),
+			today.AddDate(0, 0, 1).Format(time.DateOnly): tr(lang, "tomorrow"),
+		}
 		for _, req := range accepted {
 			item := buildItem(req, b, lang, now)
 			if req.ArrivalWindow.End.Before(now) { // past: to mark done or no-show
@@ -68,10 +74,14 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 				continue
 			}
 			d := display.Day(lang, req.ArrivalWindow.Start, b.Location())
-			if n := len(v.Days); n == 0 || v.Days[n-1].Day != d {
-				v.Days = append(v.Days, dayView{Day: d})
+			days := &v.Days
+			if name, ok := soon[req.ArrivalWindow.Start.In(b.Location()).Format(time.DateOnly)]; ok {
+				d, days = name+" · "+d, &v.Soon
 			}
-			v.Days[len(v.Days)-1].Items = append(v.Days[len(v.Days)-1].Items, item)
+			if n := len(*days); n == 0 || (*days)[n-1].Day != d {
+				*days = append(*days, dayView{Day: d})
+			}
+			(*days)[len(*days)-1].Items = append((*days)[len(*days)-1].Items, item)
 		}
 	}
 	rest, err := s.Inbox.Requests(r.Context(), booking.InboxQuery{Statuses: settled, Cursor: cursor})
@@ -91,7 +101,7 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 	if rest.Next != nil {
 		v.More = "/inbox?before=" + urlQuery(*rest.Next)
 	}
-	v.Empty = len(v.DayOff) == 0 && len(v.Answer) == 0 && len(v.Days) == 0 && len(v.Rest) == 0
+	v.Empty = len(v.Soon) == 0 && len(v.DayOff) == 0 && len(v.Answer) == 0 && len(v.Days) == 0 && len(v.Rest) == 0
 	render(w, r, http.StatusOK, "inbox", lang, &s, tr(lang, "inbox_title"), v)
 }
 

@@ -53,6 +53,8 @@ func TestInboxList(t *testing.T) {
 	accepted2 := f.create(t, slug, "", "", 5)
 	accepted1 := f.create(t, slug, "", "", 4)
 	declined := f.createAt(t, slug, "", "", 1, 1)
+	tomorrow := f.create(t, slug, "", "", 1)
+	f.businessMove(t, slug, tomorrow, booking.ActionAccept, "")
 	f.businessMove(t, slug, accepted1, booking.ActionAccept, "")
 	f.businessMove(t, slug, accepted2, booking.ActionAccept, "")
 	f.businessMove(t, slug, declined, booking.ActionDecline, "")
@@ -65,10 +67,15 @@ func TestInboxList(t *testing.T) {
 		t.Fatalf("got %d, want 200", res.status)
 	}
 	checkHeaders(t, res)
+	// What matters now first: tomorrow's job, then what needs an answer.
 	order(t, res.body,
+		`id="soon"`, "<h3>Tomorrow · Tuesday, November 24, 2026</h3>", `data-code="`+tomorrow+`"`,
 		`id="answer"`, `data-code="`+emergency+`"`, `data-code="`+plainLater+`"`, `data-code="`+paidSoon+`"`,
 		`id="upcoming"`, "Friday, November 27, 2026", `data-code="`+accepted1+`"`, "Saturday, November 28, 2026", `data-code="`+accepted2+`"`,
 		`id="rest"`, `data-code="`+declined+`"`)
+	// Each card says whose job it is, what and when.
+	wantIn(t, res.body, `<strong class="name">`+personName+`</strong>
+<span class="service">`)
 	wantIn(t, res.body,
 		`class="card emergency"`, "Emergency", "Sent by the assistant Claude", city+" 80202", "2 h ago",
 		"Deposit $25.00 paid", "Wednesday, November 25, 2026, 8:00 AM – 9:00 AM MST", `href="/inbox/requests/`+paidSoon+`"`)

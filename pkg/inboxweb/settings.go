@@ -21,16 +21,69 @@ import (
 // notice, its crews (how many requests one window holds), its weekly hours
 // and the hour of its reminders.
 
+// The settings are a short page and a few sections, each reached in one
+// tap from any of them and each no taller than two phone screens: the
+// page (/inbox/settings) pauses or resumes online requests and lists the
+// sections; a section (/inbox/settings/{section}) holds its own forms,
+// and a save of one of them shows that section again with what was saved.
+
+// settingsSection is a section of the settings: its address
+// (/inbox/settings/{Key}) and page (templates/settings-{Key}.html, whose
+// "section" template is its forms), its title's key in text.go, and the
+// forms posted to /inbox/settings/{form} it holds, or the ?done= notices
+// it shows. Adding a section is one entry here and its template.
+type settingsSection struct {
+	Key   string
+	Title string
+	Tab   string // the key of its short name, in the row of sections
+	Forms []string
+}
+
+// settingsSections are the sections, in the order the settings list them.
+var settingsSections = []settingsSection{
+	{Key: "hours", Title: "hours_title", Tab: "tab_hours", Forms: []string{"hours"}},
+	{Key: "days-off", Title: "days_off_title", Tab: "days_off_title", Forms: []string{"days-off", "remove-day-off"}},
+	{Key: "notice", Title: "notice_crews_title", Tab: "notice_crews_title", Forms: []string{"notice", "crews", "reminder"}},
+	{Key: "calendar", Title: "feed_title", Tab: "tab_calendar", Forms: []string{"feed-stopped"}},
+	{Key: "booking-form", Title: "embed_title", Tab: "tab_booking_form"},
+}
+
+// sectionPages are the sections' pages, by name, for the site.
+func sectionPages() []string {
+	var names []string
+	for _, s := range settingsSections {
+		names = append(names, "settings-"+s.Key)
+	}
+	return names
+}
+
+// sectionOf is the section that holds form (or shows the notice done):
+// ok is false for none.
+func sectionOf(form string) (settingsSection, bool) {
+	for _, s := range settingsSections {
+		if s.Key == form || slices.Contains(s.Forms, form) {
+			return s, true
+		}
+	}
+	return settingsSection{}, false
+}
+
+// sectionPath is the address of the section that holds form.
+func sectionPath(form string) string {
+	s, _ := sectionOf(form)
+	return "/inbox/settings/" + s.Key
+}
+
 // settings shows whether online requests are on, and the button that
 // pauses or resumes them; ?set=on or ?set=off is the step that confirms
 // it, ?done= what just happened (shown when the business agrees). Below
-// are the schedule's forms.
+// are the links to the sections.
 func (h *handler) settings(w http.ResponseWriter, r *http.Request, s Session) {
 	endFeedCookie(w, r, h.secure())
 	b := s.Inbox.Business()
 	lang := language(w, r, b)
 	q := r.URL.Query()
-	v := h.settingsView(b, s, lang)
+	v := h.settingsView(b, s, lang, "")
 	switch set := q.Get("set"); {
 	case set == "on" && !b.AcceptingRequests, set == "off" && b.AcceptingRequests:
 		v.Confirm = set
@@ -40,20 +93,51 @@ func (h *handler) settings(w http.ResponseWriter, r *http.Request, s Session) {
 		v.Notice = tr(lang, "resumed")
 	case done == "off" && !b.AcceptingRequests:
 		v.Notice = tr(lang, "paused")
-	case slices.Contains(scheduleForms, done), done == "feed-stopped":
-		v.Notice = tr(lang, "saved_"+done)
 	}
 	render(w, r, http.StatusOK, "settings", lang, &s, tr(lang, "settings_title"), v)
+}
+
+// section shows a section of the settings ({form} is its key), with
+// ?done= the form of it just saved.
+func (h *handler) section(w http.ResponseWriter, r *http.Request, s Session) {
+	sec, ok := sectionOf(r.PathValue("form"))
+	if !ok || sec.Key != r.PathValue("form") {
+		h.notFound(w, r, &s)
+		return
+	}
+	endFeedCookie(w, r, h.secure())
+	b := s.Inbox.Business()
+	lang := language(w, r, b)
+	v := h.settingsView(b, s, lang, sec.Key)
+	if done := r.URL.Query().Get("done"); slices.Contains(sec.Forms, done) {
+		v.Notice = tr(lang, "saved_"+done)
+	}
+	render(w, r, http.StatusOK, "settings-"+sec.Key, lang, &s, tr(lang, sec.Title), v)
 }
 
 // scheduleForms are the schedule's forms, each posted to
 // /inbox/settings/{form}.
 var scheduleForms = []string{"days-off", "remove-day-off", "notice", "crews", "hours", "reminder"}
 
-// settingsView is the page as b stands now.
-func (h *handler) settingsView(b *booking.Business, s Session, lang string) settingsView {
+// settingsView is the page, or the section named (its key), as b stands
+// now.
+func (h *handler) settingsView(b *booking.Business, s Session, lang, section string) settingsView {
 	sch := b.Schedule()
-	v := settingsView{On: b.AcceptingRequests, CSRF: s.CSRF, Version: sch.Version(), FeedOn: b.FeedTokenSHA256 != ""}
+	v := settingsView{On: b.AcceptingRequests, CSRF: s.CSRF, Version: sch.Version(), FeedOn: b.FeedTokenSHA256 != "", Section: section}
+	for _, sec := range settingsSections {
+		v.Sections = append(v.Sections, sectionLink{Key: sec.Key, Path: "/inbox/settings/" + sec.Key, Title: tr(lang, sec.Title), Tab: tr(lang, sec.Tab), Current: sec.Key == section})
+		if section == "" { // the settings page: each section at a glance
+			switch sec.Key {
+			case "hours":
+				v.Sections[len(v.Sections)-1].Summary = weekSummary(sch.Hours, lang)
+			case "days-off":
+				v.Sections[len(v.Sections)-1].Summary = daysOffSummary(sch.DaysOff, lang)
+			}
+		}
+		if sec.Key == section {
+			v.Title = tr(lang, sec.Title)
+		}
+	}
 	for i, d := range sch.DaysOff {
 		v.DaysOff = append(v.DaysOff, dayOffView{Index: i, Label: dayOffLabel(d, lang), Note: d.Note})
 	}
@@ -61,11 +145,13 @@ func (h *handler) settingsView(b *booking.Business, s Session, lang string) sett
 	v.NoticeMinutes = strconv.Itoa(sch.MinNoticeMinutes % 60)
 	v.Crews = strconv.Itoa(sch.CrewsPerWindow)
 	for _, d := range weekDays(&sch.Hours) {
-		day := hoursDay{Key: d.key, Name: tr(lang, "day_"+d.key)}
-		for i, iv := range *d.intervals {
-			day.Rows = append(day.Rows, hoursRow{N: i, Open: showClock(lang, iv.Open), Close: showClock(lang, iv.Close)})
+		day := hoursDay{Key: d.key, Name: tr(lang, "day_"+d.key), AllDay: allDay(*d.intervals)}
+		if !day.AllDay {
+			for i, iv := range *d.intervals {
+				day.Rows = append(day.Rows, hoursRow{N: i, Open: showClock(lang, iv.Open), Close: showClock(lang, iv.Close)})
+			}
 		}
-		day.Rows = append(day.Rows, hoursRow{N: len(*d.intervals)}) // room for one more
+		day.Rows = append(day.Rows, hoursRow{N: len(day.Rows)}) // room for one more
 		v.Days = append(v.Days, day)
 	}
 	v.ReminderHour = sch.ReminderHour
@@ -88,6 +174,67 @@ func dayOffLabel(d booking.DayOff, lang string) string {
 	}
 	return label
 }
+
+// weekSummary is the weekly hours in a few lines, the days that follow
+// each other with the same hours on one: "Mon–Fri: 8:00 AM – 5:00 PM",
+// "Sat–Sun: closed", "Mon–Sun: Open 24 hours".
+func weekSummary(h booking.Hours, lang string) []string {
+	days := weekDays(&h)
+	var lines []string
+	for i := 0; i < len(days); {
+		j := i
+		for j+1 < len(days) && slices.Equal(*days[j+1].intervals, *days[i].intervals) {
+			j++
+		}
+		label := tr(lang, "short_"+days[i].key)
+		if j > i {
+			label += "–" + tr(lang, "short_"+days[j].key)
+		}
+		lines = append(lines, label+": "+dayHours(*days[i].intervals, lang))
+		i = j + 1
+	}
+	return lines
+}
+
+// dayHours is a day's intervals in lang: "8:00 AM – 12:00 PM, 1:00 PM –
+// 5:00 PM", "Open 24 hours" or "closed".
+func dayHours(day []booking.Interval, lang string) string {
+	switch {
+	case len(day) == 0:
+		return tr(lang, "closed")
+	case allDay(day):
+		return tr(lang, "open_24h")
+	}
+	var parts []string
+	for _, iv := range day {
+		parts = append(parts, showClock(lang, iv.Open)+" – "+showClock(lang, iv.Close))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// daysOffSummary is the first two days off, and how many more.
+func daysOffSummary(days []booking.DayOff, lang string) []string {
+	if len(days) == 0 {
+		return []string{tr(lang, "no_days_off")}
+	}
+	var lines []string
+	for _, d := range days[:min(2, len(days))] {
+		lines = append(lines, dayOffLabel(d, lang))
+	}
+	if len(days) > 2 {
+		lines = append(lines, tr(lang, "more_days_off", len(days)-2))
+	}
+	return lines
+}
+
+// allDay reports whether a day's intervals are the whole day, 00:00 to
+// 24:00: shown as "Open 24 hours", not as 12:00 AM to 12:00 AM.
+func allDay(day []booking.Interval) bool {
+	return len(day) == 1 && day[0].Open == "00:00" && day[0].Close == "24:00"
+}
+
+// wholeDay is the one interval of a day open 24 hours.
+var wholeDay = []booking.Interval{{Open: "00:00", Close: "24:00"}}
 
 type weekDay struct {
 	key       string
@@ -147,7 +294,7 @@ func (h *handler) newFeed(w http.ResponseWriter, r *http.Request, s Session) {
 func (h *handler) feed(w http.ResponseWriter, r *http.Request, s Session) {
 	c, err := r.Cookie(feedCookie)
 	if err != nil || !s.Inbox.Business().OpensFeed(c.Value) {
-		http.Redirect(w, r, "/inbox/settings", http.StatusSeeOther)
+		http.Redirect(w, r, sectionPath("feed-stopped"), http.StatusSeeOther)
 		return
 	}
 	lang := language(w, r, s.Inbox.Business())
@@ -188,7 +335,7 @@ func (h *handler) stopFeed(w http.ResponseWriter, r *http.Request, s Session) {
 		h.failFor(w, r, s, err)
 		return
 	}
-	http.Redirect(w, r, "/inbox/settings?done=feed-stopped", http.StatusSeeOther)
+	http.Redirect(w, r, sectionPath("feed-stopped")+"?done=feed-stopped", http.StatusSeeOther)
 }
 
 // problem is what is wrong with a refused form: the id of the field it is
@@ -227,7 +374,7 @@ func (h *handler) setSchedule(w http.ResponseWriter, r *http.Request, s Session)
 	now, err := s.Inbox.UpdateSchedule(r.Context(), r.PostFormValue("version"), sch)
 	switch {
 	case err == nil:
-		http.Redirect(w, r, "/inbox/settings?done="+form, http.StatusSeeOther)
+		http.Redirect(w, r, sectionPath(form)+"?done="+form, http.StatusSeeOther)
 	case errors.Is(err, booking.ErrScheduleChanged) && now != nil:
 		h.renderSettings(w, r, http.StatusConflict, s, now, lang, form, []problem{{"", "schedule_changed"}}, nil)
 	case booking.ErrorCode(err) == booking.InvalidRequest:
@@ -240,11 +387,13 @@ func (h *handler) setSchedule(w http.ResponseWriter, r *http.Request, s Session)
 	}
 }
 
-// renderSettings shows the page of b with the problems of form: listed at
-// the top, each linked to its field, and next to each field; refused
-// (when not nil) is the refused form, whose values are kept as typed.
+// renderSettings shows the section of form, of b, with the problems of
+// form: listed at the top, one problem an item linked to its field, and
+// next to each field; refused (when not nil) is the refused form, whose
+// values are kept as typed.
 func (h *handler) renderSettings(w http.ResponseWriter, r *http.Request, status int, s Session, b *booking.Business, lang, form string, problems []problem, refused *http.Request) {
-	v := h.settingsView(b, s, lang)
+	sec, _ := sectionOf(form)
+	v := h.settingsView(b, s, lang, sec.Key)
 	v.Invalid = map[string]string{}
 	for _, p := range problems {
 		text := tr(lang, p.key)
@@ -267,6 +416,7 @@ func (h *handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 			for i := range v.Days {
 				d := &v.Days[i]
 				opens, closes := refused.PostForm[d.Key+"_open"], refused.PostForm[d.Key+"_close"]
+				d.AllDay = refused.PostFormValue(d.Key+"_allday") == "on"
 				d.Rows = nil
 				for n := range max(len(opens), len(closes)) {
 					d.Rows = append(d.Rows, hoursRow{N: n, Open: at(opens, n), Close: at(closes, n)})
@@ -284,7 +434,7 @@ func (h *handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 			row.CloseErr = v.Invalid[rowID(v.Days[i].Key, "close", row.N)]
 		}
 	}
-	render(w, r, status, "settings", lang, &s, tr(lang, "settings_title"), v)
+	render(w, r, status, "settings-"+sec.Key, lang, &s, tr(lang, sec.Title), v)
 }
 
 // at is list[i], or "" past its end.
@@ -378,6 +528,10 @@ func changeSchedule(sch *booking.Schedule, form string, r *http.Request, today t
 			opens, closes := r.PostForm[d.key+"_open"], r.PostForm[d.key+"_close"]
 			if len(opens) != len(closes) {
 				return []problem{{"", "bad_hours"}}
+			}
+			if r.PostFormValue(d.key+"_allday") == "on" { // its rows, hidden, do not count
+				*d.intervals = slices.Clone(wholeDay)
+				continue
 			}
 			day, dayBad := readDay(d.key, opens, closes)
 			bad = append(bad, dayBad...)

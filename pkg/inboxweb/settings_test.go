@@ -15,10 +15,11 @@ import (
 
 var versionField = regexp.MustCompile(`name="version" value="([^"]+)"`)
 
-// version reads the schedule's version off a's settings page.
+// version reads the schedule's version off a's settings page (its hours
+// section).
 func (f *fixture) version(t *testing.T, a agent) string {
 	t.Helper()
-	res := f.do(t, a, "GET", "/inbox/settings", nil)
+	res := f.do(t, a, "GET", "/inbox/settings/hours", nil)
 	m := versionField.FindStringSubmatch(res.body)
 	if m == nil {
 		t.Fatalf("no schedule version on the settings page (%d)", res.status)
@@ -122,6 +123,12 @@ func TestScheduleForms(t *testing.T) {
 			func(b *booking.Business) bool {
 				return clocks(b.Hours.Mon) == "08:00-12:00 14:00-17:30" && clocks(b.Hours.Tue) == "14:00-24:00"
 			}},
+		{"open 24 hours, its hidden rows not counted", nil, "hours", url.Values{"sun_allday": {"on"}, "sun_open": {"9:00 AM"}, "sun_close": {"nonsense"}, "mon_open": {"08:00"}, "mon_close": {"17:00"}}, "", 303, nil,
+			func(b *booking.Business) bool {
+				return clocks(b.Hours.Sun) == "00:00-24:00" && clocks(b.Hours.Mon) == "08:00-17:00" && len(b.Hours.Tue) == 0
+			}},
+		{"no longer open 24 hours, and a bad time: the box kept as sent", nil, "hours", url.Values{"sun_open": {"25:00"}, "sun_close": {"17:00"}, "mon_allday": {"on"}}, "", 400,
+			[]string{`id="mon-allday" name="mon_allday" value="on" checked>`, `id="sun-allday" name="sun_allday" value="on"><label`, `value="25:00"`}, hoursKept},
 		{"hours out of order, put in order", nil, "hours", url.Values{"fri_open": {"1:00 PM", "8:00 AM"}, "fri_close": {"5:00 PM", "12:00 PM"}}, "", 303, nil,
 			func(b *booking.Business) bool { return clocks(b.Hours.Fri) == "08:00-12:00 13:00-17:00" }},
 		{"a time that is none", nil, "hours", url.Values{"mon_open": {"8 o'clock"}, "mon_close": {"17:00"}}, "", 400,
@@ -162,7 +169,7 @@ func TestScheduleForms(t *testing.T) {
 				t.Fatalf("got %d, want %d:\n%s", res.status, tt.wantStatus, res.body)
 			}
 			if res.status == http.StatusSeeOther {
-				if want := "/inbox/settings?done=" + tt.path; res.location != want {
+				if want := "/inbox/settings/" + sectionOf[tt.path] + "?done=" + tt.path; res.location != want {
 					t.Errorf("got 303 to %q, want %q", res.location, want)
 				}
 				wantIn(t, f.do(t, a, "GET", res.location, nil).body, `class="notice" role="status"`)
@@ -174,6 +181,10 @@ func TestScheduleForms(t *testing.T) {
 		})
 	}
 }
+
+// sectionOf is the section of the settings each form is in: a save shows
+// it again.
+var sectionOf = map[string]string{"days-off": "days-off", "remove-day-off": "days-off", "notice": "notice", "crews": "notice", "reminder": "notice", "hours": "hours"}
 
 // hoursBefore are the hours of the business of a TestScheduleForms case
 // before its form.
@@ -251,10 +262,13 @@ func TestScheduleFormRefusals(t *testing.T) {
 		}
 	}
 	t.Run("signed out", func(t *testing.T) {
-		res := f.do(t, agent{}, "POST", "/inbox/settings/notice", url.Values{"csrf": {csrf}, "version": {version}, "notice_hours": {"2"}, "notice_minutes": {"0"}})
-		// A form's own path is no page to come back to: the inbox.
-		if want := "/inbox"; res.status != http.StatusSeeOther || res.location != want {
-			t.Errorf("got %d to %q, want 303 to %q", res.status, res.location, want)
+		// The notice form's path is its section's page, to come back to;
+		// the crews form's is no page: the inbox.
+		for form, want := range map[string]string{"notice": "/inbox?next=%2Finbox%2Fsettings%2Fnotice", "crews": "/inbox"} {
+			res := f.do(t, agent{}, "POST", "/inbox/settings/"+form, url.Values{"csrf": {csrf}, "version": {version}, "notice_hours": {"2"}, "notice_minutes": {"0"}, "crews_per_window": {"2"}})
+			if res.status != http.StatusSeeOther || res.location != want {
+				t.Errorf("%s: got %d to %q, want 303 to %q", form, res.status, res.location, want)
+			}
 		}
 	})
 	t.Run("another business changes its own record only", func(t *testing.T) {
@@ -292,12 +306,15 @@ func TestRemoveDayOffLostRace(t *testing.T) {
 // and shows the settings as they are now, saying they changed meanwhile.
 func TestScheduleLostRace(t *testing.T) {
 	forms := []struct {
-		path   string
-		values url.Values
-		done   func(*booking.Business) bool // the form's change is stored
+		path    string
+		values  url.Values
+		done    func(*booking.Business) bool // the form's change is stored
+		wantNow string                       // the section shows the change made meanwhile
 	}{
-		{"days-off", url.Values{"from": {"2026-12-25"}}, func(b *booking.Business) bool { return len(b.DaysOff) == 1 }},
-		{"crews", url.Values{"crews_per_window": {"2"}}, crews(2)},
+		{"days-off", url.Values{"from": {"2026-12-25"}}, func(b *booking.Business) bool {
+			return slices.ContainsFunc(b.DaysOff, func(d booking.DayOff) bool { return d.From == "2026-12-25" })
+		}, "Meanwhile"},
+		{"crews", url.Values{"crews_per_window": {"2"}}, crews(2), `id="notice_hours" name="notice_hours" inputmode="numeric" value="3"`},
 	}
 	for _, form := range forms {
 		for _, lang := range []string{"en", "es"} {
@@ -313,13 +330,16 @@ func TestScheduleLostRace(t *testing.T) {
 					return f.do(t, a, "POST", "/inbox/settings/"+form.path+query, v)
 				}
 				version := f.version(t, a)
-				f.setSchedule(t, slug, func(b *booking.Business) { b.MinNoticeMinutes = 180 }) // meanwhile, elsewhere
+				f.setSchedule(t, slug, func(b *booking.Business) { // meanwhile, elsewhere
+					b.MinNoticeMinutes = 180
+					b.DaysOff = []booking.DayOff{{From: "2027-01-05", Note: "Meanwhile"}}
+				})
 				res := post(version, "?lang="+lang)
 				if res.status != http.StatusConflict {
 					t.Fatalf("got %d, want 409", res.status)
 				}
 				want := map[string]string{"en": "Nothing changed: your settings were changed meanwhile", "es": "No cambió nada: sus ajustes cambiaron mientras tanto"}[lang]
-				wantIn(t, res.body, want, `id="notice_hours" name="notice_hours" inputmode="numeric" value="3"`)
+				wantIn(t, res.body, want, form.wantNow)
 				if b := f.business(t, slug); form.done(b) || b.MinNoticeMinutes != 180 {
 					t.Errorf("stored days off %v, notice %d, crews %d: want the change made meanwhile only", b.DaysOff, b.MinNoticeMinutes, b.CrewsPerWindow)
 				}
@@ -346,6 +366,7 @@ func TestSettingsPageSchedule(t *testing.T) {
 		b.DaysOff = []booking.DayOff{{From: "2026-12-24", To: "2026-12-26", Note: "Family <visit>"}}
 		b.MinNoticeMinutes = 150
 		b.CrewsPerWindow = 3
+		b.Hours.Tue = []booking.Interval{{Open: "14:00", Close: "24:00"}}
 	})
 	a, _ := f.signIn(t, slug)
 	tests := []struct {
@@ -363,16 +384,24 @@ func TestSettingsPageSchedule(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
-			res := f.do(t, a, "GET", "/inbox/settings?done=crews&lang="+tt.lang, nil)
-			if res.status != http.StatusOK {
-				t.Fatalf("got %d", res.status)
+			var res response
+			for _, path := range []string{"/inbox/settings/days-off?lang=" + tt.lang, "/inbox/settings/notice?done=crews&lang=" + tt.lang, "/inbox/settings/hours?lang=" + tt.lang} {
+				page := f.do(t, a, "GET", path, nil)
+				if page.status != http.StatusOK {
+					t.Fatalf("GET %s: got %d", path, page.status)
+				}
+				res.body += page.body
 			}
 			wantIn(t, res.body, tt.want...)
-			// The hours as the site shows a time; empty rows look empty.
-			b := f.business(t, slug)
-			first := b.Hours.Mon[0].Open
-			wantIn(t, res.body, `id="mon-open-0" name="mon_open" value="`+map[string]string{"en": clock12(t, first), "es": first}[tt.lang]+`"`)
+			// A day open 24 hours says so, its rows empty (not 12:00 AM
+			// to 12:00 AM); empty rows look empty.
+			wantIn(t, res.body, `id="mon-allday" name="mon_allday" value="on" checked><label for="mon-allday">`+map[string]string{"en": "Open 24 hours", "es": "Abierto 24 horas"}[tt.lang]+`</label>`,
+				`id="mon-open-0" name="mon_open" value=""`)
 			wantNotIn(t, res.body, "placeholder=")
+			// Other hours as the site shows a time; midnight as 12:00 AM
+			// (24:00 in Spanish).
+			wantIn(t, res.body, `id="tue-open-0" name="tue_open" value="`+map[string]string{"en": clock12(t, "14:00"), "es": "14:00"}[tt.lang]+`"`,
+				`id="tue-close-0" name="tue_close" value="`+map[string]string{"en": "12:00 AM", "es": "24:00"}[tt.lang]+`"`)
 		})
 	}
 }
@@ -427,5 +456,50 @@ func TestInboxOnADayOff(t *testing.T) {
 	}
 	if r := f.request(t, accepted); r.Status != booking.StatusAccepted {
 		t.Errorf("the accepted request is %s", r.Status)
+	}
+}
+
+// The settings page links to each section; a section is a page of its
+// own, and what is no section is the 404 page.
+func TestSettingsSections(t *testing.T) {
+	f := newFixture(t, nil)
+	a, _ := f.signIn(t, "desert-cool-hvac")
+	page := f.do(t, a, "GET", "/inbox/settings", nil).body
+	for _, section := range []string{"hours", "days-off", "notice", "calendar", "booking-form"} {
+		wantIn(t, page, `href="/inbox/settings/`+section+`" id="open-`+section+`"`)
+		res := f.do(t, a, "GET", "/inbox/settings/"+section, nil)
+		if res.status != http.StatusOK {
+			t.Errorf("GET /inbox/settings/%s: got %d, want 200", section, res.status)
+		}
+		wantIn(t, res.body, `href="/inbox/settings/`+section+`" id="to-`+section+`" aria-current="page"`, `<a href="/inbox/settings">Settings</a>`)
+	}
+	for _, path := range []string{"/inbox/settings/crews", "/inbox/settings/feed-stopped", "/inbox/settings/nope"} {
+		if res := f.do(t, a, "GET", path, nil); res.status != http.StatusNotFound {
+			t.Errorf("GET %s: got %d, want 404", path, res.status)
+		}
+	}
+}
+
+// The settings page shows the hours and the days off at a glance: the
+// days with the same hours on one line, a day open 24 hours as such.
+func TestSettingsSummary(t *testing.T) {
+	f := newFixture(t, nil)
+	f.setSchedule(t, "desert-cool-hvac", func(b *booking.Business) {
+		b.DaysOff = []booking.DayOff{{From: "2026-12-24", To: "2026-12-26"}, {From: "2026-12-31"}, {From: "2027-01-01"}}
+	})
+	tests := []struct {
+		slug, lang string
+		want       []string
+	}{
+		{"desert-cool-hvac", "en", []string{`<span class="summary">Mon–Sun: Open 24 hours</span>`,
+			`<span class="summary">Thursday, December 24, 2026 – Saturday, December 26, 2026</span><span class="summary">Thursday, December 31, 2026</span><span class="summary">and 1 more</span>`}},
+		{"desert-cool-hvac", "es", []string{`<span class="summary">lun–dom: Abierto 24 horas</span>`, `<span class="summary">y 1 más</span>`}},
+		{"mile-high-electric", "en", []string{`<span class="summary">Mon–Fri: 8:00 AM – 12:00 PM, 1:00 PM – 5:00 PM</span>`, `<span class="summary">No days off.</span>`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.slug+"/"+tt.lang, func(t *testing.T) {
+			a, _ := f.signIn(t, tt.slug)
+			wantIn(t, f.do(t, a, "GET", "/inbox/settings?lang="+tt.lang, nil).body, tt.want...)
+		})
 	}
 }

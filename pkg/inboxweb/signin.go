@@ -175,9 +175,18 @@ func (h *handler) signOut(w http.ResponseWriter, r *http.Request, s Session) {
 }
 
 // nextPath is every page of the inbox a person may be sent back to after
-// signing in: the inbox, settings, a request and its move pages. Nothing
-// else, and never another site.
-var nextPath = regexp.MustCompile(`^/inbox(/settings|/requests/[A-Za-z0-9-]{1,40}(/[a-z_]{1,20})?)?$`)
+// signing in: the inbox, settings and their sections, a request and its
+// move pages. Nothing else, and never another site.
+var nextPath = regexp.MustCompile(`^/inbox(/settings(/(` + strings.Join(sectionKeys(), "|") + `))?|/requests/[A-Za-z0-9-]{1,40}(/[a-z_]{1,20})?)?$`)
+
+// sectionKeys are the keys of the settings' sections, each a page.
+func sectionKeys() []string {
+	var keys []string
+	for _, s := range settingsSections {
+		keys = append(keys, regexp.QuoteMeta(s.Key))
+	}
+	return keys
+}
 
 // safeNext returns p when it is a page of the inbox to go back to after
 // signing in, else /inbox: the way back never leads off the inbox.

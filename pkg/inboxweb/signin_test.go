@@ -280,6 +280,9 @@ func TestSafeNext(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"/inbox", "/inbox"},
 		{"/inbox/settings", "/inbox/settings"},
+		{"/inbox/settings/days-off", "/inbox/settings/days-off"},
+		{"/inbox/settings/../../r/7K3M-Q9TD-2HXA", "/inbox"},
+		{"/inbox/settings/crews", "/inbox"}, // a form, no page
 		{"/inbox/requests/7K3M-Q9TD-2HXA", "/inbox/requests/7K3M-Q9TD-2HXA"},
 		{"/inbox/requests/7K3M-Q9TD-2HXA/move", "/inbox/requests/7K3M-Q9TD-2HXA/move"},
 		{"", "/inbox"},

@@ -43,12 +43,13 @@ type messageView struct {
 	Text    string
 }
 
-// inboxView is the list of the business's requests, in three sections.
+// inboxView is the list of the business's requests, in sections.
 type inboxView struct {
 	Paused bool
+	Soon   []dayView  // accepted, today and tomorrow
 	Answer []itemView // new: the ones without a deposit, then the paid ones
 	DayOff []itemView // new or accepted, on one of the business's days off
-	Days   []dayView  // accepted, still to come
+	Days   []dayView  // accepted, after tomorrow
 	Rest   []itemView // past jobs, then everything settled, newest first
 	More   string     // the next page of the rest
 	Empty  bool
@@ -59,10 +60,12 @@ type dayView struct {
 	Items []itemView
 }
 
-// itemView is one request in the list.
+// itemView is one request in the list: whose (the name the person gave),
+// what and when, so the owner finds "Maria's job" at a glance.
 type itemView struct {
 	Path      string
 	Code      string
+	Name      string
 	State     string
 	StateText string
 	Window    string
@@ -162,13 +165,16 @@ type windowChoice struct {
 	Label string
 }
 
-// settingsView is the settings page: online requests on or off, and the
-// schedule's forms.
+// settingsView is the settings page (online requests on or off, and the
+// sections), or one of its sections, with its forms.
 type settingsView struct {
-	On      bool
-	Confirm string // "on" or "off": the step that confirms the change
-	Notice  string
-	CSRF    string
+	Section  string        // the section shown (its key), "" for the settings page
+	Title    string        // the section's title
+	Sections []sectionLink // every section, each a tap away
+	On       bool
+	Confirm  string // "on" or "off": the step that confirms the change
+	Notice   string
+	CSRF     string
 	// Version is the schedule's version the forms change (a form of an
 	// older one is refused, as changed meanwhile).
 	Version  string
@@ -205,7 +211,16 @@ type dayOffForm struct{ From, To, Note string }
 // row for one more.
 type hoursDay struct {
 	Key, Name string
+	AllDay    bool // open 24 hours: its rows are hidden, and do not count
 	Rows      []hoursRow
+}
+
+// sectionLink is the link to a section of the settings.
+type sectionLink struct {
+	Key, Path, Title string
+	Tab              string   // its short name, in the row of sections
+	Current          bool     // the section shown
+	Summary          []string // what it holds now, on the settings page
 }
 
 type hoursRow struct {
@@ -234,7 +249,7 @@ func stateText(st booking.Status, lang string) string {
 func buildItem(req booking.InboxRequest, b *booking.Business, lang string, now time.Time) itemView {
 	loc := b.Location()
 	v := itemView{
-		Path: requestPath(req.Code), Code: req.Code, State: string(req.Status), StateText: stateText(req.Status, lang),
+		Path: requestPath(req.Code), Code: req.Code, Name: req.Contact.Name, State: string(req.Status), StateText: stateText(req.Status, lang),
 		Window:    display.Window(lang, req.ArrivalWindow.Start, req.ArrivalWindow.End, loc),
 		Service:   req.Service.In(lang),
 		Emergency: req.Urgency == "emergency",

@@ -1,6 +1,7 @@
 // Package outbox is the local server's stand-in for SES and SMS: it sends
 // nothing, logs each message and keeps the last ones, which GET /dev/outbox
-// shows as JSON. It is never deployed.
+// shows as JSON, and in a browser as a page whose links can be tapped. It
+// is never deployed.
 package outbox
 
 import (
@@ -68,7 +69,8 @@ func (o *Outbox) Messages() []notify.Message {
 	return out
 }
 
-// ServeHTTP answers GET (and HEAD) with {"messages": [...]}, newest first.
+// ServeHTTP answers GET (and HEAD) with {"messages": [...]}, newest
+// first; a browser (Accept: text/html) gets them as a page (page.go).
 func (o *Outbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Allow", "GET, HEAD")
@@ -77,6 +79,12 @@ func (o *Outbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{
 			"code": "METHOD_NOT_ALLOWED", "message": "the outbox is read with GET",
 		}})
+		return
+	}
+	w.Header().Add("Vary", "Accept")
+	if wantsPage(r) {
+		messages := o.Messages()
+		site.Headers(1, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { o.servePage(w, r, messages) })).ServeHTTP(w, r)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
