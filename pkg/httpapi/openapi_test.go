@@ -59,6 +59,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"GET", "/r/{code}", "getStatusPage"},
 		{"GET", "/r/{code}/cancel", "getCancelPage"},
 		{"POST", "/r/{code}/cancel", "cancelFromPage"},
+		{"GET", "/r/{code}/erase", "getErasePage"},
+		{"POST", "/r/{code}/erase", "eraseFromPage"},
 		{"GET", "/pay/{code}", "getPayPage"},
 		{"POST", "/pay/{code}", "paySimulatedDeposit"},
 		{"GET", "/pay/{code}/checkout", "startCheckout"},
@@ -100,8 +102,8 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
 		}
 	}
-	if got := len(doc.Paths.Map()); got != 34 {
-		t.Errorf("got %d paths, want the 34 above", got)
+	if got := len(doc.Paths.Map()); got != 35 {
+		t.Errorf("got %d paths, want the 35 above", got)
 	}
 	// openapitest picks the answer to a request no operation matches by the
 	// tag of the path's operations: pages, business-web and payments

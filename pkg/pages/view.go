@@ -38,6 +38,10 @@ type statusView struct {
 	// can be cancelled.
 	Private    string
 	StatusPath string
+	// Erased says when the person's details were erased; EraseURL, once
+	// the request has ended, erases them (erase.go).
+	Erased   string
+	EraseURL string
 }
 
 // depositView is a request's deposit: its amount, what became of it and
@@ -140,6 +144,7 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time) statusVi
 	if r.Status == booking.StatusAccepted {
 		v.CalendarURL = "/r/" + r.Code + ".ics"
 	}
+	eraseFields(&v, r, lang, loc)
 	return v
 }
 
