@@ -105,6 +105,10 @@ type requestView struct {
 	Spam       *actionLink  // "not a genuine request", apart
 	CSRF       string
 	AcceptPath string
+	// Erased says when the person's details were erased; Erase offers to
+	// erase them, once the request has ended (erase.go).
+	Erased string
+	Erase  *actionLink
 }
 
 type eventView struct {
@@ -246,6 +250,9 @@ func buildItem(req booking.InboxRequest, b *booking.Business, lang string, now t
 	if req.AssistantName != nil {
 		v.Assistant = tr(lang, "via_assistant", *req.AssistantName)
 	}
+	if req.Erased != nil {
+		v.Place = erasedPlace(req, lang) // erase.go
+	}
 	return v
 }
 
@@ -309,6 +316,7 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 			v.Actions = append(v.Actions, link)
 		}
 	}
+	eraseFields(&v, req, lang, b) // erase.go
 	return v
 }
 
