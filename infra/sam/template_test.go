@@ -35,7 +35,7 @@ var wantFunctions = map[string]struct {
 	"get-openapi":            {[]string{"GET /api/v1/openapi.json", "GET /api/v1/openapi.yaml"}, nil},
 	"mcp":                    {[]string{"ANY /mcp"}, createActions},
 	"business-inbox": {
-		[]string{"GET /api/v1/inbox/requests", "GET /api/v1/inbox/requests/{code}", "POST /api/v1/inbox/requests/{code}/{action}", "POST /api/v1/inbox/spam"},
+		[]string{"GET /api/v1/inbox/export", "GET /api/v1/inbox/requests", "GET /api/v1/inbox/requests/{code}", "POST /api/v1/inbox/requests/{code}/{action}", "POST /api/v1/inbox/spam"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"business-web": {

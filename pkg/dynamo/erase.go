@@ -166,3 +166,57 @@ func (s *Store) RequestsByContact(ctx context.Context, phone, email string, fn f
 	}
 	return nil
 }
+
+// AddEraseKeys gives each ended request stored before ended requests had
+// erase keys (and not erased) the keys requestItem now gives it, so that
+// the sweep erases its details in time, and returns how many it gave them
+// to. It scans the whole table: an operator's one-off (infra/ctl), never a
+// request path. Each write is conditional on the request being still in
+// the state it was read in, not erased and keyless.
+func (s *Store) AddEraseKeys(ctx context.Context) (int, error) {
+	p := dynamodb.NewScanPaginator(s.client.Scan, &dynamodb.ScanInput{
+		TableName: s.table,
+		FilterExpression: aws.String("begins_with(pk, :request) AND sk = :sk AND attribute_not_exists(" + attrEraseAt +
+			") AND attribute_not_exists(" + attrErased + ")"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":request": str(prefixRequest), ":sk": str(skRequest)},
+		ConsistentRead:            aws.Bool(true),
+		Limit:                     s.limit(),
+	})
+	added := 0
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return added, fmt.Errorf("scan for ended requests without erase keys: %w", err)
+		}
+		for _, item := range page.Items {
+			var r booking.Request
+			if err := attributevalue.UnmarshalMapWithOptions(item, &r, jsonNamesDecoding); err != nil {
+				return added, fmt.Errorf("stored request: %w", err)
+			}
+			from := r.PersonalDataFrom()
+			if from.IsZero() {
+				continue // not ended
+			}
+			_, err = s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+				TableName:        s.table,
+				Key:              keyMap(requestPK(r.Code), skRequest),
+				UpdateExpression: aws.String("SET " + attrEraseShard + " = :shard, " + attrEraseAt + " = :at"),
+				ConditionExpression: aws.String("#status = :status AND attribute_not_exists(" + attrEraseAt +
+					") AND attribute_not_exists(" + attrErased + ")"),
+				ExpressionAttributeNames: map[string]string{"#status": attrStatus},
+				ExpressionAttributeValues: map[string]types.AttributeValue{
+					":shard": str(eraseShard(r.Code)), ":at": unix(from), ":status": str(string(r.Status)),
+				},
+			})
+			var failed *types.ConditionalCheckFailedException
+			switch {
+			case errors.As(err, &failed):
+				continue // changed meanwhile: its write gave it its keys
+			case err != nil:
+				return added, fmt.Errorf("add erase keys to %s: %w", r.Code, err)
+			}
+			added++
+		}
+	}
+	return added, nil
+}

@@ -6,6 +6,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 )
@@ -259,4 +262,46 @@ func TestEraseRace(t *testing.T) {
 		}
 	}
 	f.checkErased(t, r, booking.StatusDeclined)
+}
+
+// TestAddEraseKeys: an ended request stored without erase keys (before
+// they existed) is not due for the sweep until AddEraseKeys gives it them;
+// a live one and an erased one get none.
+func TestAddEraseKeys(t *testing.T) {
+	ctx := context.Background()
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		old := newAt(phone(1), monday)
+		live := newAt(phone(2), monday.Add(2*time.Hour))
+		for _, r := range []booking.Request{old, live} {
+			mustCreate(t, f.engine, r, nil, now)
+		}
+		if err := move(ctx, f.bookings, old.Code, booking.ActionDecline, "", now); err != nil {
+			t.Fatal(err)
+		}
+		// As stored before erase keys: without them.
+		item := f.item(t, requestKey(old.Code))
+		delete(item, "erase_shard")
+		delete(item, "erase_at")
+		if _, err := f.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(f.table), Item: item}); err != nil {
+			t.Fatal(err)
+		}
+		later := now.AddDate(0, 0, days+1)
+		if res, err := f.bookings.ErasePersonalData(ctx, later); err != nil || res.Erased != 0 {
+			t.Fatalf("sweep before AddEraseKeys = %+v, %v; want nothing found", res, err)
+		}
+		n, err := f.store.AddEraseKeys(ctx)
+		if err != nil || n != 1 {
+			t.Fatalf("AddEraseKeys = %d, %v; want 1", n, err)
+		}
+		if n, err := f.store.AddEraseKeys(ctx); err != nil || n != 0 {
+			t.Fatalf("AddEraseKeys again = %d, %v; want 0", n, err)
+		}
+		if res, err := f.bookings.ErasePersonalData(ctx, later); err != nil || res.Erased != 1 {
+			t.Fatalf("sweep after AddEraseKeys = %+v, %v; want 1 erased", res, err)
+		}
+		f.checkErased(t, old, booking.StatusDeclined)
+		if n, err := f.store.AddEraseKeys(ctx); err != nil || n != 0 {
+			t.Errorf("AddEraseKeys after the erasure = %d, %v; want 0", n, err)
+		}
+	})
 }

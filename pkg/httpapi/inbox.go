@@ -46,6 +46,7 @@ func (a *inboxAPI) routes() []edge.Route {
 		{Method: http.MethodGet, Path: InboxPrefix + "/requests/{code}", Handler: a.authed(a.getRequest)},
 		{Method: http.MethodPost, Path: InboxPrefix + "/requests/{code}/{action}", Handler: a.authed(a.act)},
 		{Method: http.MethodPost, Path: InboxPrefix + "/spam", Handler: a.authed(a.spamSince)},
+		{Method: http.MethodGet, Path: InboxPrefix + "/export", Handler: a.authed(a.export)}, // export.go
 	}
 }
 

@@ -54,6 +54,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"GET", "/api/v1/inbox/requests/{code}", "getInboxRequest"},
 		{"POST", "/api/v1/inbox/requests/{code}/{action}", "moveInboxRequest"},
 		{"POST", "/api/v1/inbox/spam", "markInboxSpam"},
+		{"GET", "/api/v1/inbox/export", "exportInboxRequests"},
 		{"GET", "/book/{slug}", "getBookingForm"},
 		{"POST", "/book/{slug}", "sendBookingForm"},
 		{"GET", "/r/{code}", "getStatusPage"},
@@ -83,6 +84,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/settings/feed", "newWebInboxFeedAddress"},
 		{"GET", "/inbox/settings/feed", "getWebInboxFeedAddress"},
 		{"POST", "/inbox/settings/feed-stop", "stopWebInboxFeed"},
+		{"GET", "/inbox/export", "getWebInboxExport"},
+		{"GET", "/inbox/export.csv", "downloadWebInboxExport"},
 		{"POST", "/inbox/settings/hours", "setWebInboxHours"},
 		{"POST", "/inbox/settings/reminder", "setWebInboxReminderHour"},
 		{"GET", "/r/{code}.ics", "getVisitCalendarEvent"},
@@ -102,8 +105,8 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
 		}
 	}
-	if got := len(doc.Paths.Map()); got != 35 {
-		t.Errorf("got %d paths, want the 35 above", got)
+	if got := len(doc.Paths.Map()); got != 38 {
+		t.Errorf("got %d paths, want the 38 above", got)
 	}
 	// openapitest picks the answer to a request no operation matches by the
 	// tag of the path's operations: pages, business-web and payments
@@ -127,7 +130,8 @@ func isJSONAPI(path string) bool { return strings.HasPrefix(path, "/api/v1/") }
 
 // The person's pages and the web inbox answer HTML, never JSON: every answer but a redirect
 // is a text/html page or, for a cross-site form or a page that failed,
-// plain text; and every redirect says where to in Location.
+// plain text (a calendar file, or the inbox's CSV download, besides); and
+// every redirect says where to in Location.
 func TestOpenAPIPages(t *testing.T) {
 	doc := loadDocument(t)
 	for path, item := range doc.Paths.Map() {
@@ -151,8 +155,9 @@ func TestOpenAPIPages(t *testing.T) {
 				}
 				for mediaType := range r.Content {
 					ics := mediaType == "text/calendar" && strings.HasSuffix(path, ".ics")
-					if mediaType != "text/html" && mediaType != "text/plain" && !ics {
-						t.Errorf("%s %s: the %s response is %s, want text/html (or text/plain; text/calendar for .ics)", method, path, status, mediaType)
+					csv := mediaType == "text/csv" && strings.HasSuffix(path, ".csv")
+					if mediaType != "text/html" && mediaType != "text/plain" && !ics && !csv {
+						t.Errorf("%s %s: the %s response is %s, want text/html (or text/plain; text/calendar for .ics, text/csv for .csv)", method, path, status, mediaType)
 					}
 				}
 			}
