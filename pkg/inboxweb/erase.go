@@ -30,7 +30,7 @@ func isErase(r *http.Request) bool { return r.PathValue("action") == eraseAction
 func eraseFields(v *requestView, req booking.InboxRequest, lang string, b *booking.Business) {
 	if req.Erased != nil {
 		erased := tr(lang, "details_erased")
-		v.Name, v.Phone, v.PhoneLink, v.Email, v.Quote = erased, erased, "", "", ""
+		v.Name, v.Phone, v.PhoneLink, v.Email, v.Quote, v.SMS = erased, erased, "", "", "", erased
 		v.Address = []string{erased, req.Address.ZIP}
 		v.MapLink = "https://www.google.com/maps/search/?api=1&query=" + url.QueryEscape(req.Address.ZIP)
 		v.Erased = tr(lang, "erased_on", display.Moment(lang, *req.Erased, b.Location()))
