@@ -31,7 +31,8 @@ func TestEvents(t *testing.T) {
 // crews, as BusinessInboxFunction, and lambdatest.Record checks each AWS
 // call against its policy in template.yaml: a move finds the slot its
 // request's hold is on with a Query of the window's holds; the export
-// reads the inbox index.
+// reads the inbox index; erasing the declined request's details deletes
+// its contact's zero counts and puts it.
 func TestPermissions(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	const slug = "desert-cool-hvac" // the samples' token's business
@@ -81,5 +82,6 @@ func TestPermissions(t *testing.T) {
 		{Name: "spam", Event: move(codes[3], "spam", ""), WantStatus: 200, WantBody: `"action":"spam"`},
 		{Name: "spam since", Event: spam, WantStatus: 200, WantBody: `"marked"`},
 		{Name: "export", Event: export, WantStatus: 200, WantBody: `"business":"` + slug + `"`},
+		{Name: "erase", Event: move(codes[1], "erase", ""), WantStatus: 200, WantBody: `"erased":"`},
 	})
 }

@@ -8,6 +8,10 @@ import (
 	"github.com/doorstep/doorstep/pkg/edge"
 )
 
+// The business's records are its own: GET /api/v1/inbox/export gives them
+// as JSON, and POST /api/v1/inbox/requests/{code}/erase erases one ended
+// request's personal details (the web inbox does both too).
+
 // export answers GET /api/v1/inbox/export: the business's records of the
 // days from to to (booking.Inbox.Export), as JSON; the web inbox
 // downloads the same as CSV.
@@ -30,4 +34,17 @@ func (a *inboxAPI) export(w http.ResponseWriter, r *http.Request, in *booking.In
 	}
 	e, err := in.Export(r.Context(), from, to)
 	a.respond(w, r, http.StatusOK, e, err)
+}
+
+// eraseAction is the {action} of POST /api/v1/inbox/requests/{code}/erase:
+// no move, the erasure of the person's details from an ended request.
+const eraseAction = "erase"
+
+// erase erases the personal details of one of the business's ended
+// requests (booking.Inbox.Erase) and answers the request as it now is. One
+// that has not ended is 409 INVALID_TRANSITION; erasing twice is erasing
+// once.
+func (a *inboxAPI) erase(w http.ResponseWriter, r *http.Request, in *booking.Inbox) {
+	req, err := in.Erase(r.Context(), r.PathValue("code"))
+	a.respond(w, r, http.StatusOK, req, err)
 }

@@ -71,3 +71,27 @@ func operatorInbox(t *testing.T, fx *inboxFixture, slug string) *booking.Inbox {
 	}
 	return in
 }
+
+// TestInboxErase erases one ended request's details through the JSON
+// inbox: a live one is refused, an ended one answered erased, twice alike;
+// another business's is NOT_FOUND.
+func TestInboxErase(t *testing.T) {
+	fx := newInboxFixture(t)
+	code := fx.create(t, "split-day-plumbing", mon08, "3235550101")
+	fx.inbox(t, fx.tokenA, "POST", "/requests/"+code+"/erase", "").wantStatus(t, 409, "INVALID_TRANSITION")
+	fx.inbox(t, fx.tokenA, "POST", "/requests/"+code+"/decline", "")
+	fx.inbox(t, fx.tokenB, "POST", "/requests/"+code+"/erase", "").wantStatus(t, 404, "NOT_FOUND")
+	for range 2 {
+		res := fx.inbox(t, fx.tokenA, "POST", "/requests/"+code+"/erase", "")
+		if res.status != 200 {
+			t.Fatalf("erase: got %d %s", res.status, res.raw)
+		}
+		var r booking.InboxRequest
+		if err := json.Unmarshal([]byte(res.raw), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Erased == nil || r.Status != booking.StatusDeclined || r.Contact.Name != "" || r.Address.Street != "" || r.Address.ZIP != "90012" {
+			t.Errorf("after erase: %s, want declined, erased, the ZIP kept", res.raw)
+		}
+	}
+}
