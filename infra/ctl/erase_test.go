@@ -51,6 +51,9 @@ func testErase(t *testing.T, f *fixture) {
 			t.Errorf("%s after ctl erase: %+v, %v; want %s and erased by the operator", code, r, err, want)
 		}
 	}
+	if out := f.mustRun(t, "requests", "show", live); !strings.Contains(out, "erased    2026-11-20 11:00 MST by the operator: the person's details are gone") {
+		t.Errorf("requests show of an erased request: got %q, want when and by whom", out)
+	}
 	if r, err := f.store.Request(context.Background(), other); err != nil || r.Contact.Name != "Ben Ruiz" {
 		t.Errorf("another person's request: %+v, %v; want it as it was", r, err)
 	}
