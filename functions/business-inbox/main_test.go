@@ -30,7 +30,9 @@ func TestEvents(t *testing.T) {
 // TestPermissions drives every move of the inbox at a business of two
 // crews, as BusinessInboxFunction, and lambdatest.Record checks each AWS
 // call against its policy in template.yaml: a move finds the slot its
-// request's hold is on with a Query of the window's holds.
+// request's hold is on with a Query of the window's holds; the export
+// reads the inbox index; erasing the declined request's details deletes
+// its contact's zero counts and puts it.
 func TestPermissions(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	const slug = "desert-cool-hvac" // the samples' token's business
@@ -63,6 +65,12 @@ func TestPermissions(t *testing.T) {
 		e.PathParameters = nil
 		e.Body = fmt.Sprintf(`{"since": %q}`, time.Now().Add(-time.Minute).UTC().Format(time.RFC3339))
 	})
+	export := lambdatest.Edit(t, lambdatest.Event(t, "business-inbox-list.json"), func(e *events.APIGatewayV2HTTPRequest) {
+		e.RouteKey, e.RequestContext.RouteKey = "GET /api/v1/inbox/export", "GET /api/v1/inbox/export"
+		e.RawPath, e.RawQueryString = "/api/v1/inbox/export", ""
+		e.RequestContext.HTTP.Path = e.RawPath
+		e.QueryStringParameters = nil
+	})
 	lambdatest.RunHTTP(t, h, []lambdatest.Case{
 		{Name: "read", Event: read, WantStatus: 200, WantBody: `"code":"` + codes[0] + `"`},
 		{Name: "accept", Event: move(codes[0], "accept", ""), WantStatus: 200, WantBody: `"status":"accepted"`},
@@ -73,5 +81,7 @@ func TestPermissions(t *testing.T) {
 		{Name: "cancel", Event: move(codes[2], "cancel", ""), WantStatus: 200, WantBody: `"status":"cancelled"`},
 		{Name: "spam", Event: move(codes[3], "spam", ""), WantStatus: 200, WantBody: `"action":"spam"`},
 		{Name: "spam since", Event: spam, WantStatus: 200, WantBody: `"marked"`},
+		{Name: "export", Event: export, WantStatus: 200, WantBody: `"business":"` + slug + `"`},
+		{Name: "erase", Event: move(codes[1], "erase", ""), WantStatus: 200, WantBody: `"erased":"`},
 	})
 }

@@ -64,8 +64,8 @@ func TestFailsAtStart(t *testing.T) {
 // BusinessWebFunction, at a business of two crews, and lambdatest.Record
 // checks each AWS call against its policy in template.yaml: the sign-in
 // (its count, its token, the e-mail through SES from SENDER_EMAIL), the
-// session, the inbox list (the inbox index), the moves, pausing and
-// signing out.
+// session, the inbox list (the inbox index), the moves, erasing a
+// request's details, the CSV export, pausing and signing out.
 func TestPermissions(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	mails := fakeSES(t, env)
@@ -98,6 +98,8 @@ func TestPermissions(t *testing.T) {
 	moves := []struct{ code, action, form string }{
 		{codes[0], "accept", ""}, {codes[0], "move", "&window_start=" + url.QueryEscape(later)},
 		{codes[1], "decline", ""}, {codes[2], "accept", ""}, {codes[2], "cancel", ""},
+		// Erasing the declined request's details (not a move; its address).
+		{codes[1], "erase", ""},
 	}
 	for _, m := range moves {
 		t.Run(m.action, func(t *testing.T) {
@@ -105,6 +107,16 @@ func TestPermissions(t *testing.T) {
 			send(t, "POST", "/inbox/requests/"+m.code+"/"+m.action, "csrf="+csrf+m.form, 303)
 		})
 	}
+	t.Run("export", func(t *testing.T) {
+		send(t, "GET", "/inbox/export", "", 200)
+		res := invokeWeb(t, h, lambdatest.Edit(t, webEvent(t, "GET", "/inbox/export.csv", cookie, ""), func(e *events.APIGatewayV2HTTPRequest) {
+			e.RawQueryString = "from=2020-01-01&to=2030-12-31"
+			e.QueryStringParameters = map[string]string{"from": "2020-01-01", "to": "2030-12-31"}
+		}), 200)
+		if !strings.Contains(res.Body, codes[1]) {
+			t.Errorf("the CSV lacks %s:\n%s", codes[1], res.Body)
+		}
+	})
 	t.Run("pause", func(t *testing.T) {
 		send(t, "POST", "/inbox/settings", "csrf="+csrf+"&accepting_requests=off", 303)
 	})

@@ -6,8 +6,12 @@
 // day-before reminder of each accepted visit whose reminder is due, which
 // the table's stream carries to the notify function (pkg/sweep).
 //
-// Environment: TABLE_NAME, and optionally DYNAMODB_ENDPOINT. It builds no
-// URLs, so it needs no SITE_URL.
+// It also erases the personal details of every request that ended
+// PERSONAL_DATA_DAYS (default 365, at least 30) days ago, a bounded batch
+// per run.
+//
+// Environment: TABLE_NAME, and optionally DYNAMODB_ENDPOINT and
+// PERSONAL_DATA_DAYS. It builds no URLs, so it needs no SITE_URL.
 package main
 
 import (
@@ -38,6 +42,10 @@ func newHandler(ctx context.Context, getenv func(string) string) (func(context.C
 	if err != nil {
 		return nil, err
 	}
+	days, err := lambdaenv.PersonalDataDays(getenv)
+	if err != nil {
+		return nil, err
+	}
 	client, err := dynamo.NewClient(ctx, c.DynamoDBEndpoint)
 	if err != nil {
 		return nil, err
@@ -46,6 +54,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (func(context.C
 	// reads no business.
 	bookings, err := booking.New(booking.Config{
 		Store: dynamo.New(client, c.TableName), SiteURL: booking.NoSiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
+		PersonalDataDays: days,
 	})
 	if err != nil {
 		return nil, err

@@ -29,6 +29,9 @@ func TestNewHandlerConfig(t *testing.T) {
 		{"nothing set", map[string]string{}, "TABLE_NAME"},
 		{"table of spaces", map[string]string{"TABLE_NAME": "  ", "DYNAMODB_ENDPOINT": "http://127.0.0.1:8000"}, "TABLE_NAME"},
 		{"no endpoint and no credentials", map[string]string{"TABLE_NAME": "doorstep"}, "AWS_ACCESS_KEY_ID"},
+		{"personal data days", map[string]string{"TABLE_NAME": "doorstep", "DYNAMODB_ENDPOINT": "http://127.0.0.1:8000", "PERSONAL_DATA_DAYS": "30"}, ""},
+		{"personal data days below the minimum", map[string]string{"TABLE_NAME": "doorstep", "DYNAMODB_ENDPOINT": "http://127.0.0.1:8000", "PERSONAL_DATA_DAYS": "29"}, "at least 30 days"},
+		{"personal data days not a number", map[string]string{"TABLE_NAME": "doorstep", "DYNAMODB_ENDPOINT": "http://127.0.0.1:8000", "PERSONAL_DATA_DAYS": "a year"}, "PERSONAL_DATA_DAYS"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -191,5 +194,55 @@ func TestRemind(t *testing.T) {
 	}
 	if got.Reminded != 1 {
 		t.Errorf("got %s, want 1 reminded", out)
+	}
+}
+
+// TestErase: the sweeper's erasure, as ExpireHoldsFunction, its calls
+// checked against its policy by lambdatest.Record. A request cancelled 366
+// days before the event's time has its details erased; one cancelled 364
+// days before keeps them (PERSONAL_DATA_DAYS unset: 365).
+func TestErase(t *testing.T) {
+	ctx := context.Background()
+	env := lambdatest.NewEnv(t)
+	h, err := newHandler(env.Record(t, "ExpireHoldsFunction"), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := lambdatest.Event(t, "expire-holds.json")
+	var e events.EventBridgeEvent
+	if err := json.Unmarshal(data, &e); err != nil {
+		t.Fatal(err)
+	}
+	const slug = "austin-rapid-plumbing"
+	cancelled := func(daysAgo int, phone string) string {
+		at := e.Time.AddDate(0, 0, -daysAgo)
+		code := send(t, env, slug, at.Add(-time.Minute), phone)
+		bookings := bookingtest.New(t, booking.Config{Store: env.Store, SiteURL: lambdatest.SiteURL, Now: func() time.Time { return at }})
+		if _, err := bookings.CustomerCancel(ctx, code); err != nil {
+			t.Fatal(err)
+		}
+		return code
+	}
+	due, kept := cancelled(366, "5125550103"), cancelled(364, "5125550104")
+
+	out, err := lambda.NewHandler(h).Invoke(lambdatest.WithPath(ctx, t.Name()+": a sweep that erases a request's details"), data)
+	if err != nil {
+		t.Fatalf("invoke: %v", err)
+	}
+	var got sweep.Report
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("output %s: %v", out, err)
+	}
+	if got.Erased != 1 {
+		t.Errorf("got %s, want 1 erased", out)
+	}
+	for code, wantErased := range map[string]bool{due: true, kept: false} {
+		r, err := env.Store.Request(ctx, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if erased := !r.Erased.IsZero() && r.Contact.Name == ""; erased != wantErased {
+			t.Errorf("request %s erased = %t (%+v), want %t", code, erased, r.Contact, wantErased)
+		}
 	}
 }

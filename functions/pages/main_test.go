@@ -94,8 +94,8 @@ func TestNewHandlerAtStart(t *testing.T) {
 // template.yaml: the code lookup, a way to hear back added (an e-mail,
 // texts), the status and cancel pages, a person's cancel of a
 // request holding a window, at a business of one crew and of two (where
-// the cancel finds its hold's slot with a Query), and a simulated deposit
-// paid on /pay/{code}.
+// the cancel finds its hold's slot with a Query), a simulated deposit
+// paid on /pay/{code}, and "Erase my details" of the cancelled request.
 func TestPermissions(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	h, err := newHandler(env.Record(t, "PagesFunction"), env.Getenv)
@@ -131,6 +131,8 @@ func TestPermissions(t *testing.T) {
 		{"turn texts on", at("POST", "/r/{code}/contact", payCode, "/contact", "way=sms&sms_consent=yes"), 303},
 		{"pay page", at("GET", "/pay/{code}", payCode, "", ""), 200},
 		{"pay a simulated deposit", at("POST", "/pay/{code}", payCode, "", ""), 303},
+		{"erase page", at("GET", "/r/{code}/erase", twoCrewsCode, "/erase", ""), 200},
+		{"erase my details", at("POST", "/r/{code}/erase", twoCrewsCode, "/erase", "confirm=yes"), 303},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,6 +140,9 @@ func TestPermissions(t *testing.T) {
 				t.Fatalf("got %d %s, want %d", res.StatusCode, res.Body, tt.wantStatus)
 			}
 		})
+	}
+	if r, err := env.Store.Request(context.Background(), twoCrewsCode); err != nil || r.Erased.IsZero() || r.Contact.Phone != "" {
+		t.Errorf("request %s after erase: %+v, %v; want its details erased", twoCrewsCode, r, err)
 	}
 	for code, want := range map[string]booking.Status{lambdatest.SampleRequestCode: booking.StatusCancelled,
 		twoCrewsCode: booking.StatusCancelled, payCode: booking.StatusNew} {

@@ -68,11 +68,28 @@ Commands:
       request stored new before new requests had sweep keys those keys, so
       that the sweeper expires it once its window has started (and frees
       its phone's place and its window). It scans the whole table.
+  requests add-erase-keys
+      Once, after deploying the erasure of personal data: give each request
+      that ended before ended requests had erase keys those keys, so that
+      the sweeper erases its details PersonalDataDays after it ended. It
+      scans the whole table.
   requests move CODE ACTION [--window-start TIME]
       Move a request as an operator: ACTION is accept, decline, move,
       complete, cancel or no_show; an operator may make any move the business
       or the person may. pay and expire are the system's moves.
         --window-start   the new window's start, RFC 3339, for move
+  erase --phone P | --email E
+      Erase the personal details of every request of that contact, at every
+      business, ended or not: each live one is cancelled first, as the
+      operator, with the usual messages and refunds. Prints each request
+      erased (code, business, state). What stays of each is its state,
+      window, service, ZIP code, deposit and history; a blocked contact
+      stays only as a one-way hash. It scans the whole table. Cannot be
+      undone.
+  export --business SLUG [--from DAY] [--to DAY] [--json]
+      The business's requests sent in the range (default: all), as the web
+      inbox's CSV download (in the business's time zone and language), or
+      with --json as the JSON inbox's export, on standard output.
   create-table
       Create the table, its indexes and its TTL (DynamoDB Local or a dev
       account); a table that exists already is fine.
@@ -185,9 +202,13 @@ func (c *ctl) dispatch(ctx context.Context, args []string) error {
 		return c.createTable(ctx, args)
 	case "mcp":
 		return c.mcpCommand(args)
+	case "erase": // erase.go
+		return c.erase(ctx, args)
+	case "export": // export.go
+		return c.export(ctx, args)
 	case "requests":
 		if len(args) == 0 {
-			return usagef("", "requests: want list, show, move or add-sweep-keys")
+			return usagef("", "requests: want list, show, move, add-sweep-keys or add-erase-keys")
 		}
 		sub, args := args[0], args[1:]
 		switch sub {
@@ -199,8 +220,10 @@ func (c *ctl) dispatch(ctx context.Context, args []string) error {
 			return c.moveRequest(ctx, args)
 		case "add-sweep-keys":
 			return c.addSweepKeys(ctx, args)
+		case "add-erase-keys":
+			return c.addEraseKeys(ctx, args)
 		}
-		return usagef("", "requests: unknown command %q; want list, show, move or add-sweep-keys", sub)
+		return usagef("", "requests: unknown command %q; want list, show, move, add-sweep-keys or add-erase-keys", sub)
 	}
 	return usagef("", "unknown command %q", cmd)
 }

@@ -147,7 +147,7 @@ func TestUsage(t *testing.T) {
 		{[]string{"load", "a.json", "b.json"}, `unexpected argument "b.json"`},
 		{[]string{"mint-token"}, "missing SLUG"},
 		{[]string{"create-table", "now"}, `unexpected argument "now"`},
-		{[]string{"requests"}, "want list, show, move or add-sweep-keys"},
+		{[]string{"requests"}, "want list, show, move, add-sweep-keys or add-erase-keys"},
 		{[]string{"requests", "delete", "X"}, `unknown command "delete"`},
 		{[]string{"requests", "list"}, "missing SLUG"},
 		{[]string{"requests", "list", desert, "--limit"}, "flag needs an argument: -limit"},

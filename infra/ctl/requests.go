@@ -168,6 +168,9 @@ func (c *ctl) showRequest(ctx context.Context, args []string) error {
 		field("assistant", "%s", oneLine(r.AssistantName))
 	}
 	field("deposit", "%s", formatDeposit(eff, loc))
+	if !r.Erased.IsZero() { // erase.go
+		field("erased", "%s by the %s: the person's details are gone", r.Erased.In(loc).Format("2006-01-02 15:04 MST"), r.ErasedBy)
+	}
 	field("name", "%s", oneLine(r.Contact.Name))
 	field("phone", "%s", oneLine(display.Phone(r.Contact.Phone)))
 	field("email", "%s", orNone(oneLine(r.Contact.Email)))

@@ -65,6 +65,9 @@ type options struct {
 	addr       string
 	businesses string
 	siteURL    string
+	// personalDataDays: how long the sweep keeps a request's personal
+	// details after it ended (booking.Config.PersonalDataDays).
+	personalDataDays int
 }
 
 func parseFlags(args []string) (options, error) {
@@ -73,6 +76,8 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:8080", "address to listen on")
 	fs.StringVar(&o.businesses, "businesses", "", "JSON file of business records (default: the demo businesses)")
 	fs.StringVar(&o.siteURL, "site-url", "", "public address the URLs in responses start with (default: http:// + addr)")
+	fs.IntVar(&o.personalDataDays, "personal-data-days", booking.DefaultPersonalDataDays,
+		fmt.Sprintf("days after a request ended before the sweep erases its personal details (at least %d)", booking.MinPersonalDataDays))
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -99,7 +104,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	// The functions' JSON lines (pkg/logjson), metric lines included.
 	log := logjson.New(os.Stderr)
-	handler, closeStore, err := newHandler(ctx, businesses, o.siteURL, log)
+	handler, closeStore, err := newHandler(ctx, businesses, o.siteURL, log, withPersonalDataDays(o.personalDataDays))
 	if err != nil {
 		ln.Close()
 		return err
@@ -178,7 +183,7 @@ func loadBusinesses(path string) ([]*booking.Business, error) {
 // newHandler makes the table on an embedded DynamoDB engine (minidyn, in
 // this process, no network), loads the businesses into it and returns the
 // service's handler, which logs to log. close releases the engine.
-func newHandler(ctx context.Context, businesses []*booking.Business, siteURL string, log *slog.Logger) (http.Handler, func(), error) {
+func newHandler(ctx context.Context, businesses []*booking.Business, siteURL string, log *slog.Logger, opts ...serviceOption) (http.Handler, func(), error) {
 	client, err := embedded.NewTable(ctx, tableName)
 	if err != nil {
 		return nil, nil, fmt.Errorf("embedded DynamoDB: %w", err)
@@ -209,10 +214,14 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	// No payment provider runs here: every deposit is simulated, says so
 	// (getBusiness, the status, the inbox) and is paid on the simulated
 	// page. Each business's booking_url is the local form (bookingurl.go).
-	bookings, err := booking.New(booking.Config{
+	config := booking.Config{
 		Store: withLocalForms(notify.Notifying(store, notifier, log), siteURL), SiteURL: siteURL, Now: time.Now, Observer: events,
 		SimulateDeposits: true,
-	})
+	}
+	for _, o := range opts {
+		o(&config)
+	}
+	bookings, err := booking.New(config)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -269,4 +278,13 @@ func sweepEvery(ctx context.Context, bookings *booking.Bookings, every time.Dura
 			_, _ = sweep.Sweep(ctx, bookings, now, log)
 		}
 	}
+}
+
+// serviceOption sets a flag's part of the service's configuration.
+type serviceOption func(*booking.Config)
+
+// withPersonalDataDays is --personal-data-days: booking.New refuses fewer
+// than booking.MinPersonalDataDays, so the server does not start.
+func withPersonalDataDays(days int) serviceOption {
+	return func(c *booking.Config) { c.PersonalDataDays = days }
 }

@@ -35,7 +35,7 @@ var wantFunctions = map[string]struct {
 	"get-openapi":            {[]string{"GET /api/v1/openapi.json", "GET /api/v1/openapi.yaml"}, nil},
 	"mcp":                    {[]string{"ANY /mcp"}, createActions},
 	"business-inbox": {
-		[]string{"GET /api/v1/inbox/requests", "GET /api/v1/inbox/requests/{code}", "POST /api/v1/inbox/requests/{code}/{action}", "POST /api/v1/inbox/spam"},
+		[]string{"GET /api/v1/inbox/export", "GET /api/v1/inbox/requests", "GET /api/v1/inbox/requests/{code}", "POST /api/v1/inbox/requests/{code}/{action}", "POST /api/v1/inbox/spam"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"business-web": {
@@ -51,7 +51,7 @@ var wantFunctions = map[string]struct {
 	"pages": {
 		// GET /r/{code} also serves /r/{code}.ics (a path variable takes a
 		// whole segment); GET /r also /r/.
-		[]string{"GET /pay/{code}", "GET /r", "GET /r/{code}", "GET /r/{code}/cancel", "POST /pay/{code}", "POST /r/{code}/cancel", "POST /r/{code}/contact"},
+		[]string{"GET /pay/{code}", "GET /r", "GET /r/{code}", "GET /r/{code}/cancel", "GET /r/{code}/erase", "POST /pay/{code}", "POST /r/{code}/cancel", "POST /r/{code}/contact", "POST /r/{code}/erase"},
 		// ConditionCheckItem: an address added on the status page is not blocked.
 		[]string{"dynamodb:ConditionCheckItem", "dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
@@ -234,9 +234,9 @@ func TestTable(t *testing.T) {
 		{"TableName's default", tableNameDefault, `""`},
 		{"key schema", pairs(field(props, "KeySchema"), "AttributeName", "KeyType"), "pk HASH, sk RANGE"},
 		{"key types", pairs(field(props, "AttributeDefinitions"), "AttributeName", "AttributeType"),
-			"pk S, sk S, inbox_slug S, created S, sweep_shard S, sweep_at N, remind_shard S, remind_at N"},
+			"pk S, sk S, inbox_slug S, created S, sweep_shard S, sweep_at N, remind_shard S, remind_at N, erase_shard S, erase_at N"},
 		{"indexes", indexes(field(props, "GlobalSecondaryIndexes")),
-			"inbox (inbox_slug HASH, created RANGE) ALL; sweep (sweep_shard HASH, sweep_at RANGE) KEYS_ONLY; remind (remind_shard HASH, remind_at RANGE) KEYS_ONLY"},
+			"inbox (inbox_slug HASH, created RANGE) ALL; sweep (sweep_shard HASH, sweep_at RANGE) KEYS_ONLY; remind (remind_shard HASH, remind_at RANGE) KEYS_ONLY; erase (erase_shard HASH, erase_at RANGE) KEYS_ONLY"},
 		{"billing mode", plain(field(props, "BillingMode")), "PAY_PER_REQUEST"},
 		{"TTL attribute", plain(field(props, "TimeToLiveSpecification", "AttributeName")), "expires_at"},
 		{"TTL enabled", plain(field(props, "TimeToLiveSpecification", "Enabled")), "true"},
@@ -520,7 +520,7 @@ func TestLimits(t *testing.T) {
 	// The public routes that write (a request, a tool call, a cancel, a
 	// simulated payment, a Stripe session) are throttled harder.
 	for _, route := range []string{"POST /api/v1/businesses/{slug}/requests", "ANY /mcp",
-		"POST /r/{code}/cancel", "POST /pay/{code}", "GET /pay/{code}/checkout", "POST /book/{slug}"} {
+		"POST /r/{code}/cancel", "POST /pay/{code}", "GET /pay/{code}/checkout", "POST /book/{slug}", "POST /r/{code}/erase"} {
 		tests = append(tests,
 			struct{ name, got, want string }{route + " rate", ref(field(api, "RouteSettings", route, "ThrottlingRateLimit")), "CreateRateLimit"},
 			struct{ name, got, want string }{route + " burst", ref(field(api, "RouteSettings", route, "ThrottlingBurstLimit")), "CreateBurstLimit"})
@@ -910,7 +910,7 @@ func TestSweeperIndexes(t *testing.T) {
 		}
 	}
 	slices.Sort(queried)
-	if want := []string{"remind", "sweep"}; !slices.Equal(queried, want) {
+	if want := []string{"erase", "remind", "sweep"}; !slices.Equal(queried, want) {
 		t.Errorf("the sweeper may Query indexes %v, want %v", queried, want)
 	}
 	var defined []string

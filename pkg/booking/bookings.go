@@ -23,7 +23,10 @@ type Bookings struct {
 	payments Payments
 	// simulate has every deposit simulated (Config.SimulateDeposits).
 	simulate bool
-	now      func() time.Time
+	// personalDataDays is how long after a request ended its personal
+	// details are kept (Config.PersonalDataDays).
+	personalDataDays int
+	now              func() time.Time
 	// observer hears of creates, refusals, moves and limit hits (metrics).
 	observer Observer
 }
@@ -48,6 +51,11 @@ type Config struct {
 	// simulated: true, and the deposit is paid on the service's simulated
 	// page.
 	SimulateDeposits bool
+	// PersonalDataDays is how many days after a request ended its
+	// personal details are erased (ErasePersonalData): 0 is
+	// DefaultPersonalDataDays; fewer than MinPersonalDataDays is a
+	// configuration error.
+	PersonalDataDays int
 }
 
 // NoSiteURL is the SiteURL of a service that builds no link to the site
@@ -70,10 +78,14 @@ func New(c Config) (*Bookings, error) {
 	if c.Now == nil {
 		errs = append(errs, errors.New("booking: no clock"))
 	}
+	days, err := personalDataDays(c.PersonalDataDays)
+	if err != nil {
+		errs = append(errs, err)
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	s := &Bookings{store: c.Store, siteURL: strings.TrimSuffix(c.SiteURL, "/"), payments: c.Payments,
+	s := &Bookings{personalDataDays: days, store: c.Store, siteURL: strings.TrimSuffix(c.SiteURL, "/"), payments: c.Payments,
 		simulate: c.SimulateDeposits, now: c.Now, observer: c.Observer}
 	if s.observer == nil {
 		s.observer = nobody{}
@@ -175,6 +187,7 @@ func (s *Bookings) CreateRequest(ctx context.Context, b *Business, in CreateInpu
 	}
 
 	r := dr.newRequest(s.withPayments(b), now)
+	r.IdempotencyKey = dr.key // its record goes when the request is erased
 	c = s.created(r)
 	if r.Deposit != nil && !r.Deposit.Simulated && s.payments != nil {
 		// The checkout opens before the request is stored, so that the 201

@@ -102,6 +102,10 @@ type InboxRequest struct {
 	Deposit           *DepositStatus `json:"deposit"`
 	Created           time.Time      `json:"created"`
 	History           []Event        `json:"history"`
+	// Erased is when the person's details were erased (erase.go), null
+	// while they are kept: Address then holds only the ZIP code, and
+	// Contact and Description are empty.
+	Erased *time.Time `json:"erased"`
 }
 
 // InboxPage is a page of the inbox list.
@@ -289,6 +293,9 @@ func inboxView(r Request, now time.Time) InboxRequest {
 	}
 	if v.History == nil {
 		v.History = []Event{}
+	}
+	if !r.Erased.IsZero() {
+		v.Erased = &r.Erased
 	}
 	return v
 }

@@ -57,6 +57,13 @@ type Request struct {
 	// accepted or moved, or not accepted). The sweep index of reminders
 	// holds the request while it is set.
 	ReminderDue time.Time `json:"reminder_due,omitzero"`
+	// IdempotencyKey is the key the request was created under, "" when
+	// none: erasing the request deletes that key's record (erase.go).
+	IdempotencyKey string `json:"idempotency_key,omitempty"`
+	// Erased is when the person's details were erased (Erase), zero
+	// while they are kept; ErasedBy is who erased them.
+	Erased   time.Time `json:"erased,omitzero"`
+	ErasedBy Actor     `json:"erased_by,omitempty"`
 }
 
 // SeenByBusiness reports whether the business has this request in its inbox:

@@ -11,6 +11,9 @@ import (
 // sessions. Every decision that two callers could race for is made by the
 // store in one atomic write, never by a read before it.
 type Store interface {
+	// ErasureStore erases personal details (erase.go).
+	ErasureStore
+
 	// Business returns the business with the given slug, validated, or an
 	// *Error with code NOT_FOUND.
 	Business(ctx context.Context, slug string) (*Business, error)

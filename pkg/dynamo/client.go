@@ -79,7 +79,7 @@ func LocalRetryer() aws.Retryer {
 }
 
 // CreateTable creates the store's table (pk and sk, both strings, and the
-// inbox, sweep and remind indexes; billed per request) for local runs and tests, waits until it can be used and turns on
+// inbox, sweep, remind and erase indexes; billed per request) for local runs and tests, waits until it can be used and turns on
 // the TTL on expires_at. An existing table is fine. Engines without TTL
 // support (minidyn) are fine too: expiry is checked on every read anyway.
 func CreateTable(ctx context.Context, client *dynamodb.Client, table string) error {
@@ -94,6 +94,8 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, table string) err
 			{AttributeName: aws.String(attrSweepAt), AttributeType: types.ScalarAttributeTypeN},
 			{AttributeName: aws.String(attrRemindShard), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String(attrRemindAt), AttributeType: types.ScalarAttributeTypeN},
+			{AttributeName: aws.String(attrEraseShard), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(attrEraseAt), AttributeType: types.ScalarAttributeTypeN},
 		},
 		KeySchema: keySchema(attrPK, attrSK),
 		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{
@@ -110,6 +112,11 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, table string) err
 			{
 				IndexName:  aws.String(indexRemind),
 				KeySchema:  keySchema(attrRemindShard, attrRemindAt),
+				Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+			},
+			{
+				IndexName:  aws.String(indexErase), // erase.go
+				KeySchema:  keySchema(attrEraseShard, attrEraseAt),
 				Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 			},
 		},

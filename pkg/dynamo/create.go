@@ -352,5 +352,6 @@ func requestItem(r booking.Request) (map[string]types.AttributeValue, error) {
 		item[attrSweepAt] = unix(at)
 	}
 	remindKeys(item, r)
+	eraseKeys(item, r) // erase.go
 	return item, nil
 }

@@ -238,10 +238,14 @@ func (s *Store) RecordLatePayment(ctx context.Context, before, after booking.Req
 	if err != nil {
 		return err
 	}
+	cond := "#status = :status AND #deposit.#state = :deposit"
+	if before.Erased.IsZero() {
+		cond += " AND attribute_not_exists(erased)" // never puts back details erased since the read
+	}
 	_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName:                s.table,
 		Item:                     item,
-		ConditionExpression:      aws.String("#status = :status AND #deposit.#state = :deposit"),
+		ConditionExpression:      aws.String(cond),
 		ExpressionAttributeNames: map[string]string{"#status": attrStatus, "#deposit": "deposit", "#state": "state"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
 			":status": str(string(before.Status)), ":deposit": str(before.Deposit.State),

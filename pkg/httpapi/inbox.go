@@ -46,6 +46,7 @@ func (a *inboxAPI) routes() []edge.Route {
 		{Method: http.MethodGet, Path: InboxPrefix + "/requests/{code}", Handler: a.authed(a.getRequest)},
 		{Method: http.MethodPost, Path: InboxPrefix + "/requests/{code}/{action}", Handler: a.authed(a.act)},
 		{Method: http.MethodPost, Path: InboxPrefix + "/spam", Handler: a.authed(a.spamSince)},
+		{Method: http.MethodGet, Path: InboxPrefix + "/export", Handler: a.authed(a.export)}, // export.go
 	}
 }
 
@@ -111,6 +112,10 @@ func (a *inboxAPI) act(w http.ResponseWriter, r *http.Request, in *booking.Inbox
 	// The path segment is the action's name; the business makes those the
 	// Lifecycle lets it make, and no route is there for any other.
 	action := booking.Action(r.PathValue("action"))
+	if action == eraseAction {
+		a.erase(w, r, in) // export.go
+		return
+	}
 	if actions := booking.ActionsBy(booking.ActorBusiness); !slices.Contains(actions, action) {
 		a.writeError(r.Context(), w, booking.Errorf(booking.NotFound, "no such action %s: use %s", booking.Excerpt(string(action)), joinActions(actions)))
 		return

@@ -55,6 +55,7 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"GET", "/api/v1/inbox/requests/{code}", "getInboxRequest"},
 		{"POST", "/api/v1/inbox/requests/{code}/{action}", "moveInboxRequest"},
 		{"POST", "/api/v1/inbox/spam", "markInboxSpam"},
+		{"GET", "/api/v1/inbox/export", "exportInboxRequests"},
 		{"GET", "/book/{slug}", "getBookingForm"},
 		{"POST", "/book/{slug}", "sendBookingForm"},
 		{"GET", "/r", "getLookupPage"},
@@ -62,6 +63,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/r/{code}/contact", "addContactFromPage"},
 		{"GET", "/r/{code}/cancel", "getCancelPage"},
 		{"POST", "/r/{code}/cancel", "cancelFromPage"},
+		{"GET", "/r/{code}/erase", "getErasePage"},
+		{"POST", "/r/{code}/erase", "eraseFromPage"},
 		{"GET", "/pay/{code}", "getPayPage"},
 		{"POST", "/pay/{code}", "paySimulatedDeposit"},
 		{"GET", "/pay/{code}/checkout", "startCheckout"},
@@ -84,6 +87,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/settings/feed", "newWebInboxFeedAddress"},
 		{"GET", "/inbox/settings/feed", "getWebInboxFeedAddress"},
 		{"POST", "/inbox/settings/feed-stop", "stopWebInboxFeed"},
+		{"GET", "/inbox/export", "getWebInboxExport"},
+		{"GET", "/inbox/export.csv", "downloadWebInboxExport"},
 		{"POST", "/inbox/settings/hours", "setWebInboxHours"},
 		{"POST", "/inbox/settings/reminder", "setWebInboxReminderHour"},
 		{"GET", "/inbox/settings/hours", "getWebInboxHours"},
@@ -134,7 +139,8 @@ func isJSONAPI(path string) bool { return strings.HasPrefix(path, "/api/v1/") }
 
 // The person's pages and the web inbox answer HTML, never JSON: every answer but a redirect
 // is a text/html page or, for a cross-site form or a page that failed,
-// plain text; and every redirect says where to in Location.
+// plain text (a calendar file, or the inbox's CSV download, besides); and
+// every redirect says where to in Location.
 func TestOpenAPIPages(t *testing.T) {
 	doc := loadDocument(t)
 	for path, item := range doc.Paths.Map() {
@@ -158,8 +164,9 @@ func TestOpenAPIPages(t *testing.T) {
 				}
 				for mediaType := range r.Content {
 					ics := mediaType == "text/calendar" && strings.HasSuffix(path, ".ics")
-					if mediaType != "text/html" && mediaType != "text/plain" && !ics {
-						t.Errorf("%s %s: the %s response is %s, want text/html (or text/plain; text/calendar for .ics)", method, path, status, mediaType)
+					csv := mediaType == "text/csv" && strings.HasSuffix(path, ".csv")
+					if mediaType != "text/html" && mediaType != "text/plain" && !ics && !csv {
+						t.Errorf("%s %s: the %s response is %s, want text/html (or text/plain; text/calendar for .ics, text/csv for .csv)", method, path, status, mediaType)
 					}
 				}
 			}

@@ -63,7 +63,7 @@ var templateFiles embed.FS
 var style string
 
 // site is the inbox's templates, style sheet and headers.
-var site = htmlpage.New(templateFiles, style, append([]string{"signin", "sent", "token", "inbox", "request", "confirm", "move", "settings", "feed", "message"}, sectionPages()...)...)
+var site = htmlpage.New(templateFiles, style, append([]string{"signin", "sent", "token", "inbox", "request", "confirm", "move", "settings", "feed", "message", "export"}, sectionPages()...)...)
 
 // navView is the header of a signed-in page.
 type navView struct {
@@ -92,6 +92,8 @@ type handler struct {
 //	POST /inbox/settings/feed                 make a new calendar feed address (the old one stops), 303 to its page
 //	GET  /inbox/settings/feed                 the new address, whole, to copy or subscribe to (until back to settings)
 //	POST /inbox/settings/feed-stop            stop the calendar feed
+//	GET  /inbox/export                        the days whose requests to download
+//	GET  /inbox/export.csv                    the download, CSV (export.go)
 //
 // Every form that changes something is a POST carrying the session's CSRF
 // token, from this site only (sameSite), each of its fields once. Another
@@ -139,6 +141,9 @@ func (h *handler) routes() []edge.Route {
 		{Method: post, Path: "/inbox/settings/feed", Handler: h.form(h.newFeed)},
 		{Method: get, Path: "/inbox/settings/feed", Handler: h.signedIn(h.feed)},
 		{Method: post, Path: "/inbox/settings/feed-stop", Handler: h.form(h.stopFeed)},
+		// export.go: the business's records, as CSV.
+		{Method: get, Path: "/inbox/export", Handler: h.signedIn(h.exportPage)},
+		{Method: get, Path: "/inbox/export.csv", Handler: h.signedIn(h.exportCSV)},
 		{Path: "/inbox", Handler: notFound},
 		{Path: "/inbox/", Handler: notFound},
 	}

@@ -154,6 +154,9 @@ func (h *handler) request(w http.ResponseWriter, r *http.Request, s Session) {
 			notice = tr(lang, "done_"+string(done))
 		}
 	}
+	if r.URL.Query().Get("done") == eraseAction && req.Erased != nil {
+		notice = tr(lang, "done_erase") // erase.go
+	}
 	h.renderRequest(w, r, http.StatusOK, s, req, lang, notice, false)
 }
 
@@ -184,6 +187,10 @@ func businessAction(r *http.Request) (booking.Action, bool) {
 // with the button that makes it; for a move to another window, the open
 // windows to pick from.
 func (h *handler) confirm(w http.ResponseWriter, r *http.Request, s Session) {
+	if isErase(r) {
+		h.confirmErase(w, r, s) // erase.go
+		return
+	}
 	action, ok := businessAction(r)
 	if !ok {
 		h.notFound(w, r, &s)
@@ -271,6 +278,10 @@ func (h *handler) renderMove(w http.ResponseWriter, r *http.Request, status int,
 // meanwhile is shown again to confirm, and a move to another window needs
 // one picked.
 func (h *handler) move(w http.ResponseWriter, r *http.Request, s Session) {
+	if isErase(r) {
+		h.erase(w, r, s) // erase.go
+		return
+	}
 	action, ok := businessAction(r)
 	if !ok {
 		h.notFound(w, r, &s)

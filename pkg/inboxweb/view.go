@@ -108,6 +108,10 @@ type requestView struct {
 	Spam       *actionLink  // "not a genuine request", apart
 	CSRF       string
 	AcceptPath string
+	// Erased says when the person's details were erased; Erase offers to
+	// erase them, once the request has ended (erase.go).
+	Erased string
+	Erase  *actionLink
 }
 
 type eventView struct {
@@ -261,6 +265,10 @@ func buildItem(req booking.InboxRequest, b *booking.Business, lang string, now t
 	if req.AssistantName != nil {
 		v.Assistant = tr(lang, "via_assistant", *req.AssistantName)
 	}
+	if req.Erased != nil {
+		// The card's name line says why it has no name.
+		v.Name, v.Place = tr(lang, "details_erased"), req.Address.ZIP
+	}
 	return v
 }
 
@@ -324,6 +332,7 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 			v.Actions = append(v.Actions, link)
 		}
 	}
+	eraseFields(&v, req, lang, b) // erase.go
 	return v
 }
 

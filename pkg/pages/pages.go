@@ -32,7 +32,7 @@ var templateFiles embed.FS
 var style string
 
 // site is the pages' templates, style sheet and headers.
-var site = htmlpage.New(templateFiles, style, "status", "pay", "cancel", "message", "lookup")
+var site = htmlpage.New(templateFiles, style, "status", "pay", "cancel", "message", "lookup", "erase")
 
 type handler struct {
 	Config
@@ -48,6 +48,8 @@ type handler struct {
 //	POST /r/{code}/contact  add a way to hear back (an e-mail, texts), as the person
 //	GET  /r/{code}/cancel   what cancelling does to the deposit, and the confirm button
 //	POST /r/{code}/cancel   cancel, as the person (booking.ActorCustomer)
+//	GET  /r/{code}/erase    once it has ended: what erasing the person's details does, and the confirm button
+//	POST /r/{code}/erase    erase them, as the person (erase.go)
 //	GET  /pay/{code}        the simulated payment page, or a redirect to /pay/{code}/checkout
 //	POST /pay/{code}        pay a simulated deposit
 //
@@ -84,6 +86,9 @@ func (h *handler) routes() []edge.Route {
 		{Method: http.MethodPost, Path: "/r/{code}/cancel", Handler: http.HandlerFunc(h.cancel)},
 		{Method: http.MethodGet, Path: "/pay/{code}", Handler: http.HandlerFunc(h.payPage)},
 		{Method: http.MethodPost, Path: "/pay/{code}", Handler: http.HandlerFunc(h.pay)},
+		// erase.go: "Erase my details".
+		{Method: http.MethodGet, Path: "/r/{code}/erase", Handler: http.HandlerFunc(h.confirmErase)},
+		{Method: http.MethodPost, Path: "/r/{code}/erase", Handler: http.HandlerFunc(h.erase)},
 	}
 }
 
@@ -138,6 +143,8 @@ func (h *handler) notice(req booking.Request, done string) string {
 		}
 	case booking.WayEmail, booking.WaySMS:
 		return hearNotice(req, done)
+	case "erased":
+		return erasedNotice(req) // erase.go
 	}
 	return ""
 }

@@ -41,6 +41,10 @@ type statusView struct {
 	// HearBack says how the business's answer reaches the person, and
 	// offers to add a way (hearback.go); nil once nothing more is told.
 	HearBack *hearBackView
+	// Erased says when the person's details were erased; EraseURL, once
+	// the request has ended, erases them (erase.go).
+	Erased   string
+	EraseURL string
 }
 
 // depositView is a request's deposit: its amount, what became of it and
@@ -143,6 +147,7 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time) statusVi
 	if r.Status == booking.StatusAccepted {
 		v.CalendarURL = "/r/" + r.Code + ".ics"
 	}
+	eraseFields(&v, r, lang, loc)
 	return v
 }
 

@@ -1,7 +1,9 @@
 // Package sweep is the sweeper: it expires every payment hold that has
 // lapsed and every new request still unanswered when its window starts, and
 // records the reminder of every accepted visit whose reminder is due
-// (booking.Bookings.SendReminders; notify sends it), on
+// (booking.Bookings.SendReminders; notify sends it), and erases the
+// personal details of the requests that ended long enough ago
+// (booking.Bookings.ErasePersonalData), on
 // each scheduled event (functions/expire-holds) or on a ticker
 // (infra/local).
 package sweep
@@ -27,8 +29,13 @@ type Report struct {
 	Skipped  int       `json:"skipped"`
 	Reminded int       `json:"reminded"`
 	// RemindSkipped are the reminders another sweep (or a move) took first.
-	RemindSkipped int     `json:"remind_skipped"`
-	DurationMS    float64 `json:"duration_ms"`
+	RemindSkipped int `json:"remind_skipped"`
+	// Erased are the ended requests whose personal details this sweep
+	// erased (booking.Bookings.ErasePersonalData); EraseSkipped those
+	// someone erased or changed first.
+	Erased       int     `json:"erased"`
+	EraseSkipped int     `json:"erase_skipped"`
+	DurationMS   float64 `json:"duration_ms"`
 }
 
 // maxClockLead is how far an event's time may be ahead of the function's
@@ -76,12 +83,17 @@ func Sweep(ctx context.Context, bookings *booking.Bookings, now time.Time, log *
 	// Reminders even when some expiry failed: they are another matter.
 	rem, remErr := bookings.SendReminders(ctx, now)
 	err = errors.Join(err, remErr)
+	// Personal details kept long enough: erased, at most a bounded batch a sweep.
+	erased, eraseErr := bookings.ErasePersonalData(ctx, now)
+	err = errors.Join(err, eraseErr)
 	report := Report{
 		Now:           now.UTC(),
 		Expired:       res.Expired,
 		Skipped:       res.Skipped,
 		Reminded:      rem.Reminded,
 		RemindSkipped: rem.Skipped,
+		Erased:        erased.Erased,
+		EraseSkipped:  erased.Skipped,
 		DurationMS:    float64(time.Since(start).Microseconds()) / 1000,
 	}
 	attrs := []slog.Attr{
@@ -90,6 +102,8 @@ func Sweep(ctx context.Context, bookings *booking.Bookings, now time.Time, log *
 		slog.Int("skipped", report.Skipped),
 		slog.Int("reminded", report.Reminded),
 		slog.Int("remind_skipped", report.RemindSkipped),
+		slog.Int("erased", report.Erased),
+		slog.Int("erase_skipped", report.EraseSkipped),
 		slog.Float64("duration_ms", report.DurationMS),
 	}
 	if err != nil {

@@ -1,0 +1,261 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/htmlpage/axetest"
+	"github.com/doorstep/doorstep/pkg/inboxweb"
+	"github.com/doorstep/doorstep/pkg/notify"
+)
+
+// TestBrowserPersonalData drives Chromium at a phone's size (390×844)
+// through "Erase my details" and the inbox's CSV export on the local
+// server's wiring, in English and in Spanish (a business whose
+// default_language is es). A person sends two requests through the JSON
+// API; they cancel one on its status page, then erase their details from
+// it (the erase page, then its confirmation), and the status page says the
+// details are erased. The business signs in with a link from the outbox,
+// finds the erased request's page saying "details erased", is refused a
+// range that is no range with the problem next to its field, then
+// downloads the CSV of the month: the file holds the two requests, the
+// erased one without the person's details, the other's name (which starts
+// with =) neutralised. Every page is checked with axe-core and for touch
+// targets, and screenshotted to artifacts/screenshots/personal-{lang}-{n}-{page}.png.
+func TestBrowserPersonalData(t *testing.T) {
+	shots := axetest.Screenshots(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var handler http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	businesses, err := loadBusinesses("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs logBuffer
+	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeStore()
+	chrome := axetest.Browser(ctx, t)
+
+	tests := []struct {
+		lang, slug, zip, city string
+		eraseTitle, erased    string // the erase page's heading; the status page's notice after it (pkg/pages)
+		inboxErased           string // the inbox's request page, where the name was (pkg/inboxweb)
+		badDate               string // the export page's refusal of a date that is none
+		header                string // the CSV's first column
+		cancelled             string // the cancelled request's state in the CSV
+	}{
+		{"en", "desert-cool-hvac", "85004", "Phoenix", "Erase your details", "Your details are erased.",
+			"Details erased", "Enter a date, such as 2026-11-01.", "Request code", "Cancelled"},
+		{"es", "limpieza-la-estrella", "90026", "Los Angeles", "Borrar sus datos", "Sus datos están borrados.",
+			"Datos borrados", "Escriba una fecha, como 2026-11-01.", "Código de solicitud", "Cancelada"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			var b *booking.Business
+			for _, x := range businesses {
+				if x.Slug == tt.slug {
+					b = x
+				}
+			}
+			if b == nil || b.InboxEmail == "" || b.DefaultLanguage != tt.lang || b.BookingDeposit != nil {
+				t.Fatalf("businesses.json: want %s with an inbox_email, default_language %s and no deposit, got %+v", tt.slug, tt.lang, b)
+			}
+			var avail booking.Availability
+			getJSON(t, srv.URL+"/api/v1/businesses/"+tt.slug+"/availability?days=14", &avail)
+			if len(avail.Windows) < 2 {
+				t.Fatalf("availability: got %d windows, want 2 or more", len(avail.Windows))
+			}
+			send := func(w int, name, phone string) booking.Created {
+				t.Helper()
+				body := `{"window_start":"` + avail.Windows[w].Start.Format(time.RFC3339) + `",` +
+					`"address":{"street":"9 Erase Ave","city":"` + tt.city + `","zip":"` + tt.zip + `"},` +
+					`"contact":{"name":` + strconv.Quote(name) + `,"phone":"` + phone + `"},` +
+					`"description":"Leave it by the door.","language":"` + tt.lang + `"}`
+				res, err := http.Post(srv.URL+"/api/v1/businesses/"+tt.slug+"/requests", "application/json", strings.NewReader(body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer res.Body.Close()
+				data, _ := io.ReadAll(res.Body)
+				var c booking.Created
+				if err := json.Unmarshal(data, &c); err != nil || res.StatusCode != http.StatusCreated {
+					t.Fatalf("create: got %d %s %v", res.StatusCode, data, err)
+				}
+				return c
+			}
+			mine := send(0, "Erin Erase", "303555017"+itoa(i)[1:])
+			formula := send(1, "=HYPERLINK(\"http://evil.example\")", "303555018"+itoa(i)[1:])
+
+			tab, cancelTab := chromedp.NewContext(chrome, chromedp.WithNewBrowserContext())
+			defer cancelTab()
+			n := 0
+			shot := func(name string) {
+				t.Helper()
+				n++
+				axetest.Screenshot(tab, t, shots, "personal-"+tt.lang+"-"+itoa(n)+"-"+name)
+				t.Run("axe "+itoa(n)+"-"+name, func(t *testing.T) { axetest.Check(tab, t) })
+				axetest.CheckTargets(tab, t)
+				axetest.CheckLang(tab, t, name, tt.lang)
+			}
+			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
+			click := func(sel string) { t.Helper(); axetest.Click(tab, t, sel) }
+			navigate := func(url string) {
+				t.Helper()
+				if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
+					t.Fatalf("open %s: %v", url, err)
+				}
+			}
+			count := func(sel string) int {
+				t.Helper()
+				c, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("`+sel+`").length`))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return c
+			}
+			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
+				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
+					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": tt.lang}})
+				return chromedp.Void{}, err
+			}
+			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
+				t.Fatal(err)
+			}
+
+			// 1. The person cancels, then erases their details.
+			navigate(mine.StatusURL)
+			if count("a#erase") != 0 {
+				t.Errorf("a live request offers to erase its details")
+			}
+			click("a#cancel")
+			click("button#confirm")
+			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#state"), "data-state")); got.Value != string(booking.StatusCancelled) {
+				t.Fatalf("after cancelling: got state %q", got.Value)
+			}
+			shot("cancelled")
+			click("a#erase")
+			if got := text("h1"); got != tt.eraseTitle {
+				t.Errorf("erase page: got %q, want %q", got, tt.eraseTitle)
+			}
+			shot("erase")
+			click("button#confirm-erase")
+			if got := text("p.notice"); got != tt.erased {
+				t.Errorf("after erasing: got notice %q, want %q", got, tt.erased)
+			}
+			if count("#erased") != 1 || count("a#erase") != 0 {
+				t.Errorf("after erasing: want the erased line and no erase link")
+			}
+			shot("erased")
+
+			// 2. The business signs in with a link from the outbox.
+			navigate(srv.URL + "/inbox")
+			if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS("#email"), b.InboxEmail)); err != nil {
+				t.Fatal(err)
+			}
+			click("button#send")
+			var outbox struct{ Messages []notify.Message }
+			getJSON(t, srv.URL+"/dev/outbox", &outbox)
+			link := ""
+			for _, m := range outbox.Messages { // newest first
+				if m.Kind == inboxweb.KindSignIn && m.To == b.InboxEmail {
+					link = signInLink.FindString(m.Body)
+					break
+				}
+			}
+			if link == "" {
+				t.Fatalf("outbox: no sign-in link to %s", b.InboxEmail)
+			}
+			navigate(link)
+			click("button#sign-in")
+
+			// 3. The erased request in the inbox: "details erased", never an error.
+			navigate(srv.URL + "/inbox/requests/" + mine.Code)
+			if got := text("h1"); !strings.HasPrefix(got, tt.inboxErased) {
+				t.Errorf("inbox: the erased request's heading is %q, want it to start %q", got, tt.inboxErased)
+			}
+			if count("#erased") != 1 || count("a#erase") != 0 {
+				t.Errorf("inbox: want the erased line and no erase link on an erased request")
+			}
+			shot("inbox-erased")
+
+			// 4. The export: a range that is none, then the month's CSV.
+			click("a#export-link")
+			shot("export")
+			navigate(srv.URL + "/inbox/export.csv?from=2026-02-30&to=2026-03-01")
+			if got := text("#from-error"); got != tt.badDate {
+				t.Errorf("export: got %q next to from, want %q", got, tt.badDate)
+			}
+			shot("export-refused")
+			navigate(srv.URL + "/inbox/export")
+			dir := t.TempDir()
+			progress := chromedp.Events(tab, browser.DownloadProgress)
+			enabled := true
+			if err := chromedp.Do(tab, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+				// In the tab's own browser context: the default one's behaviour is not its.
+				_, err := chromedp.Call(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+					Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &enabled,
+					BrowserContextID: chromedp.FromContext(tab).BrowserContextID,
+				})
+				return err
+			}), chromedp.Click(chromedp.CSS("button#download"))); err != nil {
+				t.Fatal(err)
+			}
+			var file string
+			for ev, err := range progress {
+				if err != nil {
+					t.Fatalf("download: %v", err)
+				}
+				if ev.State == browser.DownloadProgressStateCanceled {
+					t.Fatal("download: cancelled")
+				}
+				if ev.State == browser.DownloadProgressStateCompleted {
+					file = filepath.Join(dir, ev.GUID)
+					break
+				}
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+			if err != nil || len(rows) != 3 || rows[0][0] != tt.header {
+				t.Fatalf("the downloaded CSV: %v, %d rows, want a header %q and 2 rows:\n%s", err, len(rows), tt.header, data)
+			}
+			byCode := map[string][]string{rows[1][0]: rows[1], rows[2][0]: rows[2]}
+			if r := byCode[mine.Code]; r == nil || r[2] != tt.cancelled || r[6] != "" || r[9] != "" || r[19] == "" {
+				t.Errorf("the erased request's row = %q, want %s with no details and when they were erased", r, tt.cancelled)
+			}
+			if r := byCode[formula.Code]; r == nil || r[6] != `'=HYPERLINK("http://evil.example")` || r[9] != "9 Erase Ave" {
+				t.Errorf("the other request's row = %q, want its name neutralised and its street", r)
+			}
+			if strings.Contains(string(data), "Erin Erase") {
+				t.Errorf("the CSV holds an erased name:\n%s", data)
+			}
+		})
+	}
+	if log := logs.String(); strings.Contains(log, "Erin Erase") || strings.Contains(log, "3035550170") {
+		t.Errorf("the server's log holds a contact value:\n%s", log)
+	}
+}
