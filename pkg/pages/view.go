@@ -38,6 +38,9 @@ type statusView struct {
 	// can be cancelled.
 	Private    string
 	StatusPath string
+	// BookURL is the business's booking form, to ask for another time
+	// once the request was declined, cancelled or expired.
+	BookURL string
 }
 
 // depositView is a request's deposit: its amount, what became of it and
@@ -139,6 +142,12 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time) statusVi
 	}
 	if r.Status == booking.StatusAccepted {
 		v.CalendarURL = "/r/" + r.Code + ".ics"
+	}
+	switch r.Status {
+	case booking.StatusDeclined, booking.StatusCancelled, booking.StatusExpired:
+		// The booking form at /book/{slug} (pkg/bookform), in the
+		// request's language.
+		v.BookURL = "/book/" + b.Slug + "?lang=" + lang
 	}
 	return v
 }
