@@ -182,6 +182,15 @@ func readAnswers(v url.Values) answers {
 	return a
 }
 
+// pickSoonest reads a day that is the soonest window's start (the days'
+// first choice for a business with urgent services) as that window, on
+// its day in loc.
+func (a *answers) pickSoonest(loc *time.Location) {
+	if at, ok := edge.ParseWindowStart(a.Day); ok {
+		a.Window, a.Day = a.Day, at.In(loc).Format("2006-01-02")
+	}
+}
+
 // get serves the step the answers in the address lead to: the first page
 // until a day is picked (or its Next pressed), then the rest of the form.
 func (h *handler) get(w http.ResponseWriter, r *http.Request) {
@@ -201,10 +210,7 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	if at, ok := edge.ParseWindowStart(a.Day); ok {
-		// The soonest window, picked on the first page.
-		a.Window, a.Day = a.Day, at.In(b.Location()).Format("2006-01-02")
-	}
+	a.pickSoonest(b.Location())
 	if q.Has("show_week") {
 		// The pager of the first page: another week, with its answers.
 		a.Week, _ = strconv.Atoi(q.Get("show_week"))
@@ -275,6 +281,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request) {
 		// Another day picked after the form's day had gone: its windows,
 		// with everything typed kept. Nothing is sent.
 		a.Window = ""
+		a.pickSoonest(b.Location())
 		h.renderDetails(ctx, w, r, f, a, http.StatusOK)
 		return
 	}
