@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"io"
+	"log"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
@@ -17,11 +19,15 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/cdproto/security"
+	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
 
 	"github.com/doorstep/doorstep/pkg/bookform"
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/htmlpage/axetest"
+	"github.com/doorstep/doorstep/pkg/inboxweb"
+	"github.com/doorstep/doorstep/pkg/notify"
 )
 
 // phoneTab is a person's phone in a browser tab of its own: 390×844,
@@ -242,6 +248,9 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 			p.open(srv.URL + bookform.Path + "desert-cool-hvac?lang=" + lang)
 			p.pages.Store(1) // the form opened from a link
 			p.check("start")
+			if n, err := chromedp.Run(p.ctx, chromedp.Nodes(chromedp.CSSAll("#fix, .error, [aria-invalid]"), chromedp.AtLeast(0))); err != nil || len(n) > 0 {
+				t.Errorf("a new form shows %d problems (%v), want none", len(n), err)
+			}
 			if got := p.text("#danger-title"); got != w["danger"] {
 				t.Errorf("danger notice: got %q, want %q", got, w["danger"])
 			}
@@ -510,4 +519,170 @@ func inboxMove(t *testing.T, base, slug, code, action string) {
 	if res.StatusCode != http.StatusOK {
 		t.Fatalf("%s %s: got %d", action, code, res.StatusCode)
 	}
+}
+
+// TestBrowserBookingFormEmbedded puts the settings page's snippet (the
+// form in an <iframe>) on a page of another site, as a business does on
+// its own site, and books through it on a phone, in English and in
+// Spanish: the form's final POST leaves the frame, so the person sees the
+// status page, or the payment page for a business that takes a deposit
+// (a payment page cannot be framed), in the whole window. Those pages are
+// checked with axe-core at 390 px.
+func TestBrowserBookingFormEmbedded(t *testing.T) {
+	shots := axetest.Screenshots(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var handler http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	// Each business's own site, on another site: {slug}.localhost (which
+	// Chromium reaches on the loopback) is not 127.0.0.1's site. A
+	// business's url is https; the tab takes the test server's certificate.
+	snippets := map[string]string{} // by slug
+	site := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		slug := strings.TrimPrefix(r.URL.Path, "/")
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Write([]byte(`<!doctype html><html lang="en"><head><meta name="viewport" content="width=device-width, initial-scale=1"><title>Our site</title></head>` +
+			`<body><main><h1>Book a visit</h1>` + snippets[slug] + `</main></body></html>`))
+	}))
+	// The browser's first try, before it takes the certificate, is no failure.
+	site.Config.ErrorLog = log.New(io.Discard, "", 0)
+	t.Cleanup(site.Close)
+	siteURL := func(slug string) string { return strings.Replace(site.URL, "127.0.0.1", slug+".localhost", 1) }
+	businesses, err := loadBusinesses("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range businesses {
+		switch b.Slug {
+		case "desert-cool-hvac", "austin-rapid-plumbing":
+			b.URL = siteURL(b.Slug) // the form may be framed there
+			b.Languages = []string{"en", "es"}
+		}
+	}
+	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeStore()
+	browser := axetest.Browser(ctx, t)
+
+	// The snippet, as the settings page gives it to the business.
+	for _, slug := range []string{"desert-cool-hvac", "austin-rapid-plumbing"} {
+		p := newPhoneTab(t, browser, shots, "embed-"+slug, "en")
+		signIn(t, p, srv.URL, "inbox@"+slug+".example.com")
+		p.open(srv.URL + "/inbox/settings")
+		p.scripts(true)
+		snippet, err := chromedp.Run(p.ctx, chromedp.Value(chromedp.CSS("#embed-frame")))
+		p.scripts(false)
+		if err != nil || !strings.HasPrefix(snippet, `<iframe src="`+srv.URL+bookform.Path+slug+`"`) {
+			t.Fatalf("the settings page's snippet: got %q (%v)", snippet, err)
+		}
+		snippets[slug] = snippet
+	}
+
+	tests := []struct {
+		name, lang, slug, service, zip, phone, wantPath string
+		deposit                                         bool
+	}{
+		{"en", "en", "desert-cool-hvac", "ac-tune-up", "85004", "(602) 555-0161", "/r/", false},
+		{"es", "es", "desert-cool-hvac", "ac-tune-up", "85004", "(602) 555-0162", "/r/", false},
+		{"deposit-en", "en", "austin-rapid-plumbing", "drain-cleaning", "78701", "(512) 555-0163", "/pay/", true},
+		{"deposit-es", "es", "austin-rapid-plumbing", "drain-cleaning", "78701", "(512) 555-0164", "/pay/", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := newPhoneTab(t, browser, shots, "embedded-"+tt.name, tt.lang)
+			if _, err := chromedp.Call(p.ctx, security.SetIgnoreCertificateErrors, security.SetIgnoreCertificateErrorsParams{Ignore: true}); err != nil {
+				t.Fatal(err)
+			}
+			p.open(siteURL(tt.slug) + "/" + tt.slug)
+			// The form runs in a frame of its own (another site's): the
+			// test drives it there, in the person's language.
+			var frameID string
+			for deadline := time.Now().Add(15 * time.Second); frameID == "" && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+				infos, err := chromedp.Targets(p.ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, info := range infos {
+					if info.Type == "iframe" && strings.HasPrefix(info.URL, srv.URL+bookform.Path+tt.slug) {
+						frameID = string(info.TargetID)
+					}
+				}
+			}
+			if frameID == "" {
+				t.Fatal("the form's frame did not load")
+			}
+			frame, cancelFrame := chromedp.NewContext(p.ctx, chromedp.WithTargetID(target.ID(frameID)))
+			defer cancelFrame()
+			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
+				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
+					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": tt.lang}})
+				return chromedp.Void{}, err
+			}
+			if err := chromedp.Do(frame, acceptLanguage, chromedp.Navigate(srv.URL+bookform.Path+tt.slug)); err != nil {
+				t.Fatal(err)
+			}
+			f := &phoneTab{t: t, ctx: frame, lang: tt.lang}
+			axetest.CheckLang(frame, t, "the framed form", tt.lang)
+			f.tick(`input[name=service][value="` + tt.service + `"]`)
+			f.typeIn("#zip", tt.zip)
+			f.tick(`fieldset#day input[name=day]:not(#soonest)`)
+			f.click("button#next")
+			if got := f.attr("form[method=post]", "target"); got != "_top" {
+				t.Errorf("the form's target: got %q, want _top", got)
+			}
+			f.tick("#window-0")
+			f.typeIn("#street", "4417 Wisteria Lane")
+			f.typeIn("#name", "Quentin Zebulon")
+			f.typeIn("#phone", tt.phone)
+			if tt.deposit {
+				f.tick("#deposit_accepted")
+			}
+			// Send: the answer opens in the whole window, not the frame.
+			f.tick("button#send")
+			loc := ""
+			for deadline := time.Now().Add(15 * time.Second); !strings.HasPrefix(loc, srv.URL+tt.wantPath) && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+				loc, _ = chromedp.Run(p.ctx, chromedp.Location())
+			}
+			if !strings.HasPrefix(loc, srv.URL+tt.wantPath) {
+				t.Fatalf("after sending: the window shows %s, want %s...", loc, srv.URL+tt.wantPath)
+			}
+			if err := chromedp.Do(p.ctx, chromedp.WaitVisible(chromedp.CSS("h1"))); err != nil {
+				t.Fatal(err)
+			}
+			p.check("sent")
+			if tt.deposit {
+				p.click("button#pay")
+				if got := p.attr("#deposit", "data-deposit"); got != string(booking.DepositPaid) {
+					t.Errorf("after paying: got deposit %q, want paid", got)
+				}
+				p.check("paid")
+			}
+		})
+	}
+}
+
+// signIn signs the business with the inbox address email in, in the tab,
+// with the link the local server's outbox holds.
+func signIn(t *testing.T, p *phoneTab, base, email string) {
+	t.Helper()
+	p.open(base + "/inbox")
+	p.typeIn("#email", email)
+	p.click("button#send")
+	var outbox struct{ Messages []notify.Message }
+	getJSON(t, base+"/dev/outbox", &outbox)
+	link := ""
+	for _, m := range outbox.Messages { // newest first
+		if m.Kind == inboxweb.KindSignIn && m.To == email {
+			link = signInLink.FindString(m.Body)
+			break
+		}
+	}
+	if link == "" {
+		t.Fatalf("outbox: no sign-in link to %s", email)
+	}
+	p.open(link)
+	p.click("button#sign-in")
 }

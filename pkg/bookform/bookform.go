@@ -220,8 +220,7 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request) {
 		// The first page, with the answers so far and nothing said of
 		// them: a new form, a Change link, or another week.
 		f.checkStart(&a)
-		f.Errors = nil
-		f.Call = false
+		f.clearErrors()
 		h.renderStart(ctx, w, r, f, a, http.StatusOK)
 		return
 	}
@@ -276,7 +275,7 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request) {
 		h.renderStart(ctx, w, r, f, a, http.StatusBadRequest)
 		return
 	}
-	f.Errors, f.Call = nil, false
+	f.clearErrors()
 	if r.PostForm.Has("show_day") {
 		// Another day picked after the form's day had gone: its windows,
 		// with everything typed kept. Nothing is sent.

@@ -41,7 +41,7 @@ func TestSteps(t *testing.T) {
 			"Pick a day", "Today, Monday, November 23, 2026", "Tomorrow, Tuesday, November 24, 2026", "first free at",
 			`id="soonest" value="2026-11-2`, "Soonest open window:",
 			`<a id="lang" href="/book/desert-cool-hvac?lang=es" lang="es">Español</a>`)
-		wantNotIn(t, res.Body, " checked", "Do not use this form")
+		wantNotIn(t, res.Body, " checked", "Do not use this form", `id="fix"`, `class="error"`)
 	})
 	tests := []struct {
 		name, query string
@@ -60,7 +60,7 @@ func TestSteps(t *testing.T) {
 		{"the week", "service=ac-not-cooling&zip=85004", 200,
 			[]string{"Pick a day", "Today, Monday, November 23, 2026", "Sunday, November 29, 2026", "open windows", `id="next-week"`, `value="2026-11-24"`,
 				`value="ac-not-cooling" checked`, `value="85004"`},
-			[]string{`id="prev-week"`, `class="error"`}},
+			[]string{`id="prev-week"`, `class="error"`, `id="fix"`}},
 		{"the next week", "service=ac-not-cooling&zip=85004&show_week=1", 200,
 			[]string{"Monday, November 30, 2026", `id="prev-week"`, "no open window", `value="ac-not-cooling" checked`}, []string{`id="next-week"`, "Soonest"}},
 		{"a week past the horizon", "service=ac-not-cooling&zip=85004&show_week=9", 200, []string{"Today, Monday, November 23, 2026"}, nil},

@@ -78,6 +78,11 @@ func fieldOrder(field string) int {
 	return len(fieldsInOrder)
 }
 
+// clearErrors takes back every problem said so far.
+func (f *form) clearErrors() {
+	f.Errors, f.Problems, f.Call = nil, nil, false
+}
+
 // addError says text next to field, and in the list at the top. A field
 // keeps its first problem.
 func (f *form) addError(field, text string) {
