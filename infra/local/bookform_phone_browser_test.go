@@ -468,6 +468,40 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 			}
 		})
 
+		t.Run(lang+" e-mail limit", func(t *testing.T) {
+			// Three open requests with one e-mail address, from other
+			// phones: the fourth is refused naming the e-mail address.
+			email := "limit-" + lang + "@example.com"
+			var avail booking.Availability
+			getJSON(t, srv.URL+"/api/v1/businesses/limpieza-la-estrella/availability?days=7", &avail)
+			for n := range 3 {
+				body := `{"window_start":"` + avail.Windows[n].Start.Format(time.RFC3339) + `","address":{"street":"1 Elm St","zip":"90026"},` +
+					`"contact":{"name":"Someone","phone":"213555019` + itoa(n)[1:] + `","email":"` + email + `"}}`
+				res, err := http.Post(srv.URL+"/api/v1/businesses/limpieza-la-estrella/requests", "application/json", strings.NewReader(body))
+				if err != nil || res.StatusCode != http.StatusCreated {
+					t.Fatalf("request %d: %v %v", n, res, err)
+				}
+				res.Body.Close()
+			}
+			p := newPhoneTab(t, browser, shots, lang+"-email-limit", lang)
+			p.open(srv.URL + bookform.Path + "limpieza-la-estrella?lang=" + lang)
+			p.tick(`input[name=service][value="standard-cleaning"]`)
+			p.typeIn("#zip", "90026")
+			p.tick(`fieldset#day input[name=day]:not(#soonest)`)
+			p.click("button#next")
+			p.tick("#window-0")
+			p.typeIn("#street", "4417 Wisteria Lane")
+			p.typeIn("#name", "Quentin Zebulon")
+			p.typeIn("#phone", phone(6))
+			p.typeIn("#email", email)
+			p.click("button#send")
+			want := map[string]string{"en": "This e-mail address already has requests waiting", "es": "Este correo electrónico ya tiene solicitudes esperando"}[lang]
+			if got := p.text("#top-error"); !strings.HasPrefix(got, want) {
+				t.Errorf("the 4th open request: got %q, want %q", got, want)
+			}
+			p.check("email-limit")
+		})
+
 		t.Run(lang+" addresses", func(t *testing.T) {
 			p := newPhoneTab(t, browser, shots, lang+"-addresses", lang)
 			for _, path := range []string{"/book/", "/book", "/book/desert-cool-hvac/x"} {
