@@ -226,7 +226,11 @@ func (h *handler) get(w http.ResponseWriter, r *http.Request) {
 	}
 	bad := f.checkStart(&a)
 	if _, ok := f.dayOf(a.Day, h.Now()); !ok {
-		f.addError("day", tr(lang, map[bool]string{true: "refused_day_gone", false: "refused_day"}[a.Day != ""]))
+		key := "refused_day" // none picked
+		if a.Day != "" {
+			key = "refused_day_gone"
+		}
+		f.addError("day", tr(lang, key))
 		a.Day, bad = "", true
 	}
 	if bad {
