@@ -423,7 +423,9 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 			p.scripts(false)
 			p.typeIn("#phone", phone(4))
 			p.typeIn("#street", "4417 Wisteria Lane")
-			p.tick("#window-0")
+			if ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`document.querySelector("#window-0").checked`)); err != nil || !ok {
+				t.Errorf("after the refusal: the window picked is not kept (%v)", err)
+			}
 			p.tick("#deposit_accepted")
 			p.click("button#send")
 			if loc := p.location(); !strings.HasPrefix(loc, srv.URL+"/pay/") {
