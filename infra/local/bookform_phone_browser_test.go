@@ -325,6 +325,9 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 			if ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`document.querySelector("#window-0").checked`)); err == nil && !ok {
 				t.Errorf("the soonest window is not ticked")
 			}
+			if got := p.text("#call-now"); got != w["call now"] || !strings.HasPrefix(p.attr("#call-now", "href"), "tel:+1") {
+				t.Errorf("beside the urgent service on the second page: got %q, want a tel: link %q", got, w["call now"])
+			}
 			p.check("soonest")
 			p.typeIn("#street", "4417 Wisteria Lane")
 			p.typeIn("#name", "Quentin Zebulon")

@@ -588,6 +588,7 @@ func (h *handler) renderDetails(ctx context.Context, w http.ResponseWriter, r *h
 	f.Windows = f.windows(windows, a.Window)
 	f.ChangeDay = f.url(a, "week", strconv.Itoa(a.Week), "change", "1")
 	f.ChangeStart = f.startLink(a)
+	f.UrgentCall = f.Service != nil && f.Service.Urgent && f.PhoneLink != ""
 	f.Heading = tr(f.Lang, "details_title")
 	if len(f.Errors) > 0 || f.Top != "" {
 		f.Title = tr(f.Lang, "fix_title") + " · " + f.Heading

@@ -68,7 +68,7 @@ func TestSteps(t *testing.T) {
 		{"the soonest window", "service=ac-not-cooling&zip=85004&day=2026-11-23T17:00:00Z", 200,
 			[]string{"Arrival window: Today, Monday, November 23, 2026", `id="window-0" value="2026-11-23T17:00:00Z" checked`}, nil},
 		{"a day", "service=ac-not-cooling&zip=85004&day=2026-11-24", 200,
-			[]string{"Arrival window: Tomorrow, Tuesday, November 24, 2026", `target="_top"`, `value="2026-11-24T15:00:00Z"`, "8:00 AM – 10:00 AM MST",
+			[]string{"Arrival window: Tomorrow, Tuesday, November 24, 2026", `target="_top"`, `id="call-now" href="tel:&#43;16025550163">Call now</a>`, `value="2026-11-24T15:00:00Z"`, "8:00 AM – 10:00 AM MST",
 				`name="token"`, `name="key"`, `value="emergency" checked`, `id="not-a-booking"`, `id="send"`,
 				`<input type="checkbox" id="sms_consent" name="sms_consent" value="yes"><span>`},
 			[]string{`deposit_accepted`, `id="window-0" value="2026-11-24T15:00:00Z" checked`}},

@@ -11,7 +11,7 @@ var texts = htmlpage.Texts{
 
 		// Danger first, and the business's states.
 		"danger_title":    "In danger? Leave, then call",
-		"danger":          "A gas smell, sparks, or water you cannot stop: leave the place, call 911 or the utility, then call the business.",
+		"danger":          "A gas smell, sparks, water you cannot stop, or any other danger: leave the place, call 911 or the utility, then call the business. A request here is too slow for that.",
 		"danger_else":     "Anything else, urgent repairs included, you can ask for here.",
 		"call":            "Call %s",
 		"call_now":        "Call now",
@@ -124,7 +124,7 @@ var texts = htmlpage.Texts{
 		"other_lang": "English",
 
 		"danger_title":    "¿Hay peligro? Salga y después llame",
-		"danger":          "Olor a gas, chispas o agua que no puede parar: salga del lugar, llame al 911 o a la compañía de servicios, y después llame al negocio.",
+		"danger":          "Olor a gas, chispas, agua que no puede parar u otro peligro: salga del lugar, llame al 911 o a la compañía de servicios, y después llame al negocio. Una solicitud aquí es demasiado lenta para eso.",
 		"danger_else":     "Todo lo demás, incluidas las reparaciones urgentes, puede pedirlo aquí.",
 		"call":            "Llamar al %s",
 		"call_now":        "Llamar ahora",

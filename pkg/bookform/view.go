@@ -53,6 +53,7 @@ type form struct {
 	Windows      []windowView
 	Urgencies    []choiceView
 	ServiceName  string
+	UrgentCall   bool // an urgent service: "Call now" beside it
 	ChangeDay    string
 	ChangeStart  string
 	Token        string
