@@ -303,17 +303,6 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in := a.input()
-	if problems := h.Bookings.Problems(b, in); len(problems) > 0 {
-		// Every problem the form can find without the store, at once.
-		for _, p := range problems {
-			f.refuse(p)
-		}
-		if f.Errors["window"] != "" {
-			a.Window = "" // the windows are listed again, as they stand now
-		}
-		h.renderDetails(ctx, w, r, f, a, edge.Status(booking.ErrorCode(problems[0])))
-		return
-	}
 	c, _, err := h.Bookings.CreateRequest(ctx, b, in)
 	if err == nil {
 		to := c.StatusURL
@@ -326,6 +315,20 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request) {
 	code := booking.ErrorCode(err)
 	if code == booking.NotFound || code == booking.ServerError {
 		h.fail(w, r, err)
+		return
+	}
+	// CreateRequest answers one code (and replays a form sent before,
+	// whatever the clock says now). The form shows every problem it can
+	// find without the store at once; what needs the store (the window
+	// just taken, the limits) comes only once there is none.
+	if problems := h.Bookings.Problems(b, in); len(problems) > 0 {
+		for _, p := range problems {
+			f.refuse(p)
+		}
+		if f.Errors["window"] != "" {
+			a.Window = "" // the windows are listed again, as they stand now
+		}
+		h.renderDetails(ctx, w, r, f, a, edge.Status(booking.ErrorCode(problems[0])))
 		return
 	}
 	if code == booking.BookingPaused {

@@ -229,3 +229,31 @@ func bothLanguages(b *booking.Business) {
 		b.Languages = []string{"en", "es"}
 	}
 }
+
+// TestResentLater: a form sent again once its window starts too soon (a
+// resend within the token's life) gets the request it made, as the JSON
+// API replays it, not the problem the clock would now find.
+func TestResentLater(t *testing.T) {
+	f := newFixture(t, func(b *booking.Business) { b.MinNoticeMinutes = 60 })
+	v := f.filled(t, plain, "ac-not-cooling", "85004", f.day(t, plain, 0))
+	first := f.post(t, plain, v)
+	if first.Status != http.StatusSeeOther {
+		t.Fatalf("the first send: got %d %s", first.Status, first.Body)
+	}
+	window, err := time.Parse(time.RFC3339, v.Get("window"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if later := window.Add(-30 * time.Minute); later.Sub(start) < bookform.TokenTTL {
+		f.clock.Set(later) // within the notice now, the token still good
+	} else {
+		t.Fatalf("the first window today starts at %s: too late for the token's life", window)
+	}
+	again := f.post(t, plain, v)
+	if again.Status != http.StatusSeeOther || again.Header.Get("Location") != first.Header.Get("Location") {
+		t.Fatalf("sent again: got %d to %q, want %d to %q: %s", again.Status, again.Header.Get("Location"), http.StatusSeeOther, first.Header.Get("Location"), again.Body)
+	}
+	if n := f.stored(t, plain); n != 1 {
+		t.Errorf("got %d requests stored, want 1", n)
+	}
+}
