@@ -176,6 +176,7 @@ var phoneWords = map[string]map[string]string{
 		"problems": "The request was not sent. Fix these, then send again:", "day gone": "That day is no longer offered. Pick another day.",
 		"comes": "will come to your address in this arrival window.", "book again": "Ask for another time",
 		"not found": "Page not found", "reload": "Reload the form",
+		"other": "Something else (you describe it on the next page)", "preview": "this business's site is a preview",
 	},
 	"es": {
 		"danger": "¿Hay peligro? Salga y después llame", "else": "Todo lo demás, incluidas las reparaciones urgentes, puede pedirlo aquí.",
@@ -184,6 +185,7 @@ var phoneWords = map[string]map[string]string{
 		"problems": "La solicitud no se envió. Corrija esto y envíela de nuevo:", "day gone": "Ese día ya no se ofrece. Elija otro día.",
 		"comes": "irá a su dirección en este horario de llegada.", "book again": "Pedir otro horario",
 		"not found": "Página no encontrada", "reload": "Vuelva a abrir el formulario",
+		"other": "Otra cosa (la describe en la página siguiente)", "preview": "el sitio de este negocio es una vista previa",
 	},
 }
 
@@ -217,7 +219,7 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 	}
 	for _, b := range businesses {
 		switch b.Slug {
-		case "austin-rapid-plumbing":
+		case "austin-rapid-plumbing", "mile-high-electric":
 			b.Languages = []string{"en", "es"} // its deposit's rules in both languages
 		}
 	}
@@ -268,6 +270,9 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 				if !strings.Contains(days, want) {
 					t.Errorf("the days: got %q, want %q in it", days, want)
 				}
+			}
+			if got := p.text(`label:has(input[name=service][value=other])`); got != w["other"] {
+				t.Errorf("something else: got %q, want %q", got, w["other"])
 			}
 			p.tick(`input[name=service][value="ac-tune-up"]`)
 			p.typeIn("#zip", "85004")
@@ -350,6 +355,14 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 				t.Errorf("the first page: got %q, want the true reason %q", got, w["simulated"])
 			}
 			p.check("start")
+			// A preview business gives its own reason.
+			p.open(srv.URL + bookform.Path + "mile-high-electric?lang=" + lang)
+			if got := p.text("#deposit-note"); !strings.Contains(got, w["preview"]) {
+				t.Errorf("a preview business: got %q, want %q", got, w["preview"])
+			}
+			p.check("preview-start")
+			p.open(srv.URL + bookform.Path + "austin-rapid-plumbing?lang=" + lang)
+			p.pages.Store(1)
 			p.tick(`input[name=service][value="drain-cleaning"]`)
 			p.typeIn("#zip", "78701")
 			p.tick(`fieldset#day input[name=day]:not(#soonest)`)
