@@ -476,6 +476,9 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 			if got := p.attr("#street", "value"); got != "4417 Wisteria Lane" {
 				t.Errorf("after the refusal: got street %q, want what was typed", got)
 			}
+			if n, err := chromedp.Run(p.ctx, chromedp.Nodes(chromedp.CSSAll("#problems li"), chromedp.AtLeast(0))); err != nil || len(n) != 1 {
+				t.Errorf("a day gone: got %d problems listed (%v), want the day's alone", len(n), err)
+			}
 			p.check("day-gone")
 			p.tick(`fieldset#day input[name=day]`)
 			p.click("button#show-day")

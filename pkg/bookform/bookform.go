@@ -571,6 +571,7 @@ func (h *handler) renderDetails(ctx context.Context, w http.ResponseWriter, r *h
 		f.WindowLegend = tr(f.Lang, "step_window", f.DayText)
 	} else {
 		a.Day, a.Week, a.Window = "", 0, ""
+		f.dropError("window") // its window has gone with it: the day says so
 		f.addError("day", tr(f.Lang, "refused_day_gone"))
 		f.WindowLegend = tr(f.Lang, "step_window_none")
 		if status < http.StatusBadRequest {

@@ -123,6 +123,7 @@ func TestDayGone(t *testing.T) {
 	if res.Status != http.StatusBadRequest {
 		t.Fatalf("got %d, want 400: %s", res.Status, res.Body)
 	}
+	wantNotIn(t, res.Body, `id="window-error"`)
 	wantIn(t, res.Body, `id="day-error">That day is no longer offered. Pick another day.`, `<a href="#day">`,
 		`name="street" value="4417 Wisteria Lane"`, `name="name" value="Quentin Zebulon"`, ">The breaker trips.</textarea>",
 		`name="day" id="day-2026-11-25" value="2026-11-25"`, `id="show-day"`, "Today, Tuesday, November 24, 2026")

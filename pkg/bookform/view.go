@@ -84,6 +84,12 @@ func (f *form) clearErrors() {
 	f.Errors, f.Problems, f.Call = nil, nil, false
 }
 
+// dropError takes back the problem said of field.
+func (f *form) dropError(field string) {
+	delete(f.Errors, field)
+	f.Problems = slices.DeleteFunc(f.Problems, func(p problemView) bool { return p.Field == field })
+}
+
 // addError says text next to field, and in the list at the top. A field
 // keeps its first problem.
 func (f *form) addError(field, text string) {
