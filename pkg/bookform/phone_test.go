@@ -126,12 +126,12 @@ func TestDayGone(t *testing.T) {
 	wantNotIn(t, res.Body, `id="window-error"`)
 	wantIn(t, res.Body, `id="day-error">That day is no longer offered. Pick another day.`, `<a href="#day">`,
 		`name="street" value="4417 Wisteria Lane"`, `name="name" value="Quentin Zebulon"`, ">The breaker trips.</textarea>",
-		`name="day" id="day-2026-11-25" value="2026-11-25"`, `id="show-day"`, "Today, Tuesday, November 24, 2026")
+		`name="day" id="day-2026-11-25" value="2026-11-25"`, `id="show-day"`, "Today, Tuesday, November 24")
 	res = f.post(t, plain, with(v, "day", "2026-11-25", "show_day", "1", "window", ""))
 	if res.Status != http.StatusOK {
 		t.Fatalf("another day: got %d, want 200", res.Status)
 	}
-	wantIn(t, res.Body, "Arrival window: Tomorrow, Wednesday, November 25, 2026", `id="window-0"`,
+	wantIn(t, res.Body, "Arrival window: Tomorrow, Wednesday, November 25", `id="window-0"`,
 		`name="street" value="4417 Wisteria Lane"`, `name="name" value="Quentin Zebulon"`)
 	wantNotIn(t, res.Body, `class="error"`)
 	if n := f.stored(t, plain); n != 0 {
@@ -257,4 +257,15 @@ func TestResentLater(t *testing.T) {
 	if n := f.stored(t, plain); n != 1 {
 		t.Errorf("got %d requests stored, want 1", n)
 	}
+}
+
+// TestDayNames: the days are short enough for a phone's line, with the
+// year only when it is not this year's.
+func TestDayNames(t *testing.T) {
+	f := newFixture(t, nil)
+	f.clock.Set(time.Date(2026, 12, 30, 15, 0, 0, 0, time.UTC))
+	res := f.get(t, bookform.Path+plain)
+	wantIn(t, res.Body, "Today, Wednesday, December 30</strong>", "Tomorrow, Thursday, December 31</strong>", "Friday, January 1, 2027</strong>")
+	res = f.get(t, bookform.Path+plain+"?lang=es")
+	wantIn(t, res.Body, "Hoy, miércoles 30 de diciembre</strong>", "viernes 1 de enero de 2027</strong>")
 }

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -289,9 +290,14 @@ func (f *form) dayOf(day string, now time.Time) (time.Time, bool) {
 }
 
 // dayName is a date value's day as a person reads it, from today (a date
-// value too): "Today, Monday, November 23, 2026".
+// value too), short enough for a phone's line: "Today, Monday, November
+// 23", the year only when it is not this year's.
 func (f *form) dayName(today, date time.Time) string {
 	text := display.Day(f.Lang, date.Add(12*time.Hour), time.UTC)
+	if date.Year() == today.Year() {
+		year := strconv.Itoa(date.Year())
+		text = strings.TrimSuffix(strings.TrimSuffix(text, ", "+year), " de "+year)
+	}
 	switch date {
 	case today:
 		return tr(f.Lang, "today", text)
