@@ -61,7 +61,8 @@ type form struct {
 }
 
 // problemView is one problem in the list at the top of a refused form:
-// its words, and the field it links to ("" for the form as a whole).
+// its words, and the field it links to ("top": the form as a whole, no
+// link).
 type problemView struct {
 	Field, Text string
 }
@@ -101,18 +102,10 @@ func (f *form) addError(field, text string) {
 		return
 	}
 	f.Errors[field] = text
-	link := field
-	if field == "top" {
-		link = ""
-	}
 	i, _ := slices.BinarySearchFunc(f.Problems, field, func(p problemView, field string) int {
-		pf := p.Field
-		if pf == "" {
-			pf = "top"
-		}
-		return fieldOrder(pf) - fieldOrder(field)
+		return fieldOrder(p.Field) - fieldOrder(field)
 	})
-	f.Problems = slices.Insert(f.Problems, i, problemView{Field: link, Text: text})
+	f.Problems = slices.Insert(f.Problems, i, problemView{Field: field, Text: text})
 }
 
 type serviceView struct {
