@@ -91,7 +91,7 @@ func (s *formSite) formWeights(ctx context.Context) ([]row, error) {
 	for _, lang := range []string{"en", "es"} {
 		steps = append(steps,
 			step{lang + " first step", "desert-cool-hvac", "lang=" + lang},
-			step{lang + " ZIP outside the area", "desert-cool-hvac", "lang=" + lang + "&service=ac-not-cooling&zip=99999"},
+			step{lang + " ZIP outside the area", "desert-cool-hvac", "lang=" + lang + "&service=ac-not-cooling&zip=99999&next=1"},
 			step{lang + " a week of days", "desert-cool-hvac", "lang=" + lang + "&service=ac-not-cooling&zip=85004"},
 			step{lang + " a day's windows and the form", "desert-cool-hvac", "lang=" + lang + "&service=ac-not-cooling&zip=85004&day=" + day},
 			step{lang + " the form with a deposit", "mile-high-electric", "lang=" + lang + "&service=power-loss&zip=80202&day=" + day})

@@ -25,7 +25,8 @@ import (
 
 // TestBrowserBookingForm books as a person, in Chromium with JavaScript
 // disabled, on the local server's own wiring: the booking form at
-// /book/{slug} from its first step to the status page, in English and in
+// /book/{slug} from its first page (the service, the ZIP code and the day)
+// to the status page, in English and in
 // Spanish; to the payment page for a business that takes a deposit, in
 // both languages; after refusals (a ZIP code outside the area in English,
 // no phone in Spanish, the deposit's box not ticked in both); after a
@@ -204,11 +205,9 @@ func TestBrowserBookingForm(t *testing.T) {
 				tick(`input[name=service][value="` + tt.service + `"]`)
 			}
 			typeIn("#zip", tt.zip)
+			// A day of the week, on the same page.
+			tick(`fieldset#day input[name=day]:not(#soonest)`)
 			click("button#next")
-
-			// A day of the week.
-			check("day")
-			click("ul.days a.card")
 
 			// The window, the address, the contact, what is needed; send.
 			check("details")
@@ -358,7 +357,10 @@ func TestBrowserBookingForm(t *testing.T) {
 			if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+bookform.Path+"limpieza-la-estrella?lang="+lang+"&service=standard-cleaning&zip=90026")); err != nil {
 				t.Fatal(err)
 			}
-			axetest.Click(tab, t, "ul.days a.card")
+			if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(`fieldset#day input[name=day]`))); err != nil {
+				t.Fatal(err)
+			}
+			axetest.Click(tab, t, "button#next")
 			if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(document.querySelector("input[name=token]").value = "forged") !== ""`)); err != nil {
 				t.Fatal(err)
 			}

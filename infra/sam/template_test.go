@@ -43,7 +43,7 @@ var wantFunctions = map[string]struct {
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"calendar-feed": {[]string{"GET /calendar/{token}"}, []string{"dynamodb:GetItem", "dynamodb:Query"}},
-	"book-form":     {[]string{"GET /book/{slug}", "POST /book/{slug}"}, createActions},
+	"book-form":     {[]string{"ANY /book", "ANY /book/{proxy+}", "ANY /book/{slug}", "GET /book/{slug}", "POST /book/{slug}"}, createActions},
 	"notify": {
 		[]string{"STREAM DoorstepTable.StreamArn"},
 		append([]string{"dynamodb:DeleteItem"}, withStream("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem")...),

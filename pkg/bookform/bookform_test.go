@@ -35,9 +35,13 @@ func TestSteps(t *testing.T) {
 			t.Errorf("got the danger notice at %d and the first step at %d, want the notice first", danger, step)
 		}
 		wantIn(t, res.Body, `<html lang="en">`, "call 911", `href="tel:&#43;16025550163"`,
-			`value="ac-not-cooling"><span>AC not cooling <strong class="badge">Urgent</strong>`, `value="other"`, `<label for="zip">`,
+			"water you cannot stop", "Anything else, urgent repairs included, you can ask for here.",
+			`value="ac-not-cooling"><span>AC not cooling <strong class="badge">Urgent</strong></span></label><a class="call-now" href="tel:&#43;16025550163">Call now</a>`,
+			`value="other"`, `<label for="zip">`,
+			"Pick a day", "Today, Monday, November 23", "Tomorrow, Tuesday, November 24", "first free at",
+			`id="soonest" value="2026-11-2`, "Soonest open window:",
 			`<a id="lang" href="/book/desert-cool-hvac?lang=es" lang="es">Español</a>`)
-		wantNotIn(t, res.Body, " checked")
+		wantNotIn(t, res.Body, " checked", "Do not use this form", `id="fix"`, `class="error"`)
 	})
 	tests := []struct {
 		name, query string
@@ -45,27 +49,36 @@ func TestSteps(t *testing.T) {
 		want        []string
 		wantNot     []string
 	}{
-		{"a ZIP outside the area", "service=ac-not-cooling&zip=90210", 400,
+		{"a ZIP outside the area", "service=ac-not-cooling&zip=90210&next=1", 400,
 			[]string{`id="zip-error">Desert Cool Heating &amp; Air does not work in this ZIP code. Call them to ask.`, `<a class="call" href="tel:&#43;16025550163">`, `value="ac-not-cooling" checked`, `value="90210"`}, nil},
-		{"a ZIP that is no ZIP", "service=ac-not-cooling&zip=8500", 400, []string{`id="zip-error">Write the ZIP code as 5 digits.`, `aria-invalid="true"`}, nil},
-		{"no service", "zip=85004", 400, []string{`id="service-error">Pick one of the services.`}, nil},
-		{"an unknown service", "service=roofing&zip=85004", 400, []string{`id="service-error">`}, nil},
+		{"a ZIP that is no ZIP", "service=ac-not-cooling&zip=8500&next=1", 400, []string{`id="zip-error">Write the ZIP code as 5 digits.`, `aria-invalid="true"`}, nil},
+		{"no service", "zip=85004&next=1", 400, []string{`id="service-error">Pick one of the services.`}, nil},
+		{"an unknown service", "service=roofing&zip=85004&next=1", 400, []string{`id="service-error">`}, nil},
+		{"every problem of the first page at once", "zip=8500&next=1", 400,
+			[]string{`<a href="#service">Pick one of the services.</a>`, `<a href="#zip">Write the ZIP code as 5 digits.</a>`, `<a href="#day">Pick a day with an open window.</a>`,
+				`id="day-error"`, `id="service-error"`, `id="zip-error"`}, nil},
 		{"the week", "service=ac-not-cooling&zip=85004", 200,
-			[]string{"Pick a day", "Monday, November 23, 2026", "Sunday, November 29, 2026", "open windows", `id="next-week"`, "day=2026-11-24"},
-			[]string{`id="prev-week"`}},
-		{"the next week", "service=ac-not-cooling&zip=85004&week=1", 200,
-			[]string{"Monday, November 30, 2026", `id="prev-week"`, "no open window"}, []string{`id="next-week"`}},
-		{"a week past the horizon", "service=ac-not-cooling&zip=85004&week=9", 200, []string{"Monday, November 23, 2026"}, nil},
-		{"something else", "service=other&zip=85004", 200, []string{"Something else (describe it below)"}, nil},
+			[]string{"Pick a day", "Today, Monday, November 23", "Sunday, November 29", "open windows", `id="next-week"`, `value="2026-11-24"`,
+				`value="ac-not-cooling" checked`, `value="85004"`},
+			[]string{`id="prev-week"`, `class="error"`, `id="fix"`}},
+		{"the next week", "service=ac-not-cooling&zip=85004&show_week=1", 200,
+			[]string{"Monday, November 30", `id="prev-week"`, "no open window", `value="ac-not-cooling" checked`}, []string{`id="next-week"`, "Soonest"}},
+		{"a week past the horizon", "service=ac-not-cooling&zip=85004&show_week=9", 200, []string{"Today, Monday, November 23"}, nil},
+		{"something else", "service=other&zip=85004", 200, []string{"Something else (you describe it on the next page)"}, nil},
+		{"the soonest window", "service=ac-not-cooling&zip=85004&day=2026-11-23T17:00:00Z", 200,
+			[]string{"Arrival window: Today, Monday, November 23", `id="window-0" value="2026-11-23T17:00:00Z" checked`}, nil},
 		{"a day", "service=ac-not-cooling&zip=85004&day=2026-11-24", 200,
-			[]string{"Arrival window on Tuesday, November 24, 2026", `value="2026-11-24T15:00:00Z"`, "8:00 AM – 10:00 AM MST",
+			[]string{"Arrival window: Tomorrow, Tuesday, November 24", `target="_top"`, `id="call-now" href="tel:&#43;16025550163">Call now</a>`, `value="2026-11-24T15:00:00Z"`, "8:00 AM – 10:00 AM MST",
 				`name="token"`, `name="key"`, `value="emergency" checked`, `id="not-a-booking"`, `id="send"`,
 				`<input type="checkbox" id="sms_consent" name="sms_consent" value="yes"><span>`},
 			[]string{`deposit_accepted`, `id="window-0" value="2026-11-24T15:00:00Z" checked`}},
-		{"a day past the horizon", "service=ac-not-cooling&zip=85004&day=2027-01-04", 200, []string{"Pick a day"}, nil},
-		{"a day that is no date", "service=ac-not-cooling&zip=85004&day=tomorrow", 200, []string{"Pick a day"}, nil},
+		{"a day past the horizon", "service=ac-not-cooling&zip=85004&day=2027-01-04", 400, []string{"That day is no longer offered. Pick another day.", `value="ac-not-cooling" checked`}, nil},
+		{"a day that is no date", "service=ac-not-cooling&zip=85004&day=tomorrow", 400, []string{"That day is no longer offered."}, nil},
+		{"the first page in Spanish", "lang=es", 200,
+			[]string{"¿Hay peligro? Salga y después llame", "Todo lo demás, incluidas las reparaciones urgentes, puede pedirlo aquí.", "Llamar ahora",
+				"Hoy, lunes 23 de noviembre", "Mañana, martes 24 de noviembre", "primer horario libre a las ", "Otra cosa (la describe en la página siguiente)"}, nil},
 		{"in Spanish", "lang=es&service=ac-not-cooling&zip=85004&day=2026-11-24", 200,
-			[]string{`<html lang="es">`, "Horario de llegada el martes 24 de noviembre de 2026", "08:00 – 10:00 MST", "no una cita", "Enviar solicitud", `lang="en">English</a>`}, nil},
+			[]string{`<html lang="es">`, "Horario de llegada: Mañana, martes 24 de noviembre", "08:00 – 10:00 MST", "no una cita", "Enviar solicitud", `lang="en">English</a>`}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -331,7 +344,7 @@ func TestRefusals(t *testing.T) {
 			if m := regexp.MustCompile(`id="` + tt.wantField + `">([^<]*)<`).FindStringSubmatch(res.Body); m == nil || !strings.Contains(m[1], strings.ReplaceAll(tt.want, "'", "&#39;")) {
 				t.Errorf("got no %q next to %s", tt.want, tt.wantField)
 			}
-			wantIn(t, res.Body, `role="alert"`, "Arrival window on")
+			wantIn(t, res.Body, `role="alert"`, "Arrival window:")
 			changed := ""
 			if len(tt.change) > 0 {
 				changed = tt.change[0]

@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -31,28 +32,80 @@ type form struct {
 	Heading string
 	Title   string // the page's title when it differs from Heading
 
-	A       answers
-	Errors  map[string]string // by field name; "top" for the form as a whole
-	Top     string            // a notice above the form
-	Call    bool              // the refusal asks the person to call the business
-	Service *booking.Service  // the chosen service; nil for other
+	A        answers
+	Errors   map[string]string // by field name; "top" for the form as a whole
+	Problems []problemView     // Errors in the page's order, for the list at the top
+	Top      string            // a notice above the form
+	Call     bool              // the refusal asks the person to call the business
+	Service  *booking.Service  // the chosen service; nil for other
 
-	// The first step.
-	Services []serviceView
-	// The second.
+	// The first page.
+	Services           []serviceView
+	Deposit            *depositView
 	Days               []dayView
+	Soonest            *dayView // the soonest window, for a business with urgent services
 	NoDays             bool
-	PrevWeek, NextWeek string
-	// The third.
+	Week               int
+	PrevWeek, NextWeek string // the pager's weeks
+	// The second.
+	PickDay      bool // the day has no window any more: the days again, to pick another
 	DayText      string
 	WindowLegend string
 	Windows      []windowView
 	Urgencies    []choiceView
-	Deposit      *depositView
 	ServiceName  string
+	UrgentCall   bool // an urgent service: "Call now" beside it
 	ChangeDay    string
 	ChangeStart  string
 	Token        string
+}
+
+// problemView is one problem in the list at the top of a refused form:
+// its words, and the field it links to ("top": the form as a whole, no
+// link).
+type problemView struct {
+	Field, Text string
+}
+
+// fieldsInOrder are the fields a problem may be next to, in the pages'
+// order; "top" is the form as a whole.
+var fieldsInOrder = []string{"service", "zip", "day", "window", "street", "unit", "city", "name", "phone", "email",
+	"description", "deposit_accepted", "top"}
+
+// fieldOrder is field's place in fieldsInOrder; len(fieldsInOrder) for
+// any other.
+func fieldOrder(field string) int {
+	if i := slices.Index(fieldsInOrder, field); i >= 0 {
+		return i
+	}
+	return len(fieldsInOrder)
+}
+
+// clearErrors takes back every problem said so far.
+func (f *form) clearErrors() {
+	f.Errors, f.Problems, f.Call = nil, nil, false
+}
+
+// dropError takes back the problem said of field.
+func (f *form) dropError(field string) {
+	delete(f.Errors, field)
+	f.Problems = slices.DeleteFunc(f.Problems, func(p problemView) bool { return p.Field == field })
+}
+
+// addError says text next to field, and in the list at the top. A field
+// keeps its first problem.
+func (f *form) addError(field, text string) {
+	if f.Errors == nil {
+		f.Errors = map[string]string{}
+	}
+	if _, ok := f.Errors[field]; ok {
+		return
+	}
+	f.Errors[field] = text
+	i, _ := slices.BinarySearchFunc(f.Problems, field, func(p problemView, field string) int {
+		return fieldOrder(p.Field) - fieldOrder(field)
+	})
+	f.Problems = slices.Insert(f.Problems, i, problemView{Field: field, Text: text})
 }
 
 type serviceView struct {
@@ -60,11 +113,16 @@ type serviceView struct {
 	Urgent, Checked       bool
 }
 
+// dayView is a day to pick (or the soonest window): its value, its name
+// (Today and Tomorrow named so), its first free time and its number of
+// open windows.
 type dayView struct {
+	ID, Value string
 	Text      string
-	Count     int
+	First     string
 	CountText string
-	Link      string
+	Open      bool
+	Checked   bool
 }
 
 type windowView struct {
@@ -83,7 +141,7 @@ type depositView struct {
 	Amount     string
 	AmountText string
 	PayWithin  string
-	Note       string // a simulated deposit says so
+	Note       string // a simulated deposit says so, and why
 	Rules      []string
 	TermsURL   string
 }
@@ -151,14 +209,22 @@ func (f *form) checkStart(a *answers) bool {
 			Rules:      htmlpage.DepositRules(f.Lang, d.FreeCancellationHours),
 			TermsURL:   d.TermsURL,
 		}
-		if d.Simulated {
-			f.Deposit.Note = tr(f.Lang, "deposit_simulated")
+		switch {
+		case d.Simulated && f.b.Preview:
+			f.Deposit.Note = tr(f.Lang, "deposit_simulated_preview")
+		case d.Simulated:
+			// A server that takes no real payments (SimulateDeposits).
+			f.Deposit.Note = tr(f.Lang, "deposit_simulated_server")
 		}
 	}
 	if len(errs) == 0 {
 		return false
 	}
-	f.Errors = errs
+	for _, field := range []string{"service", "zip"} {
+		if text, ok := errs[field]; ok {
+			f.addError(field, text)
+		}
+	}
 	return true
 }
 
@@ -199,30 +265,72 @@ func (f *form) url(a answers, pairs ...string) string {
 	return f.Action + "?" + q.Encode()
 }
 
-// startLink goes back to the first step with its answers.
+// startLink goes back to the first page with its answers, the day
+// checked.
 func (f *form) startLink(a answers) string {
-	q := url.Values{"lang": {f.Lang}, "service": {a.Service}, "zip": {a.ZIP}, "change": {"1"}}
-	return f.Action + "?" + q.Encode()
+	return f.url(a, "day", a.Day, "week", strconv.Itoa(a.Week), "change", "1")
 }
 
-// days are the 7 days from first, each with its number of open windows
-// (of ws) and the link to them.
-func (f *form) days(first time.Time, ws []booking.Window, a answers) []dayView {
+// dayOf is the date value of day (YYYY-MM-DD), when the form offers it at
+// now: today or a later day of the horizon.
+func (f *form) dayOf(day string, now time.Time) (time.Time, bool) {
+	d, err := time.Parse("2006-01-02", day)
+	today := f.today(now)
+	if err != nil || d.Before(today) || !d.Before(today.AddDate(0, 0, 7*f.weeks(now))) {
+		return time.Time{}, false
+	}
+	return d, true
+}
+
+// dayName is a date value's day as a person reads it, from today (a date
+// value too), short enough for a phone's line: "Today, Monday, November
+// 23", the year only when it is not this year's.
+func (f *form) dayName(today, date time.Time) string {
+	text := display.Day(f.Lang, date.Add(12*time.Hour), time.UTC)
+	if date.Year() == today.Year() {
+		year := strconv.Itoa(date.Year())
+		text = strings.TrimSuffix(strings.TrimSuffix(text, ", "+year), " de "+year)
+	}
+	switch date {
+	case today:
+		return tr(f.Lang, "today", text)
+	case today.AddDate(0, 0, 1):
+		return tr(f.Lang, "tomorrow", text)
+	}
+	return text
+}
+
+// windowText is a window's times: "8:00 AM – 10:00 AM MST".
+func (f *form) windowText(w booking.Window) string {
+	loc := f.b.Location()
+	return display.Clock(f.Lang, w.Start, loc) + " – " + display.Clock(f.Lang, w.End, loc) + " " + w.Start.In(loc).Format("MST")
+}
+
+// days are the 7 days from first, each with its first free time and its
+// number of open windows (of ws), a's day checked.
+func (f *form) days(first, today time.Time, ws []booking.Window, a answers) []dayView {
 	count := map[string]int{}
+	firstFree := map[string]time.Time{}
 	for _, w := range ws {
+		if count[w.Date] == 0 {
+			firstFree[w.Date] = w.Start
+		}
 		count[w.Date]++
 	}
 	days := make([]dayView, 0, 7)
 	for i := range 7 {
 		d := first.AddDate(0, 0, i)
 		date := d.Format("2006-01-02")
-		v := dayView{Text: display.Day(f.Lang, d.Add(12*time.Hour), time.UTC), Count: count[date]}
-		switch v.Count {
+		v := dayView{ID: "day-" + date, Value: date, Text: f.dayName(today, d), Open: count[date] > 0, Checked: a.Day == date}
+		switch n := count[date]; n {
 		case 0:
 		case 1:
-			v.CountText, v.Link = tr(f.Lang, "windows_one"), f.url(a, "day", date)
+			v.CountText = tr(f.Lang, "windows_one")
 		default:
-			v.CountText, v.Link = tr(f.Lang, "windows_many", v.Count), f.url(a, "day", date)
+			v.CountText = tr(f.Lang, "windows_many", n)
+		}
+		if v.Open {
+			v.First = tr(f.Lang, "first_free", display.Clock(f.Lang, firstFree[date], f.b.Location()))
 		}
 		days = append(days, v)
 	}
@@ -232,14 +340,13 @@ func (f *form) days(first time.Time, ws []booking.Window, a answers) []dayView {
 // windows are the open windows ws, each with its start as the form's
 // value (RFC 3339, as the API gives it) and its times as its label.
 func (f *form) windows(ws []booking.Window, chosen string) []windowView {
-	loc := f.b.Location()
 	chosenAt, _ := edge.ParseWindowStart(chosen)
 	out := make([]windowView, 0, len(ws))
 	for i, w := range ws {
 		out = append(out, windowView{
 			ID:      "window-" + strconv.Itoa(i),
 			Value:   w.Start.UTC().Format(time.RFC3339),
-			Text:    display.Clock(f.Lang, w.Start, loc) + " – " + display.Clock(f.Lang, w.End, loc) + " " + w.Start.In(loc).Format("MST"),
+			Text:    f.windowText(w),
 			Checked: chosen != "" && w.Start.Equal(chosenAt),
 		})
 	}

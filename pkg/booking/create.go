@@ -79,87 +79,162 @@ type draft struct {
 // instant already.
 func (in CreateInput) checkFields(b *Business) (draft, error) {
 	var d draft
-	var ok bool
+	for _, check := range in.fieldChecks(b) {
+		if err := check(&d); err != nil {
+			return d, err
+		}
+	}
+	return d, nil
+}
+
+// fieldChecks are checkFields' steps, in its order. Each fills its own
+// part of the draft, so that each can run whatever the others found.
+func (in CreateInput) fieldChecks(b *Business) []func(d *draft) error {
+	return []func(d *draft) error{
+		in.checkWindowStart, in.checkAddress, in.checkZIP, in.checkName, in.checkPhone, in.checkEmail,
+		in.checkOther, func(d *draft) error { return in.checkService(d, b) },
+	}
+}
+
+func (in CreateInput) checkWindowStart(d *draft) error {
 	if in.WindowStart.IsZero() {
 		// An edge that read no start: the same answer as one it could not read.
-		return d, Errorf(InvalidWindow, "window_start is required: the start of an open window from listArrivalWindows")
+		return Errorf(InvalidWindow, "window_start is required: the start of an open window from listArrivalWindows")
 	}
 	d.Window.Start = in.WindowStart.UTC()
+	return nil
+}
 
+func (in CreateInput) checkAddress(d *draft) error {
 	a := in.Address
 	d.Address = Address{Street: strings.TrimSpace(a.Street), Unit: strings.TrimSpace(a.Unit),
 		City: strings.TrimSpace(a.City), ZIP: strings.TrimSpace(a.ZIP)}
 	switch {
 	case d.Address.Street == "":
-		return d, Errorf(InvalidAddress, "address.street is empty")
+		return Errorf(InvalidAddress, "address.street is empty")
 	case tooLong(d.Address.Street, maxStreet):
-		return d, Errorf(InvalidAddress, "address.street is longer than %d characters", maxStreet)
+		return Errorf(InvalidAddress, "address.street is longer than %d characters", maxStreet)
 	case tooLong(d.Address.Unit, maxAddressLine) || tooLong(d.Address.City, maxAddressLine):
-		return d, Errorf(InvalidAddress, "address.unit and address.city may have up to %d characters", maxAddressLine)
+		return Errorf(InvalidAddress, "address.unit and address.city may have up to %d characters", maxAddressLine)
 	}
 	for _, f := range []struct{ name, value string }{
 		{"address.street", d.Address.Street}, {"address.unit", d.Address.Unit}, {"address.city", d.Address.City},
 	} {
 		if err := oneLine(InvalidAddress, f.name, f.value); err != nil {
-			return d, err
+			return err
 		}
 	}
-	if !IsZIP(d.Address.ZIP) {
-		return d, Errorf(InvalidZIP, "address.zip must be 5 digits, got %s", excerpt(d.Address.ZIP))
-	}
+	return nil
+}
 
+func (in CreateInput) checkZIP(d *draft) error {
+	if zip := strings.TrimSpace(in.Address.ZIP); !IsZIP(zip) {
+		return Errorf(InvalidZIP, "address.zip must be 5 digits, got %s", excerpt(zip))
+	}
+	return nil
+}
+
+func (in CreateInput) checkName(d *draft) error {
 	c := in.Contact
-	d.Contact = Contact{Name: strings.TrimSpace(c.Name), SMSConsent: c.SMSConsent}
+	d.Contact.Name, d.Contact.SMSConsent = strings.TrimSpace(c.Name), c.SMSConsent
 	switch {
 	case d.Contact.Name == "":
-		return d, Errorf(InvalidName, "contact.name is empty")
+		return Errorf(InvalidName, "contact.name is empty")
 	case tooLong(d.Contact.Name, maxName):
-		return d, Errorf(InvalidName, "contact.name is longer than %d characters", maxName)
+		return Errorf(InvalidName, "contact.name is longer than %d characters", maxName)
 	}
 	if err := oneLine(InvalidName, "contact.name", d.Contact.Name); err != nil {
-		return d, err
+		return err
 	}
-	if d.Contact.Phone, ok = NormalizePhone(c.Phone); !ok {
-		return d, Errorf(InvalidPhone, "contact.phone must be a US phone number of 10 digits, got %s", excerpt(c.Phone))
-	}
-	if d.Contact.Email, ok = NormalizeEmail(strings.TrimSpace(c.Email)); !ok {
-		return d, Errorf(InvalidEmail, "contact.email does not look like an e-mail address: %s", excerpt(c.Email))
-	}
+	return nil
+}
 
+func (in CreateInput) checkPhone(d *draft) error {
+	var ok bool
+	if d.Contact.Phone, ok = NormalizePhone(in.Contact.Phone); !ok {
+		return Errorf(InvalidPhone, "contact.phone must be a US phone number of 10 digits, got %s", excerpt(in.Contact.Phone))
+	}
+	return nil
+}
+
+func (in CreateInput) checkEmail(d *draft) error {
+	var ok bool
+	if d.Contact.Email, ok = NormalizeEmail(strings.TrimSpace(in.Contact.Email)); !ok {
+		return Errorf(InvalidEmail, "contact.email does not look like an e-mail address: %s", excerpt(in.Contact.Email))
+	}
+	return nil
+}
+
+// checkOther applies the other field rules (INVALID_REQUEST).
+func (in CreateInput) checkOther(d *draft) error {
 	if d.Urgency = orDefault(in.Urgency, defaultUrgency); !slices.Contains(urgencies, d.Urgency) {
-		return d, Errorf(InvalidRequest, "urgency must be emergency, soon or flexible, got %s", excerpt(d.Urgency))
+		return Errorf(InvalidRequest, "urgency must be emergency, soon or flexible, got %s", excerpt(d.Urgency))
 	}
 	if d.Language = orDefault(in.Language, defaultLanguage); !isLanguage(d.Language) {
-		return d, Errorf(InvalidRequest, "language must be en or es, got %s", excerpt(d.Language))
+		return Errorf(InvalidRequest, "language must be en or es, got %s", excerpt(d.Language))
 	}
 	description, bad := normalizeDescription(strings.TrimSpace(in.Description))
 	if d.Description = description; tooLong(d.Description, MaxDescription) {
-		return d, Errorf(InvalidRequest, "description may have up to %d characters", MaxDescription)
+		return Errorf(InvalidRequest, "description may have up to %d characters", MaxDescription)
 	}
 	if bad != nil {
-		return d, bad
+		return bad
 	}
 	if d.AssistantName = strings.TrimSpace(in.AssistantName); tooLong(d.AssistantName, MaxAssistantName) {
-		return d, Errorf(InvalidRequest, "assistant_name may have up to %d characters", MaxAssistantName)
+		return Errorf(InvalidRequest, "assistant_name may have up to %d characters", MaxAssistantName)
 	}
 	if err := oneLine(InvalidRequest, "assistant_name", d.AssistantName); err != nil {
-		return d, err
+		return err
 	}
 	var err error
 	if d.key, err = idempotencyKey(in.IdempotencyKeys); err != nil {
-		return d, err
+		return err
 	}
 	d.depositAccepted = in.DepositAccepted
+	return nil
+}
 
+func (in CreateInput) checkService(d *draft, b *Business) error {
 	d.ServiceName = LocalText{EN: otherServiceEN, ES: otherServiceES}
 	if in.ServiceID != nil {
 		s, ok := b.service(*in.ServiceID)
 		if !ok {
-			return d, Errorf(ServiceUnavailable, "%s does not offer service_id %s; see services in getBusiness", b.Name, excerpt(*in.ServiceID))
+			return Errorf(ServiceUnavailable, "%s does not offer service_id %s; see services in getBusiness", b.Name, excerpt(*in.ServiceID))
 		}
 		d.ServiceID, d.ServiceName = s.ID, s.Name
 	}
-	return d, nil
+	return nil
+}
+
+// Problems are every problem of a request in that needs no store, for a
+// form that shows them all at once: each field check's (checkFields), then
+// OUT_OF_AREA, DEPOSIT_TERMS, and TOO_LATE or INVALID_WINDOW for its
+// window, at b as this server takes it, at the clock's now. CreateRequest
+// still answers one code, the first by the spec's precedence; it may also
+// answer what needs the store (WINDOW_TAKEN, the limits). BOOKING_PAUSED
+// is not among them: a paused business takes nothing.
+func (s *Bookings) Problems(b *Business, in CreateInput) []error {
+	var d draft
+	var out []error
+	for _, check := range in.fieldChecks(b) {
+		if err := check(&d); err != nil {
+			out = append(out, err)
+		}
+	}
+	now := s.now()
+	b = s.withPayments(b)
+	if zip := strings.TrimSpace(in.Address.ZIP); IsZIP(zip) && !b.serves(zip) {
+		out = append(out, outOfArea(b, zip))
+	}
+	if b.BookingDeposit != nil && !in.DepositAccepted {
+		out = append(out, depositTerms(b))
+	}
+	if !in.WindowStart.IsZero() {
+		if _, code := b.windowAt(in.WindowStart.UTC(), now, b.Notice()); code != "" {
+			out = append(out, windowRefusal(b, code, in.WindowStart, now, b.Notice()))
+		}
+	}
+	return out
 }
 
 // idempotencyKey reconciles the keys a caller sent (the Idempotency-Key
@@ -221,9 +296,9 @@ func (d *draft) checkBusinessRules(b *Business, now time.Time) error {
 	case !b.AcceptingRequests:
 		return Errorf(BookingPaused, "%s has paused online requests; call them at %s instead", b.Name, b.Phone)
 	case !b.serves(d.Address.ZIP):
-		return Errorf(OutOfArea, "%s does not serve ZIP %s (service area: %s)", b.Name, d.Address.ZIP, b.ServiceArea.Label)
+		return outOfArea(b, d.Address.ZIP)
 	case b.BookingDeposit != nil && !d.depositAccepted:
-		return Errorf(DepositTerms, "%s takes a deposit of %s; deposit_accepted must be true, and only once the person agreed to its terms", b.Name, money(b.BookingDeposit.AmountCents, b.BookingDeposit.Currency))
+		return depositTerms(b)
 	}
 	w, code := b.windowAt(d.Window.Start, now, b.Notice())
 	if code != "" {
@@ -231,6 +306,14 @@ func (d *draft) checkBusinessRules(b *Business, now time.Time) error {
 	}
 	d.Window = w
 	return nil
+}
+
+func outOfArea(b *Business, zip string) error {
+	return Errorf(OutOfArea, "%s does not serve ZIP %s (service area: %s)", b.Name, zip, b.ServiceArea.Label)
+}
+
+func depositTerms(b *Business) error {
+	return Errorf(DepositTerms, "%s takes a deposit of %s; deposit_accepted must be true, and only once the person agreed to its terms", b.Name, money(b.BookingDeposit.AmountCents, b.BookingDeposit.Currency))
 }
 
 // windowRefusal is the error for windowAt's refusal code of a window

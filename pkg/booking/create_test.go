@@ -2,6 +2,7 @@ package booking
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -391,5 +392,52 @@ func TestCreateWithoutWindowStart(t *testing.T) {
 	_, err := CreateInput{Contact: Contact{Name: "Ana", Phone: "x"}}.checkFields(b)
 	if got := codeOf(err); got != InvalidWindow {
 		t.Fatalf("got %s (%v), want %s", got, err, InvalidWindow)
+	}
+}
+
+// TestProblems: a form's checks find every problem at once, in the spec's
+// precedence order, and CreateRequest's one code is the first of them.
+func TestProblems(t *testing.T) {
+	bs := testBusinesses(t)
+	s := testBookings(t, Config{Store: noStore{}, SiteURL: "https://book.example.com", Now: func() time.Time { return createNow }})
+	tests := []struct {
+		name, business string
+		changes        map[string]any
+		want           []Code
+	}{
+		{name: "none", business: "split-day-plumbing", want: nil},
+		{name: "street, phone and email", business: "split-day-plumbing",
+			changes: map[string]any{"address.street": "", "contact.phone": "555", "contact.email": "no"},
+			want:    []Code{InvalidAddress, InvalidPhone, InvalidEmail}},
+		{name: "every field", business: "split-day-plumbing",
+			changes: map[string]any{"address.street": "", "address.zip": "9", "contact.name": "", "contact.phone": "5", "contact.email": "x", "urgency": "now", "service_id": "roofing", "window_start": "2026-11-23T16:10:00Z"},
+			want:    []Code{InvalidAddress, InvalidZIP, InvalidName, InvalidPhone, InvalidEmail, InvalidRequest, ServiceUnavailable, InvalidWindow}},
+		{name: "out of area and a window too soon", business: "split-day-plumbing",
+			changes: map[string]any{"address.zip": "10001", "window_start": "2026-11-19T16:00:00Z"},
+			want:    []Code{OutOfArea, TooLate}},
+		{name: "deposit not accepted, and a bad name, at another business", business: "deposit-plumbing",
+			changes: map[string]any{"contact.name": "", "service_id": nil},
+			want:    []Code{InvalidName, OutOfArea, DepositTerms, InvalidWindow}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := bs[tt.business]
+			body := []byte(validBody)
+			for path, v := range tt.changes {
+				body = withField(t, body, path, v, v == nil)
+			}
+			in := inputOf(t, body, "")
+			var got []Code
+			for _, err := range s.Problems(b, in) {
+				got = append(got, ErrorCode(err))
+			}
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("got %v, want %v", got, tt.want)
+			}
+			_, err := validate(t, b, body, "", createNow)
+			if first := codeOf(err); len(tt.want) > 0 && first != tt.want[0] {
+				t.Errorf("CreateRequest's checks answer %s, want the first problem %s", first, tt.want[0])
+			}
+		})
 	}
 }

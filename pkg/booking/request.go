@@ -26,6 +26,13 @@ func (s Status) Open() bool { return s == StatusNew || s == StatusPendingPayment
 // more is TOO_MANY_OPEN.
 const MaxOpenPerPhone = 3
 
+// The TOO_MANY_OPEN refusals, one for each limit, so that a form can say
+// which of the person's contacts reached it (errors.Is).
+var (
+	ErrTooManyOpenPhone = Errorf(TooManyOpen, "this phone number already has %d open requests with this business", MaxOpenPerPhone)
+	ErrTooManyOpenEmail = Errorf(TooManyOpen, "this e-mail address already has %d open requests with this business", MaxOpenPerPhone)
+)
+
 // Request is a stored service request. It holds the person's contact
 // details, so it never leaves the service as it is: see StatusView.
 type Request struct {

@@ -194,10 +194,8 @@ var (
 	// errUnanswered: the business has its most unanswered requests.
 	errUnanswered = &booking.Error{Code: booking.RateLimited, RetryAfter: unansweredRetry,
 		Message: "this business has as many unanswered online requests as it takes at once"}
-	errTooManyOpenPhone = booking.Errorf(booking.TooManyOpen,
-		"this phone number already has %d open requests with this business", booking.MaxOpenPerPhone)
-	errTooManyOpenEmail = booking.Errorf(booking.TooManyOpen,
-		"this e-mail address already has %d open requests with this business", booking.MaxOpenPerPhone)
+	errTooManyOpenPhone = booking.ErrTooManyOpenPhone
+	errTooManyOpenEmail = booking.ErrTooManyOpenEmail
 	// errContended: creates at one business so many at once that they keep
 	// colliding, more than its limits let through anyway.
 	errContended = &booking.Error{Code: booking.RateLimited, RetryAfter: contendedRetry,

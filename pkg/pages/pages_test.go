@@ -75,7 +75,7 @@ func TestStatusPage(t *testing.T) {
 		// window, and the person may cancel with the deposit refunded.
 		res := f.do(t, "GET", "/r/"+c.Code, nil)
 		wantIn(t, res.body, `data-state="accepted"`, "Confirmed by the business",
-			"Mile High Electric set this arrival window instead of the one you asked for, and expects you then. If it does not suit you, you may cancel this request.",
+			"Mile High Electric set this arrival window instead of the one you asked for, and will come to your address then. If it does not suit you, you may cancel this request.",
 			"The business moved your arrival window to this time.", "Friday, November 27, 2026, 8:00 AM – 9:00 AM MST",
 			"$25.00 paid on Monday, November 23, 2026.", `id="cancel" href="/r/`, `id="add-to-calendar"`)
 		wantNotIn(t, res.body, "not an appointment until the business confirms")

@@ -45,6 +45,9 @@ type statusView struct {
 	// the request has ended, erases them (erase.go).
 	Erased   string
 	EraseURL string
+	// BookURL is the business's booking form, to ask for another time
+	// once the request was declined, cancelled or expired.
+	BookURL string
 }
 
 // depositView is a request's deposit: its amount, what became of it and
@@ -148,6 +151,12 @@ func buildStatus(r booking.Request, b *booking.Business, now time.Time) statusVi
 		v.CalendarURL = "/r/" + r.Code + ".ics"
 	}
 	eraseFields(&v, r, lang, loc)
+	switch r.Status {
+	case booking.StatusDeclined, booking.StatusCancelled, booking.StatusExpired:
+		// The booking form at /book/{slug} (pkg/bookform), in the
+		// request's language.
+		v.BookURL = "/book/" + b.Slug + "?lang=" + lang
+	}
 	return v
 }
 
