@@ -622,16 +622,17 @@ func TestBrowserBookingFormEmbedded(t *testing.T) {
 	defer closeStore()
 	browser := axetest.Browser(ctx, t)
 
-	// The snippet, as the settings page gives it to the business.
+	// The snippet, as the settings' booking form section gives it to the
+	// business.
 	for _, slug := range []string{"desert-cool-hvac", "austin-rapid-plumbing"} {
 		p := newPhoneTab(t, browser, shots, "embed-"+slug, "en")
 		signIn(t, p, srv.URL, "inbox@"+slug+".example.com")
-		p.open(srv.URL + "/inbox/settings")
+		p.open(srv.URL + "/inbox/settings/booking-form")
 		p.scripts(true)
 		snippet, err := chromedp.Run(p.ctx, chromedp.Value(chromedp.CSS("#embed-frame")))
 		p.scripts(false)
 		if err != nil || !strings.HasPrefix(snippet, `<iframe src="`+srv.URL+bookform.Path+slug+`"`) {
-			t.Fatalf("the settings page's snippet: got %q (%v)", snippet, err)
+			t.Fatalf("the booking form section's snippet: got %q (%v)", snippet, err)
 		}
 		snippets[slug] = snippet
 	}
