@@ -73,38 +73,64 @@ type itemView struct {
 	Ago       string
 	Assistant string
 	Deposit   string
+	// Unreachable marks a live request whose person nobody writes to
+	// (booking.Contact.Reach): the business calls them.
+	Unreachable *unreachableView
+}
+
+// unreachableView is the mark of a request nobody writes to the person
+// of, in a list: the words, and the phone to call.
+type unreachableView struct {
+	Text      string
+	Call      string
+	Phone     string
+	PhoneLink template.URL
+}
+
+// toldView says, after a move, how the person hears of it: Text alone,
+// or, when nobody writes to them, Text, the phone to call and After.
+type toldView struct {
+	Text      string
+	Call      bool
+	Phone     string
+	PhoneLink template.URL
+	After     string
 }
 
 // requestView is the page of one request.
 type requestView struct {
-	Code       string
-	State      string
-	StateText  string
-	Notice     string
-	Warn       bool
-	Service    string
-	Window     string
-	Moved      bool
-	Emergency  bool
-	Urgency    string
-	Received   string
-	Name       string
-	Phone      string
-	PhoneLink  template.URL
-	Email      string
-	Address    []string
-	MapLink    string // the address in a map app
-	Quote      string // the description, the person's own words
-	SMS        string
-	Language   string
-	Assistant  string
-	Deposit    string
-	History    []eventView
-	Accept     bool         // accept is allowed now: a one-tap form
-	Actions    []actionLink // the other moves that fit now, each to confirm
-	Spam       *actionLink  // "not a genuine request", apart
-	CSRF       string
-	AcceptPath string
+	Code      string
+	State     string
+	StateText string
+	Notice    string
+	Told      *toldView // after a move the person hears of: how they do
+	Warn      bool
+	// Unreachable: nobody writes to the person (booking.Contact.Reach);
+	// shown next to the phone while the request is live.
+	Unreachable bool
+	Service     string
+	Window      string
+	Moved       bool
+	Emergency   bool
+	Urgency     string
+	Received    string
+	Name        string
+	Phone       string
+	PhoneLink   template.URL
+	Email       string
+	Address     []string
+	MapLink     string // the address in a map app
+	Quote       string // the description, the person's own words
+	SMS         string
+	Language    string
+	Assistant   string
+	Deposit     string
+	History     []eventView
+	Accept      bool         // accept is allowed now: a one-tap form
+	Actions     []actionLink // the other moves that fit now, each to confirm
+	Spam        *actionLink  // "not a genuine request", apart
+	CSRF        string
+	AcceptPath  string
 }
 
 type eventView struct {
@@ -130,10 +156,13 @@ type confirmView struct {
 	Summary     string
 	Explain     string
 	Consequence string
-	Outcome     string // the deposit's state after the move, confirmed with the form
-	Changed     bool   // the consequence changed since it was shown
-	Button      string
-	Danger      bool
+	// Told, for a move the person would hear of when nobody writes to
+	// them: that the business should call them, and the number.
+	Told    *toldView
+	Outcome string // the deposit's state after the move, confirmed with the form
+	Changed bool   // the consequence changed since it was shown
+	Button  string
+	Danger  bool
 }
 
 // moveView is the open windows to offer instead: the days that have
@@ -246,7 +275,19 @@ func buildItem(req booking.InboxRequest, b *booking.Business, lang string, now t
 	if req.AssistantName != nil {
 		v.Assistant = tr(lang, "via_assistant", *req.AssistantName)
 	}
+	if unreachable(req) {
+		u := &unreachableView{Text: tr(lang, "unreachable"), Call: tr(lang, "unreachable_call")}
+		u.Phone, u.PhoneLink = phone(req.Contact.Phone)
+		v.Unreachable = u
+	}
 	return v
+}
+
+// unreachable reports whether req is live (new or accepted: an answer or
+// a change may still come) and nobody writes to its person.
+func unreachable(req booking.InboxRequest) bool {
+	live := req.Status == booking.StatusNew || req.Status == booking.StatusAccepted
+	return live && req.Contact.Reach().None()
 }
 
 func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, now time.Time) requestView {
@@ -268,6 +309,7 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 		Deposit:   depositText(req.Deposit, lang),
 	}
 	v.Phone, v.PhoneLink = phone(c.Phone)
+	v.Unreachable = unreachable(req)
 	if c.SMSConsent {
 		v.SMS = tr(lang, "sms_yes")
 	}

@@ -127,10 +127,11 @@ func (c Composer) Messages(ch Change, r booking.Request, b *booking.Business) []
 	if kind, ok := personKind(ch.Event); ok {
 		t := c.personText(kind, ch, r, b)
 		var channels []Channel
-		if r.Contact.Email != "" {
+		reach := r.Contact.Reach()
+		if reach.Email {
 			channels = append(channels, ChannelEmail)
 		}
-		if r.Contact.SMSConsent && isUSPhone(r.Contact.Phone) {
+		if reach.SMS {
 			channels = append(channels, ChannelSMS)
 		}
 		switch {
@@ -239,17 +240,4 @@ func (t text) message(ch Change, kind Kind, audience Audience, channel Channel) 
 
 func messageID(ch Change, kind Kind, audience Audience) string {
 	return ch.ID + "/" + string(kind) + "/" + string(audience)
-}
-
-// isUSPhone reports whether phone is the 10 digits the request stores.
-func isUSPhone(phone string) bool {
-	if len(phone) != 10 {
-		return false
-	}
-	for _, r := range phone {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
