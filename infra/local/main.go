@@ -202,7 +202,7 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	box := outbox.New(100, log)
 	notifier := &notify.Notifier{
 		Composer:   notify.Composer{SiteURL: siteURL, PreviewInbox: "preview-inbox@doorstep.localhost"},
-		Businesses: store, Email: box, SMS: box,
+		Businesses: store, Links: store, Email: box, SMS: box,
 		Ledger: dynamo.NewLedger(client, tableName), Log: log, Now: time.Now,
 		Metrics: events,
 	}

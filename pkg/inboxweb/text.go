@@ -30,6 +30,9 @@ var texts = htmlpage.Texts{
 		"token_title":    "Sign in",
 		"token_intro":    "Press the button to sign in to your business's inbox on this device.",
 		"token_button":   "Sign in",
+		"open_title":     "Open the request",
+		"open_intro":     "Press the button to sign in to your business's inbox on this device and open the new request.",
+		"open_button":    "Open the request",
 
 		// The list.
 		"inbox_title":   "Requests",
@@ -311,6 +314,9 @@ var texts = htmlpage.Texts{
 		"token_title":    "Iniciar sesión",
 		"token_intro":    "Pulse el botón para iniciar sesión en la bandeja de su negocio en este dispositivo.",
 		"token_button":   "Iniciar sesión",
+		"open_title":     "Abrir la solicitud",
+		"open_intro":     "Pulse el botón para iniciar sesión en la bandeja de su negocio en este dispositivo y abrir la nueva solicitud.",
+		"open_button":    "Abrir la solicitud",
 
 		"inbox_title":   "Solicitudes",
 		"answer":        "Esperan su respuesta",

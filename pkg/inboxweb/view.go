@@ -33,8 +33,9 @@ type sentView struct {
 
 // tokenView is the page of a sign-in link: the button that spends it.
 type tokenView struct {
-	Action string
-	Next   string
+	Action  string
+	Next    string
+	Request bool // a one-tap link: the button opens a request
 }
 
 // messageView is a page with one message: not found, refused, an error.

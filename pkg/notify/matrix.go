@@ -18,6 +18,11 @@ type Change struct {
 	// Previous is the window the request had before the event: the one a
 	// move left.
 	Previous booking.Window
+	// Link is the one-tap link that opens the request in the business's
+	// web inbox, signed in (booking.NewRequestLink), for the messages that
+	// tell the business of it; "" when there is none: they link the
+	// inbox's page of the request, behind its sign-in.
+	Link string
 }
 
 // Changes returns the changes that lead from before to after, oldest first.

@@ -18,6 +18,7 @@ type lexicon struct {
 	labelWindow, labelWas        string
 	labelStatus, labelUrgency    string
 	labelInbox                   string // the business's own link: its inbox, never the person's page
+	labelOneTap                  string // the one-tap link: opens the request in the inbox, signed in
 	labelAssistant, labelDeposit string
 	labelWords                   string // heads the description, the person's quoted words
 	depositPaid                  string
@@ -68,6 +69,7 @@ var wording = map[string]*lexicon{
 		hello:     "Hello %s,",
 		labelCode: "Code", labelService: "Service", labelWindow: "Arrival window", labelWas: "Was",
 		labelStatus: "Status", labelUrgency: "Urgency", labelInbox: "Inbox",
+		labelOneTap:    "Open it in one tap (signs you in; works once, for 8 hours)",
 		labelAssistant: "Sent by the assistant", labelDeposit: "Deposit", depositPaid: "paid",
 		labelWords:     "In the customer's words:",
 		questions:      "Questions? Call %s at %s.",
@@ -128,6 +130,7 @@ var wording = map[string]*lexicon{
 		hello:     "Hola, %s:",
 		labelCode: "Código", labelService: "Servicio", labelWindow: "Horario de llegada", labelWas: "Antes",
 		labelStatus: "Estado", labelUrgency: "Urgencia", labelInbox: "Bandeja",
+		labelOneTap:    "Ábrala con un toque (inicia sesión; sirve una vez, durante 8 horas)",
 		labelAssistant: "Enviada por el asistente", labelDeposit: "Depósito", depositPaid: "pagado",
 		labelWords:     "En palabras del cliente:",
 		questions:      "¿Preguntas? Llame a %s al %s.",
@@ -310,6 +313,10 @@ func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booki
 	// cancels as the person, which would keep a deposit the business's
 	// cancel refunds.
 	status := fmt.Sprintf("%s: %s/inbox/requests/%s\n", l.labelInbox, c.SiteURL, r.Code)
+	if kind == KindNewRequest && ch.Link != "" {
+		// One tap opens it, signed in: no sign-in e-mail to wait for.
+		status = fmt.Sprintf("%s: %s\n", l.labelOneTap, ch.Link)
+	}
 	if kind == KindCancelledByCustomer {
 		// Short: what was called off and when; the rest is the inbox's.
 		body := fmt.Sprintf("%s\n\n%s\n\n%s", l.calledOff, strings.Join(lines, "\n"), status)
