@@ -165,6 +165,12 @@ func (c Composer) Messages(ch Change, r booking.Request, b *booking.Business) []
 			m.To = b.InboxEmail
 			msgs = append(msgs, m)
 		}
+		if phone, ok := b.TextOwner(b.Urgent(r.ServiceID, r.Urgency)); ok && kind == KindNewRequest && !b.Preview {
+			// The owner chose texts, to a number confirmed by a code.
+			m := t.message(ch, kind, AudienceBusiness, ChannelSMS)
+			m.To = "+1" + phone
+			msgs = append(msgs, m)
+		}
 	}
 	return msgs
 }

@@ -19,6 +19,8 @@ type lexicon struct {
 	labelStatus, labelUrgency    string
 	labelInbox                   string // the business's own link: its inbox, never the person's page
 	labelOneTap                  string // the one-tap link: opens the request in the inbox, signed in
+	ownerText                    string // the owner's text of a new request: %s code, service, window, ZIP
+	ownerUrgent                  string // starts it for an urgent one
 	labelAssistant, labelDeposit string
 	labelWords                   string // heads the description, the person's quoted words
 	depositPaid                  string
@@ -70,6 +72,8 @@ var wording = map[string]*lexicon{
 		labelCode: "Code", labelService: "Service", labelWindow: "Arrival window", labelWas: "Was",
 		labelStatus: "Status", labelUrgency: "Urgency", labelInbox: "Inbox",
 		labelOneTap:    "Open it in one tap (signs you in; works once, for 8 hours)",
+		ownerText:      "Doorstep: new request %s: %s, %s, ZIP %s. Open:",
+		ownerUrgent:    "URGENT.",
 		labelAssistant: "Sent by the assistant", labelDeposit: "Deposit", depositPaid: "paid",
 		labelWords:     "In the customer's words:",
 		questions:      "Questions? Call %s at %s.",
@@ -131,6 +135,8 @@ var wording = map[string]*lexicon{
 		labelCode: "Código", labelService: "Servicio", labelWindow: "Horario de llegada", labelWas: "Antes",
 		labelStatus: "Estado", labelUrgency: "Urgencia", labelInbox: "Bandeja",
 		labelOneTap:    "Ábrala con un toque (inicia sesión; sirve una vez, durante 8 horas)",
+		ownerText:      "Doorstep: nueva solicitud %s: %s, %s, código postal %s. Ábrala:",
+		ownerUrgent:    "URGENTE.",
 		labelAssistant: "Enviada por el asistente", labelDeposit: "Depósito", depositPaid: "pagado",
 		labelWords:     "En palabras del cliente:",
 		questions:      "¿Preguntas? Llame a %s al %s.",
@@ -336,7 +342,24 @@ func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booki
 		details += "\n\n" + words
 	}
 	body := fmt.Sprintf("%s\n\n%s\n\n%s\n%s", l.newIntro, details, l.openInbox, status)
-	return text{lang: lang, subject: fmt.Sprintf(l.newSubject, r.Code, service, w), body: body}
+	return text{lang: lang, subject: fmt.Sprintf(l.newSubject, r.Code, service, w), body: body, sms: c.ownerSMS(l, ch, r, b, service, w)}
+}
+
+// ownerSMS is the text to the owner's phone of a new request: Doorstep's
+// words, the code, the service, the window, the ZIP code and the link
+// (the one-tap link when there is one), never the description nor
+// anything else the person wrote: nothing a stranger typed reaches the
+// owner's phone as a text from Doorstep.
+func (c Composer) ownerSMS(l *lexicon, ch Change, r booking.Request, b *booking.Business, service, window string) string {
+	link := ch.Link
+	if link == "" {
+		link = c.SiteURL + "/inbox/requests/" + r.Code
+	}
+	sms := fmt.Sprintf(l.ownerText, r.Code, service, window, r.Address.ZIP) + " " + link + " " + l.stop
+	if b.Urgent(r.ServiceID, r.Urgency) {
+		sms = l.ownerUrgent + " " + sms
+	}
+	return sms
 }
 
 // limitText writes what the business hears when a limit refused requests
