@@ -228,7 +228,8 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	edge.Mount(mux, httpapi.NewCalendarFeed(bookings, log), httpapi.CalendarRoutes(bookings, log))
 	// The business's inbox in a browser; its sign-in links land in the
 	// outbox too.
-	webConfig := inboxweb.Config{Bookings: bookings, Mailer: inboxweb.EmailMailer{Sender: box}, SiteURL: siteURL, Log: log}
+	webConfig := inboxweb.Config{Bookings: bookings, Mailer: inboxweb.EmailMailer{Sender: box}, SiteURL: siteURL, Log: log,
+		Texter: inboxweb.SMSTexter{Sender: box, OptOuts: dynamo.NewLedger(client, tableName)}}
 	edge.Mount(mux, inboxweb.New(webConfig), inboxweb.Routes(webConfig))
 	// The person's pages (status_url, payment_url). No payment provider
 	// runs here, so stripepay's routes are not mounted.

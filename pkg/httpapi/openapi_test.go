@@ -83,6 +83,9 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/settings/feed-stop", "stopWebInboxFeed"},
 		{"POST", "/inbox/settings/hours", "setWebInboxHours"},
 		{"POST", "/inbox/settings/reminder", "setWebInboxReminderHour"},
+		{"POST", "/inbox/settings/owner-phone", "startWebInboxOwnerPhone"},
+		{"POST", "/inbox/settings/owner-phone-code", "confirmWebInboxOwnerPhone"},
+		{"POST", "/inbox/settings/text-me", "setWebInboxTextMe"},
 		{"GET", "/r/{code}.ics", "getVisitCalendarEvent"},
 		{"GET", "/calendar/{token}.ics", "getCalendarFeed"},
 	} {
@@ -100,8 +103,8 @@ func TestOpenAPIDocument(t *testing.T) {
 			t.Errorf("%s: got %q, want %q", c.name, c.got, c.want)
 		}
 	}
-	if got := len(doc.Paths.Map()); got != 34 {
-		t.Errorf("got %d paths, want the 34 above", got)
+	if got := len(doc.Paths.Map()); got != 37 {
+		t.Errorf("got %d paths, want the 37 above", got)
 	}
 	// openapitest picks the answer to a request no operation matches by the
 	// tag of the path's operations: pages, business-web and payments

@@ -36,6 +36,9 @@ const DefaultSignInDelay = 400 * time.Millisecond
 type Config struct {
 	Bookings *booking.Bookings
 	Mailer   Mailer
+	// Texter texts the code that confirms the owner's mobile number; nil:
+	// texts are off, and the settings page says so.
+	Texter Texter
 	// SiteURL is the public address (https://book.example.com): the
 	// sign-in links start with it, and the session cookie is Secure when
 	// it is https.
@@ -91,6 +94,9 @@ type handler struct {
 //	POST /inbox/settings/feed                 make a new calendar feed address (the old one stops), 303 to its page
 //	GET  /inbox/settings/feed                 the new address, whole, to copy or subscribe to (until back to settings)
 //	POST /inbox/settings/feed-stop            stop the calendar feed
+//	POST /inbox/settings/owner-phone          text a code to the owner's mobile, to confirm it
+//	POST /inbox/settings/owner-phone-code     confirm it with the code
+//	POST /inbox/settings/text-me              texts of every new request, urgent ones or none; or forget the number
 //
 // Every form that changes something is a POST carrying the session's CSRF
 // token, from this site only (sameSite), each of its fields once. Another
@@ -137,6 +143,9 @@ func (h *handler) routes() []edge.Route {
 		{Method: post, Path: "/inbox/settings/feed", Handler: h.form(h.newFeed)},
 		{Method: get, Path: "/inbox/settings/feed", Handler: h.signedIn(h.feed)},
 		{Method: post, Path: "/inbox/settings/feed-stop", Handler: h.form(h.stopFeed)},
+		{Method: post, Path: "/inbox/settings/owner-phone", Handler: h.form(h.startOwnerPhone)},
+		{Method: post, Path: "/inbox/settings/owner-phone-code", Handler: h.form(h.confirmOwnerPhone)},
+		{Method: post, Path: "/inbox/settings/text-me", Handler: h.form(h.setTextMe)},
 		{Path: "/inbox", Handler: notFound},
 		{Path: "/inbox/", Handler: notFound},
 	}

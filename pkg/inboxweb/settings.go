@@ -42,6 +42,9 @@ func (h *handler) settings(w http.ResponseWriter, r *http.Request, s Session) {
 		v.Notice = tr(lang, "paused")
 	case slices.Contains(scheduleForms, done), done == "feed-stopped":
 		v.Notice = tr(lang, "saved_"+done)
+	case textsDone[done] != "":
+		v.Notice = tr(lang, textsDone[done])
+		v.Texts.CodeSent = done == "code-sent"
 	}
 	render(w, r, http.StatusOK, "settings", lang, &s, tr(lang, "settings_title"), v)
 }
@@ -69,6 +72,7 @@ func (h *handler) settingsView(b *booking.Business, s Session, lang string) sett
 		v.Days = append(v.Days, day)
 	}
 	v.ReminderHour = sch.ReminderHour
+	v.Texts = h.textsSection(b)
 	v.Embed = embedSnippet(h.SiteURL, b, lang)
 	for hour := range 24 {
 		v.Hours = append(v.Hours, hourChoice{Hour: hour, Label: showClock(lang, fmt.Sprintf("%02d:00", hour))})
@@ -263,6 +267,10 @@ func (h *handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 			v.NoticeHours, v.NoticeMinutes = refused.PostFormValue("notice_hours"), refused.PostFormValue("notice_minutes")
 		case "crews":
 			v.Crews = refused.PostFormValue("crews_per_window")
+		case "owner-phone":
+			v.Texts.Typed = refused.PostFormValue("owner_phone")
+		case "owner-phone-code":
+			v.Texts.CodeSent = true
 		case "hours":
 			for i := range v.Days {
 				d := &v.Days[i]
@@ -316,6 +324,7 @@ var fieldLabels = map[string]string{
 	"from": "day_off_from", "to": "day_off_to", "note": "day_off_note",
 	"notice_hours": "notice_hours", "notice_minutes": "notice_minutes",
 	"crews_per_window": "crews_label", "reminder_hour": "reminder_hour",
+	"owner_phone": "owner_phone_label", "code": "code_label", "text_me-all": "text_me_legend",
 }
 
 // maxDayOffAhead is how far ahead a day off may start: two years.

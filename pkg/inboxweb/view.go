@@ -212,7 +212,8 @@ type settingsView struct {
 	Days                       []hoursDay
 	ReminderHour               int
 	Hours                      []hourChoice
-	FeedOn                     bool // the business has a calendar feed
+	FeedOn                     bool      // the business has a calendar feed
+	Texts                      textsView // "Ways to be told" (ownertexts.go)
 	Embed                      embedView
 }
 
