@@ -46,6 +46,7 @@ type Private struct {
 
 	reminderSettings  // reminder_hour (reminder.go)
 	ownerTextSettings // owner_phone, text_me (ownertexts.go)
+	nudgeSettings     // nudge_urgent_minutes, nudge_minutes (nudge.go)
 }
 
 // The default limits of what a business takes from strangers: enough for a
@@ -102,6 +103,9 @@ func (p Private) validate() error {
 		return err
 	}
 	if err := p.ownerTextSettings.validate(); err != nil {
+		return err
+	}
+	if err := p.nudgeSettings.validate(); err != nil {
 		return err
 	}
 	if p.InboxTokenSHA256 != "" && !sha256Hex.MatchString(p.InboxTokenSHA256) {

@@ -86,6 +86,8 @@ func businessKind(e booking.Event) (Kind, bool) {
 	switch {
 	case e.Action == booking.ActionCreate && e.To == booking.StatusNew, e.Action == booking.ActionPay:
 		return KindNewRequest, true
+	case e.Action == booking.ActionNudge:
+		return KindNudge, true
 	case e.Action == booking.ActionCancel && e.By == booking.ActorCustomer &&
 		(e.From == booking.StatusNew || e.From == booking.StatusAccepted):
 		return KindCancelledByCustomer, true
@@ -165,7 +167,7 @@ func (c Composer) Messages(ch Change, r booking.Request, b *booking.Business) []
 			m.To = b.InboxEmail
 			msgs = append(msgs, m)
 		}
-		if phone, ok := b.TextOwner(b.Urgent(r.ServiceID, r.Urgency)); ok && kind == KindNewRequest && !b.Preview {
+		if phone, ok := b.TextOwner(b.Urgent(r.ServiceID, r.Urgency)); ok && (kind == KindNewRequest || kind == KindNudge) && !b.Preview {
 			// The owner chose texts, to a number confirmed by a code.
 			m := t.message(ch, kind, AudienceBusiness, ChannelSMS)
 			m.To = "+1" + phone

@@ -113,7 +113,7 @@ func (n *Notifier) Notify(ctx context.Context, before *booking.Request, after bo
 	}
 	var msgs []Message
 	for _, ch := range changes {
-		if kind, ok := businessKind(ch.Event); ok && kind == KindNewRequest {
+		if kind, ok := businessKind(ch.Event); ok && (kind == KindNewRequest || kind == KindNudge) {
 			ch.Link = n.requestLink(ctx, b, after.Code)
 		}
 		msgs = append(msgs, n.Composer.Messages(ch, after, b)...)

@@ -84,3 +84,50 @@ func TestOwnerTexts(t *testing.T) {
 		})
 	}
 }
+
+// TestNudgeMessages: the nudge of a request still unanswered goes to the
+// business only, by e-mail with a fresh one-tap link and, when the owner
+// chose texts for it, by text; the person hears nothing of it, and no
+// text holds the description.
+func TestNudgeMessages(t *testing.T) {
+	tests := []struct {
+		name     string
+		edits    []func(*booking.Business)
+		urgency  string
+		wantText bool
+	}{
+		{"no texts", nil, "emergency", false},
+		{"texts for urgent ones, urgent", []func(*booking.Business){texts(ownerPhone, booking.TextsUrgent)}, "emergency", true},
+		{"texts for urgent ones, not urgent", []func(*booking.Business){texts(ownerPhone, booking.TextsUrgent)}, "soon", false},
+		{"texts for every request", []func(*booking.Business){texts(ownerPhone, booking.TextsAll)}, "soon", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t, tt.edits...)
+			links := &tokens{}
+			f.n.Links = links
+			r := request(booking.StatusNew, "en", both)
+			r.Urgency = tt.urgency
+			r.Description = "Gate code 4471"
+			before, after := move(r, booking.ActionNudge, booking.ActorSystem, booking.StatusNew)
+			if err := f.n.Notify(context.Background(), &before, after); err != nil {
+				t.Fatal(err)
+			}
+			want := []string{code + "#1/nudge/business/email -> " + inbox}
+			if tt.wantText {
+				want = append(want, code+"#1/nudge/business/sms -> +1"+ownerPhone)
+			}
+			if got := f.senders.got(); !slices.Equal(got, want) {
+				t.Fatalf("got %v, want %v", got, want)
+			}
+			mail := f.senders.bodies[code+"#1/nudge/business/email"]
+			if len(links.recs) != 1 || !strings.Contains(mail, "has no answer yet") || !strings.Contains(mail, siteURL+"/inbox/sign-in/") {
+				t.Errorf("got %d links stored, e-mail\n%s\nwant one, and the e-mail with it", len(links.recs), mail)
+			}
+			if sms := f.senders.bodies[code+"#1/nudge/business/sms"]; tt.wantText &&
+				(!strings.Contains(sms, "still waits for your answer") || strings.Contains(sms, "4471")) {
+				t.Errorf("got text %q, want the nudge without the description", sms)
+			}
+		})
+	}
+}

@@ -26,6 +26,8 @@ type Report struct {
 	Expired  int       `json:"expired"`
 	Skipped  int       `json:"skipped"`
 	Reminded int       `json:"reminded"`
+	// Nudged are the businesses reminded of a request still unanswered.
+	Nudged int `json:"nudged"`
 	// RemindSkipped are the reminders another sweep (or a move) took first.
 	RemindSkipped int     `json:"remind_skipped"`
 	DurationMS    float64 `json:"duration_ms"`
@@ -81,6 +83,7 @@ func Sweep(ctx context.Context, bookings *booking.Bookings, now time.Time, log *
 		Expired:       res.Expired,
 		Skipped:       res.Skipped,
 		Reminded:      rem.Reminded,
+		Nudged:        rem.Nudged,
 		RemindSkipped: rem.Skipped,
 		DurationMS:    float64(time.Since(start).Microseconds()) / 1000,
 	}
@@ -89,6 +92,7 @@ func Sweep(ctx context.Context, bookings *booking.Bookings, now time.Time, log *
 		slog.Int("expired", report.Expired),
 		slog.Int("skipped", report.Skipped),
 		slog.Int("reminded", report.Reminded),
+		slog.Int("nudged", report.Nudged),
 		slog.Int("remind_skipped", report.RemindSkipped),
 		slog.Float64("duration_ms", report.DurationMS),
 	}
