@@ -2,13 +2,20 @@ package inboxweb_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
+	"github.com/doorstep/doorstep/pkg/notify"
+	"github.com/doorstep/doorstep/pkg/outbox"
 )
 
 // texter records the confirmation codes texted; a number in optedOut
@@ -149,4 +156,53 @@ func TestOwnerPhone(t *testing.T) {
 		b, _ := g.signIn(t, slug)
 		wantIn(t, g.do(t, b, "GET", "/inbox/settings", nil).body, `id="texts-off"`)
 	})
+}
+
+// optOuts is the ledger's opt-out list in memory.
+type optOuts map[string]bool
+
+func (o optOuts) OptedOut(_ context.Context, phone string) (bool, error) { return o[phone], nil }
+func (o optOuts) RecordOptOut(_ context.Context, phone string, _ time.Time) error {
+	o[phone] = true
+	return nil
+}
+
+// stopSender refuses every text as opted out, as End User Messaging does
+// for a number that replied STOP.
+type stopSender struct{ tries int }
+
+func (s *stopSender) SendText(context.Context, notify.Message) error {
+	s.tries++
+	return fmt.Errorf("sms: %w", notify.ErrOptedOut)
+}
+
+// TestSMSTexter: the code goes as Doorstep's own text, in the business's
+// language, to +1 and the number; a number that replied STOP is not
+// texted, and a STOP the sender reports is recorded, as for the person's
+// texts.
+func TestSMSTexter(t *testing.T) {
+	box := outbox.New(10, slog.New(slog.DiscardHandler))
+	outs := optOuts{"5125550111": true}
+	x := inboxweb.SMSTexter{Sender: box, OptOuts: outs, Now: func() time.Time { return start }}
+	b := &booking.Business{Slug: "limpieza-la-estrella", Name: "Limpieza La Estrella", DefaultLanguage: "es"}
+	if err := x.SendPhoneCode(t.Context(), "5125550142", b, "480213"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := box.Messages()
+	if len(msgs) != 1 || msgs[0].To != "+15125550142" || msgs[0].Channel != notify.ChannelSMS || msgs[0].Kind != inboxweb.KindPhoneCode ||
+		!strings.HasPrefix(msgs[0].Body, "Doorstep: su código es 480213.") || !strings.Contains(msgs[0].Body, "Responda STOP") ||
+		strings.Contains(msgs[0].ID, "480213") {
+		t.Errorf("got %+v, want one text of the code in Spanish, its ID without the code", msgs)
+	}
+	if err := x.SendPhoneCode(t.Context(), "5125550111", b, "480213"); !errors.Is(err, inboxweb.ErrOptedOut) || len(box.Messages()) != 1 {
+		t.Errorf("an opted-out number: got %v with %d texts, want ErrOptedOut and none sent", err, len(box.Messages()))
+	}
+	stop := &stopSender{}
+	y := inboxweb.SMSTexter{Sender: stop, OptOuts: outs}
+	if err := y.SendPhoneCode(t.Context(), "5125550177", b, "480213"); !errors.Is(err, inboxweb.ErrOptedOut) || !outs["5125550177"] {
+		t.Errorf("a STOP from the sender: got %v, recorded %v, want ErrOptedOut, recorded", err, outs["5125550177"])
+	}
+	if err := y.SendPhoneCode(t.Context(), "5125550177", b, "480213"); !errors.Is(err, inboxweb.ErrOptedOut) || stop.tries != 1 {
+		t.Errorf("again: got %v after %d tries, want ErrOptedOut without trying", err, stop.tries)
+	}
 }
