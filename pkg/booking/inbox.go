@@ -87,25 +87,25 @@ func LimitError() error {
 // InboxRequest is a request as its business sees it: everything the person
 // sent, its state as it stands, and its history.
 type InboxRequest struct {
-	Code              string    `json:"code"`
-	Status            Status    `json:"status"`
-	ServiceID         *string   `json:"service_id"`
-	Service           LocalText `json:"service"`
-	ArrivalWindow     Window    `json:"arrival_window"`
-	ChangedByBusiness bool      `json:"changed_by_business"`
-	Address           Address   `json:"address"`
-	Contact           Contact   `json:"contact"`
+	Code              string         `json:"code"`
+	Status            Status         `json:"status"`
+	ServiceID         *string        `json:"service_id"`
+	Service           LocalText      `json:"service"`
+	ArrivalWindow     Window         `json:"arrival_window"`
+	ChangedByBusiness bool           `json:"changed_by_business"`
+	Address           Address        `json:"address"`
+	Contact           Contact        `json:"contact"`
+	Urgency           string         `json:"urgency"`
+	Description       string         `json:"description"`
+	Language          string         `json:"language"`
+	AssistantName     *string        `json:"assistant_name"`
+	Deposit           *DepositStatus `json:"deposit"`
+	Created           time.Time      `json:"created"`
+	History           []Event        `json:"history"`
 	// PersonChannels is how the person is written to about the request
 	// (Contact.Reach): "email", "sms", both or none. With none, nobody
 	// writes to them: the business calls them.
-	PersonChannels []string       `json:"person_channels"`
-	Urgency        string         `json:"urgency"`
-	Description    string         `json:"description"`
-	Language       string         `json:"language"`
-	AssistantName  *string        `json:"assistant_name"`
-	Deposit        *DepositStatus `json:"deposit"`
-	Created        time.Time      `json:"created"`
-	History        []Event        `json:"history"`
+	PersonChannels []string `json:"person_channels"`
 }
 
 // InboxPage is a page of the inbox list.

@@ -100,38 +100,39 @@ type toldView struct {
 
 // requestView is the page of one request.
 type requestView struct {
-	Code      string
-	State     string
-	StateText string
-	Notice    string
-	Told      *toldView // after a move the person hears of: how they do
-	Warn      bool
+	Code       string
+	State      string
+	StateText  string
+	Notice     string
+	Warn       bool
+	Service    string
+	Window     string
+	Moved      bool
+	Emergency  bool
+	Urgency    string
+	Received   string
+	Name       string
+	Phone      string
+	PhoneLink  template.URL
+	Email      string
+	Address    []string
+	MapLink    string // the address in a map app
+	Quote      string // the description, the person's own words
+	SMS        string
+	Language   string
+	Assistant  string
+	Deposit    string
+	History    []eventView
+	Accept     bool         // accept is allowed now: a one-tap form
+	Actions    []actionLink // the other moves that fit now, each to confirm
+	Spam       *actionLink  // "not a genuine request", apart
+	CSRF       string
+	AcceptPath string
+	// Told says, after a move the person hears of, how they do.
+	Told *toldView
 	// Unreachable: nobody writes to the person (booking.Contact.Reach);
 	// shown next to the phone while the request is live.
 	Unreachable bool
-	Service     string
-	Window      string
-	Moved       bool
-	Emergency   bool
-	Urgency     string
-	Received    string
-	Name        string
-	Phone       string
-	PhoneLink   template.URL
-	Email       string
-	Address     []string
-	MapLink     string // the address in a map app
-	Quote       string // the description, the person's own words
-	SMS         string
-	Language    string
-	Assistant   string
-	Deposit     string
-	History     []eventView
-	Accept      bool         // accept is allowed now: a one-tap form
-	Actions     []actionLink // the other moves that fit now, each to confirm
-	Spam        *actionLink  // "not a genuine request", apart
-	CSRF        string
-	AcceptPath  string
 }
 
 type eventView struct {
@@ -157,13 +158,13 @@ type confirmView struct {
 	Summary     string
 	Explain     string
 	Consequence string
+	Outcome     string // the deposit's state after the move, confirmed with the form
+	Changed     bool   // the consequence changed since it was shown
+	Button      string
+	Danger      bool
 	// Told, for a move the person would hear of when nobody writes to
 	// them: that the business should call them, and the number.
-	Told    *toldView
-	Outcome string // the deposit's state after the move, confirmed with the form
-	Changed bool   // the consequence changed since it was shown
-	Button  string
-	Danger  bool
+	Told *toldView
 }
 
 // moveView is the open windows to offer instead: the days that have
@@ -212,9 +213,10 @@ type settingsView struct {
 	Days                       []hoursDay
 	ReminderHour               int
 	Hours                      []hourChoice
-	FeedOn                     bool      // the business has a calendar feed
-	Texts                      textsView // "Ways to be told" (ownertexts.go)
+	FeedOn                     bool // the business has a calendar feed
 	Embed                      embedView
+	// Texts is the section "Ways to be told" (ownertexts.go).
+	Texts textsView
 }
 
 // feedView is the page that shows a new calendar feed's address.
