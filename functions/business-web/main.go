@@ -1,9 +1,12 @@
 // Command business-web is the Lambda function behind {SITE_URL}/inbox: the
 // business's own inbox in a browser (pkg/inboxweb), signed in from a link
-// e-mailed to its inbox_email (Amazon SES).
+// e-mailed to its inbox_email (Amazon SES); its settings text a code to
+// the owner's mobile (AWS End User Messaging SMS) to confirm it for texts
+// of new requests.
 //
 // Environment: TABLE_NAME, SITE_URL, SENDER_EMAIL, and optionally
-// DYNAMODB_ENDPOINT and AWS_ENDPOINT_URL_SESV2.
+// SMS_ORIGINATION_IDENTITY (without it texts are off), DYNAMODB_ENDPOINT,
+// AWS_ENDPOINT_URL_SESV2 and AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2.
 package main
 
 import (
@@ -15,9 +18,11 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/sesmail"
+	"github.com/doorstep/doorstep/pkg/smstext"
 )
 
 func main() {
@@ -33,13 +38,24 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	store, err := lambdaenv.Store(ctx, c.Config)
+	client, err := dynamo.NewClient(ctx, c.DynamoDBEndpoint)
 	if err != nil {
 		return nil, err
 	}
+	store := dynamo.New(client, c.TableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now))
 	ses, err := sesmail.NewClient(ctx, getenv)
 	if err != nil {
 		return nil, err
+	}
+	// The code that confirms the owner's mobile, through the person's
+	// texts' sender and opt-out list; none without an origination identity.
+	var texter inboxweb.Texter
+	if c.SMSOriginationIdentity != "" {
+		sms, err := smstext.NewClient(ctx, getenv)
+		if err != nil {
+			return nil, err
+		}
+		texter = inboxweb.SMSTexter{Sender: smstext.New(sms, c.SMSOriginationIdentity), OptOuts: dynamo.NewLedger(client, c.TableName)}
 	}
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
@@ -50,6 +66,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	return lambdaenv.HTTP(inboxweb.New(inboxweb.Config{
 		Bookings: bookings,
 		Mailer:   inboxweb.EmailMailer{Sender: sesmail.New(ses, c.SenderEmail)},
+		Texter:   texter,
 		SiteURL:  c.SiteURL,
 		Log:      lambdaenv.Logger(),
 	})), nil

@@ -16,6 +16,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 	"github.com/doorstep/doorstep/pkg/sesmail"
+	"github.com/doorstep/doorstep/pkg/smstext"
 )
 
 // The sample event, GET /inbox without a session, through the same JSON
@@ -69,6 +70,7 @@ func TestFailsAtStart(t *testing.T) {
 func TestPermissions(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	mails := fakeSES(t, env)
+	texts := fakeSMS(t, env)
 	const slug = "desert-cool-hvac"
 	env.Crews(t, slug, 2)
 	codes := []string{env.Send(t, slug, "6025550101"), env.Send(t, slug, "6025550102"), env.Send(t, slug, "6025550103")}
@@ -120,6 +122,22 @@ func TestPermissions(t *testing.T) {
 	t.Run("pause", func(t *testing.T) {
 		send(t, "POST", "/inbox/settings", "csrf="+csrf+"&accepting_requests=off", 303)
 	})
+	// Texts to the owner: the day's count of codes (UpdateItem), the
+	// code (PutItem), the opt-out list (GetItem), the text through End
+	// User Messaging SMS; its answer (DeleteItem) and the choice, each a
+	// conditional put of the business.
+	t.Run("owner's texts", func(t *testing.T) {
+		send(t, "POST", "/inbox/settings/owner-phone", "csrf="+csrf+"&owner_phone=%28602%29+555-0177", 303)
+		if len(*texts) != 1 || !strings.Contains((*texts)[0], `"DestinationPhoneNumber":"+16025550177"`) {
+			t.Fatalf("got texts %q, want one to +16025550177", *texts)
+		}
+		code := regexp.MustCompile(`code is ([0-9]{6})`).FindStringSubmatch((*texts)[0])
+		if code == nil {
+			t.Fatalf("no code in %s", (*texts)[0])
+		}
+		send(t, "POST", "/inbox/settings/owner-phone-code", "csrf="+csrf+"&code="+code[1], 303)
+		send(t, "POST", "/inbox/settings/text-me", "csrf="+csrf+"&text_me=urgent", 303)
+	})
 	t.Run("sign out", func(t *testing.T) {
 		send(t, "POST", "/inbox/sign-out", "csrf="+csrf, 303)
 	})
@@ -138,6 +156,22 @@ func fakeSES(t *testing.T, env *lambdatest.Env) *[]string {
 	t.Cleanup(ses.Close)
 	env.Vars[sesmail.EndpointVariable] = ses.URL
 	return &mails
+}
+
+// fakeSMS stands in for End User Messaging SMS in env: texts are on (from
+// a phone number), and the bodies of the texts sent are kept, in order.
+func fakeSMS(t *testing.T, env *lambdatest.Env) *[]string {
+	env.Vars["SMS_ORIGINATION_IDENTITY"] = "+18005550199"
+	var texts []string
+	sms := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		texts = append(texts, string(body))
+		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+		io.WriteString(w, `{"MessageId":"6ad0d3b1-7c2e-4e6f-8f3a-1c2d3e4f5a6b"}`)
+	}))
+	t.Cleanup(sms.Close)
+	env.Vars[smstext.EndpointVariable] = sms.URL
+	return &texts
 }
 
 // webEvent is the sample event (GET /inbox) sent as method to path, with

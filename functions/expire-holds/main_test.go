@@ -246,3 +246,66 @@ func TestErase(t *testing.T) {
 		}
 	}
 }
+
+// TestNudgeBusiness: the sweeper's nudge, as ExpireHoldsFunction, its
+// calls checked against its policy by lambdatest.Record (the remind index's
+// Query, the request's read and its conditional put). A request sent three
+// hours ago, still new, for a window still ahead, gets its nudge.
+func TestNudgeBusiness(t *testing.T) {
+	ctx := context.Background()
+	env := lambdatest.NewEnv(t)
+	const slug = "desert-cool-hvac" // open 24/7, no deposit
+	h, err := newHandler(env.Record(t, "ExpireHoldsFunction"), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC().Truncate(time.Second) // the sweep's time
+	past := now.Add(-3 * time.Hour)
+	bookings := bookingtest.New(t, booking.Config{Store: env.Store, SiteURL: lambdatest.SiteURL, Now: func() time.Time { return past }})
+	b, err := bookings.Business(ctx, slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := bookings.ArrivalWindows(ctx, b, booking.WindowQuery{Days: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var w booking.Window
+	for _, c := range a.Windows {
+		if c.Start.After(now.Add(time.Hour)) {
+			w = c
+			break
+		}
+	}
+	service := b.Services[0].ID
+	c, _, err := bookings.CreateRequest(ctx, b, booking.CreateInput{
+		WindowStart: w.Start,
+		Address:     booking.Address{Street: "1 Sample St", ZIP: b.ServiceArea.ZIPCodes[0]},
+		Contact:     booking.Contact{Name: "Sample Person", Phone: "6025550119"},
+		ServiceID:   &service,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := lambdatest.Event(t, "expire-holds.json")
+	var e map[string]any
+	if err := json.Unmarshal(event, &e); err != nil {
+		t.Fatal(err)
+	}
+	e["time"] = now.Format(time.RFC3339)
+	if event, err = json.Marshal(e); err != nil {
+		t.Fatal(err)
+	}
+	out, err := lambda.NewHandler(h).Invoke(lambdatest.WithPath(ctx, t.Name()+": a nudge due"), event)
+	if err != nil {
+		t.Fatalf("invoke: %v", err)
+	}
+	var got sweep.Report
+	if err := json.Unmarshal(out, &got); err != nil {
+		t.Fatalf("output %s: %v", out, err)
+	}
+	r, err := env.Store.Request(ctx, c.Code)
+	if got.Nudged != 1 || err != nil || r.Status != booking.StatusNew || r.History[len(r.History)-1].Action != booking.ActionNudge {
+		t.Errorf("got %s, request %v (%v), want 1 nudged, still new, its last event the nudge", out, r, err)
+	}
+}

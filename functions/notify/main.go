@@ -53,9 +53,11 @@ func newHandler(ctx context.Context, getenv func(string) string) (func(context.C
 	if sms == nil {
 		log.Warn("notify: SMS_ORIGINATION_IDENTITY is not set: texts are off")
 	}
+	store := dynamo.New(client, c.TableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now))
 	n := &notify.Notifier{
 		Composer:   notify.Composer{SiteURL: c.SiteURL, PreviewInbox: c.PreviewInboxEmail},
-		Businesses: dynamo.New(client, c.TableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now)),
+		Businesses: store,
+		Links:      store, // the one-tap links of the new requests' messages
 		Email:      email,
 		SMS:        sms,
 		Ledger:     dynamo.NewLedger(client, c.TableName),

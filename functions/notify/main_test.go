@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
@@ -163,6 +164,52 @@ func TestLimitHitEvents(t *testing.T) {
 		if got := ses.take(to); !slices.Equal(got, want) {
 			t.Errorf("delivery %d: SES got\n\t%s\nwant\n\t%s", i+1, strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 		}
+	}
+}
+
+// TestOwnerText feeds events/notify-dynamodb-stream.json again with
+// desert-cool-hvac's owner texted about every new request, through the
+// function's policy (lambdatest.Record): its new request's e-mail, and a
+// text to the confirmed number holding the one-tap link whose token the
+// function stored, and not the person's description.
+func TestOwnerText(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	err := env.Store.UpdateBusiness(context.Background(), "desert-cool-hvac", func(stored *booking.Business) (*booking.Business, error) {
+		c := *stored
+		c.OwnerPhone, c.TextMe = "6025550199", booking.TextsAll
+		return &c, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := func(map[string]any) (int, map[string]string, string) {
+		return 200, map[string]string{"Content-Type": "application/json"}, `{"MessageId":"6ad0d3b1-7c2e-4e6f-8f3a-1c2d3e4f5a6b"}`
+	}
+	ses, sms := &fakeAWS{reply: ok}, &fakeAWS{reply: ok}
+	env.Vars["SENDER_EMAIL"] = "notify@book.example.com"
+	env.Vars["SMS_ORIGINATION_IDENTITY"] = "+18005550199"
+	env.Vars[sesmail.EndpointVariable] = ses.serve(t)
+	env.Vars[smstext.EndpointVariable] = sms.serve(t)
+	h, err := newHandler(env.Record(t, "NotifyFunction"), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lambdatest.InvokeStream(t, h, lambdatest.Event(t, "notify-dynamodb-stream.json"))
+	var owner []string
+	for _, c := range sms.take(func(c map[string]any) string {
+		return c["DestinationPhoneNumber"].(string) + " " + c["MessageBody"].(string)
+	}) {
+		if strings.Contains(c, "+16025550199 ") {
+			owner = append(owner, c)
+		}
+	}
+	if len(owner) != 1 || !strings.Contains(owner[0], "Doorstep: new request ") || !strings.Contains(owner[0], "/inbox/sign-in/") {
+		t.Fatalf("got owner texts %q, want one new request's with its one-tap link", owner)
+	}
+	if mails := ses.take(func(c map[string]any) string { return jsonOf(c) }); !slices.ContainsFunc(mails, func(m string) bool {
+		return strings.Contains(m, "inbox@desert-cool-hvac.example.com") && strings.Contains(m, "/inbox/sign-in/")
+	}) {
+		t.Errorf("no new-request e-mail with a one-tap link to desert-cool-hvac in %v", mails)
 	}
 }
 

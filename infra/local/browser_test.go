@@ -106,7 +106,7 @@ func TestBrowserInbox(t *testing.T) {
 	}{
 		{"en", "mile-high-electric", "outlet-switch-repair", "80202", "Denver", true,
 			"Sign in to your inbox", "Check your e-mail", "Sign in", "Requests", "Needs an answer",
-			"Offer another window", "Accepted at the new window. The person is told, and may cancel if it does not suit them.",
+			"Offer another window", "Accepted at the new window; the person may cancel if it does not suit them. The person gave no e-mail and did not allow texts: call them at (303) 555-0150. Their page already shows your answer.",
 			"The business moved your arrival window to this time.",
 			"Page not found", "This sign-in link cannot be used any more: it was used already, or it expired. Ask for a new one.",
 			"The day off is added.", "The notice is saved.", "The crews are saved.",
@@ -114,7 +114,7 @@ func TestBrowserInbox(t *testing.T) {
 			"The weekly hours are saved.", "Open 24 hours", "Tomorrow"},
 		{"es", "limpieza-la-estrella", "standard-cleaning", "90026", "Los Angeles", false,
 			"Inicie sesión en su bandeja", "Revise su correo", "Iniciar sesión", "Solicitudes", "",
-			"Ofrecer otro horario", "Aceptada en el nuevo horario. Se le avisa a la persona, que puede cancelar si no le conviene.",
+			"Ofrecer otro horario", "Aceptada en el nuevo horario; la persona puede cancelar si no le conviene. La persona no dio correo electrónico ni permitió mensajes de texto: llámela al (303) 555-0151. La página de la persona ya muestra su respuesta.",
 			"El negocio cambió su horario de llegada a esta hora.",
 			"Página no encontrada", "Este enlace ya no sirve: ya se usó o venció. Pida uno nuevo.",
 			"El día libre está agregado.", "La antelación está guardada.", "Los equipos están guardados.",

@@ -207,7 +207,7 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	box := outbox.New(100, log)
 	notifier := &notify.Notifier{
 		Composer:   notify.Composer{SiteURL: siteURL, PreviewInbox: "preview-inbox@doorstep.localhost"},
-		Businesses: withLocalForms(store, siteURL), Email: box, SMS: box,
+		Businesses: withLocalForms(store, siteURL), Links: store, Email: box, SMS: box,
 		Ledger: dynamo.NewLedger(client, tableName), Log: log, Now: time.Now,
 		Metrics: events,
 	}
@@ -237,7 +237,8 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	edge.Mount(mux, httpapi.NewCalendarFeed(bookings, log), httpapi.CalendarRoutes(bookings, log))
 	// The business's inbox in a browser; its sign-in links land in the
 	// outbox too.
-	webConfig := inboxweb.Config{Bookings: bookings, Mailer: inboxweb.EmailMailer{Sender: box}, SiteURL: siteURL, Log: log}
+	webConfig := inboxweb.Config{Bookings: bookings, Mailer: inboxweb.EmailMailer{Sender: box}, SiteURL: siteURL, Log: log,
+		Texter: inboxweb.SMSTexter{Sender: box, OptOuts: dynamo.NewLedger(client, tableName)}}
 	edge.Mount(mux, inboxweb.New(webConfig), inboxweb.Routes(webConfig))
 	// The person's pages (status_url, payment_url). No payment provider
 	// runs here, so stripepay's routes are not mounted.

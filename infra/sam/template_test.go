@@ -292,9 +292,11 @@ func TestStreams(t *testing.T) {
 	}
 }
 
-// TestTexts checks that only NotifyFunction may send texts, only when they
-// are on, with SendTextMessage alone, on the resource types it is
-// authorised against in the stack's account and region.
+// TestTexts checks that only NotifyFunction (every message's texts) and
+// BusinessWebFunction (the code that confirms an owner's mobile) may send
+// texts, only when they are on, with SendTextMessage alone, on the
+// resource types it is authorised against in the stack's account and
+// region.
 func TestTexts(t *testing.T) {
 	tp := loadTemplate(t)
 	if got := notEmpty(field(tp.top, "Conditions", "HasSms")); got != "SmsOriginationIdentity" {
@@ -314,8 +316,8 @@ func TestTexts(t *testing.T) {
 			}
 			sent = true
 			where := id + " " + st.where
-			if id != "NotifyFunction" {
-				t.Errorf("%s: only NotifyFunction sends texts", where)
+			if id != "NotifyFunction" && id != "BusinessWebFunction" {
+				t.Errorf("%s: only NotifyFunction and BusinessWebFunction send texts", where)
 			}
 			if st.condition != "HasSms" {
 				t.Errorf("%s: granted under condition %q, want HasSms (no texts, no permission)", where, st.condition)

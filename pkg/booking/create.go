@@ -282,6 +282,9 @@ func (d draft) newRequest(b *Business, now time.Time) Request {
 		}
 	}
 	r.History = []Event{{At: r.Created, By: ActorCustomer, Action: ActionCreate, To: r.Status, Window: r.Window}}
+	if r.Status == StatusNew {
+		r.ReminderDue = b.NudgeAt(r, r.Created) // the business's nudge, if still unanswered then
+	}
 	return r
 }
 

@@ -204,6 +204,12 @@ func (s *oneRequestStore) Request(_ context.Context, code string) (*Request, err
 	return &r, nil
 }
 
+// Business is the request's business, with its defaults: a paid request
+// reaching the inbox gets its nudge from it.
+func (s *oneRequestStore) Business(_ context.Context, slug string) (*Business, error) {
+	return &Business{Slug: slug}, nil
+}
+
 func (s *oneRequestStore) RecordLatePayment(_ context.Context, before, after Request) error {
 	if s.r.Status != before.Status || s.r.Deposit.State != before.Deposit.State {
 		return Errorf(InvalidTransition, "moved")

@@ -106,6 +106,10 @@ type InboxRequest struct {
 	// while they are kept: Address then holds only the ZIP code, and
 	// Contact and Description are empty.
 	Erased *time.Time `json:"erased"`
+	// PersonChannels is how the person is written to about the request
+	// (Contact.Reach): "email", "sms", both or none. With none, nobody
+	// writes to them: the business calls them.
+	PersonChannels []string `json:"person_channels"`
 }
 
 // InboxPage is a page of the inbox list.
@@ -278,6 +282,7 @@ func inboxView(r Request, now time.Time) InboxRequest {
 		ChangedByBusiness: r.ChangedByBusiness,
 		Address:           r.Address,
 		Contact:           r.Contact,
+		PersonChannels:    r.Contact.Reach().Channels(),
 		Urgency:           r.Urgency,
 		Description:       r.Description,
 		Language:          r.Language,

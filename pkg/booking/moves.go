@@ -74,10 +74,17 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 	// A window move, and an accept, need the business: its windows, and
 	// when to remind the person (RemindAt).
 	remind := t.To == StatusAccepted && (t.From != StatusAccepted || t.Effects().MoveWindow)
+	// A request that reaches the inbox by a move (its deposit paid) gets
+	// the business's nudge (NudgeAt), from now.
+	nudge := t.To == StatusNew && t.From != StatusNew
 	var b *Business
-	if t.Effects().MoveWindow || remind {
+	if t.Effects().MoveWindow || remind || nudge {
 		if b = c.business; b == nil {
-			if b, err = s.store.Business(ctx, r.BusinessSlug); err != nil {
+			b, err = s.store.Business(ctx, r.BusinessSlug)
+			switch {
+			case err != nil && !t.Effects().MoveWindow && !remind && ErrorCode(err) == NotFound:
+				b, nudge = nil, false // a payment for a business gone: nobody to nudge
+			case err != nil:
 				return Request{}, err
 			}
 		}
@@ -96,8 +103,10 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 	switch {
 	case remind:
 		remindAfter(&after, b, now) // the reminder of the new window, if still ahead
+	case nudge:
+		after.ReminderDue = b.NudgeAt(after, now)
 	case t.To != StatusAccepted:
-		after.ReminderDue = time.Time{} // leaving accepted: no reminder
+		after.ReminderDue = time.Time{} // leaving accepted (or new): no reminder, no nudge
 	}
 	after.History = append(append([]Event(nil), r.History...), Event{
 		At: now.UTC().Truncate(time.Second), By: c.actor, Action: c.action,
@@ -127,12 +136,12 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 }
 
 // onlyReminded reports whether the only change from r to fresh is the
-// reminder the sweeper recorded (it changes neither the state nor the
+// reminder (or, of a new request, the nudge) the sweeper recorded (it changes neither the state nor the
 // window, but the move's condition pins it): the move is then made again
 // from fresh, as nobody's move was lost. Any other change since the read
 // stays a conflict.
 func onlyReminded(r, fresh Request) bool {
-	return r.Status == StatusAccepted && !r.ReminderDue.IsZero() &&
+	return (r.Status == StatusAccepted || r.Status == StatusNew) && !r.ReminderDue.IsZero() &&
 		fresh.Status == r.Status && fresh.Window.Start.Equal(r.Window.Start) && fresh.ReminderDue.IsZero()
 }
 

@@ -44,7 +44,9 @@ type Private struct {
 	// write of the record (KeepCrewsEver), never lowers it.
 	CrewsEver int `json:"crews_ever,omitempty"`
 
-	reminderSettings // reminder_hour (reminder.go)
+	reminderSettings  // reminder_hour (reminder.go)
+	ownerTextSettings // owner_phone, text_me (ownertexts.go)
+	nudgeSettings     // nudge_urgent_minutes, nudge_minutes (nudge.go)
 }
 
 // The default limits of what a business takes from strangers: enough for a
@@ -98,6 +100,12 @@ var sha256Hex = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func (p Private) validate() error {
 	if err := p.reminderSettings.validate(); err != nil {
+		return err
+	}
+	if err := p.ownerTextSettings.validate(); err != nil {
+		return err
+	}
+	if err := p.nudgeSettings.validate(); err != nil {
 		return err
 	}
 	if p.InboxTokenSHA256 != "" && !sha256Hex.MatchString(p.InboxTokenSHA256) {

@@ -75,23 +75,28 @@ const remindWorkers = 8
 // ReminderResult says what a sweep's reminders did.
 type ReminderResult struct {
 	Reminded int // reminders this sweep recorded (each sent by notify)
+	Nudged   int // nudges of unanswered requests this sweep recorded (each sent by notify)
 	Skipped  int // requests moved, or reminded by another sweep, first
 }
 
 // SendReminders records, as the sweeper (ActorSystem), the reminder of
 // every accepted request whose ReminderDue is at or before now and whose
 // window has not started: a remind event in its history, in one
-// conditional write, which notify turns into the person's reminder. The
-// request stays accepted. It is safe to run twice or concurrently: the
-// store's condition records each reminder once.
+// conditional write, which notify turns into the person's reminder; and
+// likewise the nudge of every request still new at its ReminderDue (a
+// nudge event, which notify turns into the business's reminder by its
+// ways: e-mail, and text when it chose them). The request stays as it is.
+// A request whose window started is reminded of nothing: it only leaves
+// the index. It is safe to run twice or concurrently: the store's
+// condition records each reminder and each nudge once.
 func (s *Bookings) SendReminders(ctx context.Context, now time.Time) (ReminderResult, error) {
-	var reminded atomic.Int64 // not every record is a reminder sent
+	var reminded, nudged atomic.Int64 // not every record is a reminder sent
 	remind := func(code string) error {
 		r, err := s.request(ctx, code)
 		if err != nil {
 			return err
 		}
-		if r.Status != StatusAccepted || r.ReminderDue.IsZero() || now.Before(r.ReminderDue) {
+		if (r.Status != StatusAccepted && r.Status != StatusNew) || r.ReminderDue.IsZero() || now.Before(r.ReminderDue) {
 			// Moved on, reminded or not due yet: the index lags the table.
 			return Errorf(InvalidTransition, "request %s has no reminder due", code)
 		}
@@ -102,16 +107,21 @@ func (s *Bookings) SendReminders(ctx context.Context, now time.Time) (ReminderRe
 			// remind; the record only leaves the index.
 			return s.store.RecordReminder(ctx, r, after)
 		}
-		after.History = append(append([]Event(nil), r.History...), Event{
+		e := Event{
 			At: now.UTC().Truncate(time.Second), By: ActorSystem, Action: ActionRemind,
 			From: r.Status, To: r.Status, Window: r.Window,
-		})
+		}
+		count := &reminded
+		if r.Status == StatusNew {
+			e, count = nudgeEvent(r, now), &nudged
+		}
+		after.History = append(append([]Event(nil), r.History...), e)
 		if err := s.store.RecordReminder(ctx, r, after); err != nil {
 			return err
 		}
-		reminded.Add(1)
+		count.Add(1)
 		return nil
 	}
 	_, skipped, err := eachListed(ctx, now, s.store.DueReminders, remindWorkers, remind)
-	return ReminderResult{Reminded: int(reminded.Load()), Skipped: skipped}, err
+	return ReminderResult{Reminded: int(reminded.Load()), Nudged: int(nudged.Load()), Skipped: skipped}, err
 }

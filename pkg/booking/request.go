@@ -60,9 +60,10 @@ type Request struct {
 	Counted bool `json:"counted,omitempty"`
 	// ReminderDue is when the person of an accepted visit is reminded of
 	// its current window (Business.RemindAt), while that reminder is still
-	// to be sent; zero otherwise (sent, already past when the request was
-	// accepted or moved, or not accepted). The sweep index of reminders
-	// holds the request while it is set.
+	// to be sent; and, while the request is new, when its business is
+	// nudged to answer it (Business.NudgeAt), while that nudge is still to
+	// be sent. Zero otherwise (sent, already past, or in another state).
+	// The sweep index of reminders holds the request while it is set.
 	ReminderDue time.Time `json:"reminder_due,omitzero"`
 	// IdempotencyKey is the key the request was created under, "" when
 	// none: erasing the request deletes that key's record (erase.go).

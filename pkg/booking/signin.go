@@ -17,6 +17,10 @@ const (
 	SignInTTL         = 15 * time.Minute    // a sign-in link lives this long, and is spent once
 	SessionTTL        = 30 * 24 * time.Hour // a session lives this long (its cookie too)
 	MaxSignInsPerHour = 5                   // links sent per address per clock hour
+	// RequestLinkTTL is how long the one-tap link of a new request's
+	// message to its business lives (NewRequestLink): a working stretch,
+	// for an owner on a job; spent once, like a sign-in link.
+	RequestLinkTTL = 8 * time.Hour
 )
 
 // Session is a signed-in business: its inbox (the business acting), the
@@ -27,6 +31,10 @@ type Session struct {
 	CSRF    string
 	Inbox   *Inbox
 	Expires time.Time
+	// Opens is the code of the request a one-tap link was for
+	// (NewRequestLink), when the session was opened with one: the page
+	// to go to. "" for a sign-in link.
+	Opens string
 }
 
 // CSRFMatches reports whether token is the CSRF token of the session,
@@ -44,6 +52,9 @@ type SignInRecord struct {
 	// link is good only while the business still has that inbox_email.
 	EmailHash string
 	Expires   time.Time
+	// Code is the request a one-tap link opens (NewRequestLink), of the
+	// business Slug; "" for a sign-in link.
+	Code string
 }
 
 // SessionRecord is a session as the store keeps it: its hash, never its
@@ -131,9 +142,30 @@ func (s *Bookings) StartSignIn(ctx context.Context, email string) (token string,
 	return token, b, true, nil
 }
 
+// NewRequestLink mints the token of a one-tap link to request code of
+// business b, for the message that tells b of it: a sign-in token bound
+// to that business and that request, spent once (FinishSignIn), living
+// RequestLinkTTL from now, and good only while b keeps the inbox_email it
+// was sent to. It returns the record to store (Store.PutSignInToken); ok
+// is false when b has no inbox_email, the only address a link may go to.
+// It writes nothing: only a message to b's own address carries one, and
+// each new request makes at most a few (its e-mail, its text, its nudge),
+// bounded as requests are.
+func NewRequestLink(b *Business, code string, now time.Time) (token string, rec SignInRecord, ok bool) {
+	if b.InboxEmail == "" || code == "" {
+		return "", SignInRecord{}, false
+	}
+	token = newWebToken()
+	return token, SignInRecord{
+		TokenHash: WebTokenHash(token), Slug: b.Slug, EmailHash: EmailHash(b.InboxEmail),
+		Expires: now.Add(RequestLinkTTL), Code: code,
+	}, true
+}
+
 // FinishSignIn spends a sign-in token, once and before it expires, and
-// opens a session (stored as its hash, with SessionTTL). A spent, expired
-// or unknown token is UNAUTHORIZED.
+// opens a session (stored as its hash, with SessionTTL); a one-tap link's
+// session Opens its request. A spent, expired or unknown token is
+// UNAUTHORIZED.
 func (s *Bookings) FinishSignIn(ctx context.Context, token string) (Session, error) {
 	unauthorized := Errorf(Unauthorized, "this sign-in link was used already, has expired or is not one; ask for a new one")
 	if !isWebToken(token) {
@@ -145,7 +177,7 @@ func (s *Bookings) FinishSignIn(ctx context.Context, token string) (Session, err
 	if err != nil {
 		return Session{}, err
 	}
-	sess := Session{Token: newWebToken(), CSRF: newWebToken(), Inbox: &Inbox{s: s, b: b}, Expires: now.Add(SessionTTL)}
+	sess := Session{Token: newWebToken(), CSRF: newWebToken(), Inbox: &Inbox{s: s, b: b}, Expires: now.Add(SessionTTL), Opens: rec.Code}
 	err = s.store.PutSession(ctx, SessionRecord{
 		TokenHash: WebTokenHash(sess.Token), Slug: b.Slug, EmailHash: rec.EmailHash, CSRF: sess.CSRF, Expires: sess.Expires,
 	})

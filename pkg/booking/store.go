@@ -66,6 +66,19 @@ type Store interface {
 	// The count's own condition decides, never a read before it.
 	CountSignIn(ctx context.Context, emailHash string, limit int, now time.Time) (allowed bool, err error)
 
+	// CountPhoneCode adds one to the confirmation texts sent for business
+	// slug's owner's number on now's UTC day, unless limit were: one
+	// conditional write, whose condition decides; false past the limit.
+	CountPhoneCode(ctx context.Context, slug string, limit int, now time.Time) (bool, error)
+	// PutPhoneCode stores the business's confirmation code, until its
+	// Expires, in place of any code before.
+	PutPhoneCode(ctx context.Context, rec PhoneCodeRecord) error
+	// SpendPhoneCode deletes the business's code, on the condition that it
+	// is live (expires_at > now), its hash is codeHash and it was tried
+	// fewer than maxTries times, and returns it; otherwise it counts a try
+	// on the code (if any) and fails with NOT_FOUND.
+	SpendPhoneCode(ctx context.Context, slug, codeHash string, maxTries int, now time.Time) (PhoneCodeRecord, error)
+
 	// PutSignInToken stores a sign-in token's record, until its Expires.
 	PutSignInToken(ctx context.Context, rec SignInRecord) error
 

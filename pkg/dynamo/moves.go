@@ -215,10 +215,11 @@ func (s *Store) requestMove(before, after booking.Request, t booking.Transition,
 			cond += " AND " + attrSweepAt + " > :now"
 		}
 	}
-	if t.From == booking.StatusAccepted {
-		// A reminder recorded since the read changed neither the state nor
-		// the window: its remind_at, as read, says it was not, so that this
-		// put never drops its event.
+	if t.From == booking.StatusAccepted || t.From == booking.StatusNew {
+		// A reminder (or, of a new request, the business's nudge) recorded
+		// since the read changed neither the state nor the window: its
+		// remind_at, as read, says it was not, so that this put never drops
+		// its event.
 		cond += " AND " + remindCondition(before, values)
 	}
 	return &types.Put{

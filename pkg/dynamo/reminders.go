@@ -17,7 +17,8 @@ import (
 )
 
 // The remind index: a third sparse index, of the accepted requests whose
-// reminder is still to be sent (booking.Request.ReminderDue), by
+// reminder is still to be sent, and the new ones whose business's nudge
+// is (booking.Request.ReminderDue), by
 // remind_shard and remind_at; keys only. Kept apart from the sweep index,
 // whose keys say when a request lapses.
 const (
@@ -37,13 +38,13 @@ func remindShard(code string) string {
 }
 
 // remindKeys adds the remind index's keys to item, the item of r, while r
-// is accepted with a reminder still to be sent.
+// is accepted with a reminder, or new with a nudge, still to be sent.
 func remindKeys(item map[string]types.AttributeValue, r booking.Request) {
 	if r.ReminderDue.IsZero() {
 		delete(item, attrReminderDue) // omitzero in JSON; the encoder only knows omitempty
 		return
 	}
-	if r.Status == booking.StatusAccepted {
+	if r.Status == booking.StatusAccepted || r.Status == booking.StatusNew { // a reminder, or a nudge
 		item[attrRemindShard] = str(remindShard(r.Code))
 		item[attrRemindAt] = unix(r.ReminderDue)
 	}
@@ -58,8 +59,9 @@ func (s *Store) DueReminders(ctx context.Context, now time.Time, fn func(codes [
 }
 
 // RecordReminder puts the request as after on the condition that the
-// stored one is still accepted with before's window and before's
-// remind_at: the reminder is still to be sent. after has no ReminderDue,
+// stored one is still in before's state (accepted for a reminder, new for
+// a nudge) with before's window and before's remind_at: the reminder is
+// still to be sent. after has no ReminderDue,
 // so the put takes it out of the remind index; of two sweeps that race,
 // one write passes.
 func (s *Store) RecordReminder(ctx context.Context, before, after booking.Request) error {
@@ -74,10 +76,10 @@ func (s *Store) RecordReminder(ctx context.Context, before, after booking.Reques
 	_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName:                s.table,
 		Item:                     item,
-		ConditionExpression:      aws.String("#status = :accepted AND #window.#start = :start AND " + attrRemindAt + " = :at"),
+		ConditionExpression:      aws.String("#status = :status AND #window.#start = :start AND " + attrRemindAt + " = :at"),
 		ExpressionAttributeNames: map[string]string{"#status": attrStatus, "#window": attrWindow, "#start": "start"},
 		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":accepted": str(string(booking.StatusAccepted)), ":start": start, ":at": unix(before.ReminderDue),
+			":status": str(string(before.Status)), ":start": start, ":at": unix(before.ReminderDue),
 		},
 	})
 	var failed *types.ConditionalCheckFailedException

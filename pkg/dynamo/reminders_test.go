@@ -338,3 +338,62 @@ func TestMoveRacesAReminder(t *testing.T) {
 		}
 	})
 }
+
+// TestMoveRacesANudge: the business's nudge of a new request, recorded by
+// the sweep between the business's read and its answer, must not be
+// dropped by the answer's put (the business would then never be told of
+// anything after it, and notify would see no accept): the store's
+// condition pins remind_at from new too, and the domain answers again from
+// a fresh read, after the nudge event.
+func TestMoveRacesANudge(t *testing.T) {
+	ctx := context.Background()
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		r := newAt(phone(2), monday)
+		r.ReminderDue = now.Add(15 * time.Minute) // its nudge
+		mustCreate(t, f.engine, r, nil, now)
+		if in, _ := f.engine.inRemindIndex(t, r.Code); !in {
+			t.Fatal("a new request with its nudge due is not in the remind index")
+		}
+		stale, err := f.store.Request(ctx, r.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := now.Add(15 * time.Minute)
+		if res, err := f.bookings.SendReminders(ctx, at); err != nil || res.Nudged != 1 {
+			t.Fatalf("SendReminders() = %+v, %v, want 1 nudged", res, err)
+		}
+		if in, _ := f.engine.inRemindIndex(t, r.Code); in {
+			t.Error("nudged, the request is still in the remind index")
+		}
+
+		// The store alone: the stale answer is refused.
+		accepted := *stale
+		accepted.Status = booking.StatusAccepted
+		accepted.ReminderDue = time.Time{}
+		accepted.History = append(accepted.History, booking.Event{At: at, By: booking.ActorBusiness,
+			Action: booking.ActionAccept, From: booking.StatusNew, To: booking.StatusAccepted, Window: stale.Window})
+		tr, _ := booking.Allowed(booking.StatusNew, booking.ActionAccept, booking.ActorBusiness)
+		if err := f.store.MoveRequest(ctx, *stale, accepted, tr, booking.Crews{}, at); code(err) != booking.InvalidTransition {
+			t.Fatalf("an answer from a read before the nudge = %v, want INVALID_TRANSITION", err)
+		}
+
+		// The domain: the business's accept from that read goes through,
+		// after the nudge event.
+		s := bookingtest.New(t, booking.Config{Store: &staleStore{Store: f.store, stale: stale}, Now: func() time.Time { return at.Add(time.Second) }, SiteURL: "https://book.example.com"})
+		if _, err := s.OperatorMove(ctx, r.Code, booking.ActionAccept, time.Time{}); err != nil {
+			t.Fatalf("accept from a read before the nudge = %v, want nil", err)
+		}
+		got, err := f.store.Request(ctx, r.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var actions []booking.Action
+		for _, e := range got.History {
+			actions = append(actions, e.Action)
+		}
+		want := []booking.Action{booking.ActionCreate, booking.ActionNudge, booking.ActionAccept}
+		if got.Status != booking.StatusAccepted || jsonString(actions) != jsonString(want) {
+			t.Errorf("after the accept: %s with history %v, want accepted with %v", got.Status, actions, want)
+		}
+	})
+}

@@ -59,6 +59,9 @@ func (s *Store) PutSignInToken(ctx context.Context, rec booking.SignInRecord) er
 	item[attrSlug] = str(rec.Slug)
 	item[attrEmailHash] = str(rec.EmailHash)
 	item[attrExpiresAt] = unix(rec.Expires)
+	if rec.Code != "" {
+		item[attrRequestCode] = str(rec.Code) // a one-tap link's request
+	}
 	if err := s.putNew(ctx, item); err != nil {
 		return fmt.Errorf("put a sign-in token: %w", err)
 	}
@@ -88,6 +91,9 @@ func (s *Store) SpendSignInToken(ctx context.Context, tokenHash string, now time
 	rec.Slug, rec.EmailHash, rec.Expires, err = signedInItem(out.Attributes)
 	if err != nil {
 		return booking.SignInRecord{}, fmt.Errorf("sign-in token: %w", err)
+	}
+	if code, ok := out.Attributes[attrRequestCode].(*types.AttributeValueMemberS); ok {
+		rec.Code = code.Value
 	}
 	return rec, nil
 }

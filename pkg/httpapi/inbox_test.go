@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -489,5 +490,36 @@ func TestInboxSpamSince(t *testing.T) {
 		if got := call(t, fx.h, "GET", "/api/v1/requests/"+c, "").str("status"); got != want {
 			t.Errorf("%s: got %s, want %s", c, got, want)
 		}
+	}
+}
+
+// TestInboxPersonChannels: each request of the JSON inbox says how its
+// person is written to (person_channels), from its contact: e-mail when it
+// holds one, sms when sms_consent is true; none at all, an empty list.
+func TestInboxPersonChannels(t *testing.T) {
+	fx := newInboxFixture(t)
+	tests := []struct {
+		name, window, phone, contact string
+		want                         string
+	}{
+		{"e-mail and texts", mon08, "3235550111", `"email":"a1@example.com","sms_consent":true`, `["email","sms"]`},
+		{"e-mail only", mon10, "3235550112", `"email":"a2@example.com","sms_consent":false`, `["email"]`},
+		{"texts only", mon13, "3235550113", `"sms_consent":true`, `["sms"]`},
+		{"neither", mon15, "3235550114", `"sms_consent":false`, `[]`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			body := fmt.Sprintf(`{"window_start":%q,"address":{"street":"12 Main St","zip":"90012"},
+				"contact":{"name":"Ana Ruiz","phone":%q,%s},"service_id":"drain-cleaning","language":"es"}`, tt.window, tt.phone, tt.contact)
+			res := call(t, fx.h, "POST", "/api/v1/businesses/split-day-plumbing/requests", body)
+			if res.status != 201 {
+				t.Fatalf("create: got %d %s, want 201", res.status, res.raw)
+			}
+			got := fx.inbox(t, fx.tokenA, "GET", "/requests/"+res.str("code"), "")
+			channels, err := json.Marshal(got.body["person_channels"])
+			if got.status != 200 || err != nil || string(channels) != tt.want {
+				t.Errorf("got %d person_channels %s, want 200 %s", got.status, channels, tt.want)
+			}
+		})
 	}
 }

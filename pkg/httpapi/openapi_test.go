@@ -96,6 +96,10 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"GET", "/inbox/settings/notice", "getWebInboxNoticeAndCrews"},
 		{"GET", "/inbox/settings/calendar", "getWebInboxCalendar"},
 		{"GET", "/inbox/settings/booking-form", "getWebInboxBookingForm"},
+		{"GET", "/inbox/settings/texts", "getWebInboxTexts"},
+		{"POST", "/inbox/settings/owner-phone", "startWebInboxOwnerPhone"},
+		{"POST", "/inbox/settings/owner-phone-code", "confirmWebInboxOwnerPhone"},
+		{"POST", "/inbox/settings/text-me", "setWebInboxTextMe"},
 		{"GET", "/r/{code}.ics", "getVisitCalendarEvent"},
 		{"GET", "/calendar/{token}.ics", "getCalendarFeed"},
 	} {

@@ -208,6 +208,13 @@ func (f *fixture) create(t *testing.T, slug, urgency, assistant string, daysAhea
 // createAt is create for the nth open window of the day.
 func (f *fixture) createAt(t *testing.T, slug, urgency, assistant string, daysAhead, nth int) string {
 	t.Helper()
+	return f.createFor(t, slug, urgency, assistant, daysAhead, nth, nil)
+}
+
+// createFor is createAt with the contact changed by contact (when not
+// nil) before the request is sent.
+func (f *fixture) createFor(t *testing.T, slug, urgency, assistant string, daysAhead, nth int, contact func(*booking.Contact)) string {
+	t.Helper()
 	ctx := context.Background()
 	b := f.business(t, slug)
 	from := f.clock.Now().In(b.Location()).AddDate(0, 0, daysAhead)
@@ -225,6 +232,9 @@ func (f *fixture) createAt(t *testing.T, slug, urgency, assistant string, daysAh
 	}
 	if urgency != "" {
 		in.Urgency = &urgency
+	}
+	if contact != nil {
+		contact(&in.Contact)
 	}
 	f.phones++
 	c, _, err := f.bookings.CreateRequest(ctx, b, in)

@@ -36,6 +36,9 @@ const DefaultSignInDelay = 400 * time.Millisecond
 type Config struct {
 	Bookings *booking.Bookings
 	Mailer   Mailer
+	// Texter texts the code that confirms the owner's mobile number; nil:
+	// texts are off, and the settings page says so.
+	Texter Texter
 	// SiteURL is the public address (https://book.example.com): the
 	// sign-in links start with it, and the session cookie is Secure when
 	// it is https.
@@ -94,6 +97,9 @@ type handler struct {
 //	POST /inbox/settings/feed-stop            stop the calendar feed
 //	GET  /inbox/export                        the days whose requests to download
 //	GET  /inbox/export.csv                    the download, CSV (export.go)
+//	POST /inbox/settings/owner-phone          text a code to the owner's mobile, to confirm it
+//	POST /inbox/settings/owner-phone-code     confirm it with the code
+//	POST /inbox/settings/text-me              texts of every new request, urgent ones or none; or forget the number
 //
 // Every form that changes something is a POST carrying the session's CSRF
 // token, from this site only (sameSite), each of its fields once. Another
@@ -144,6 +150,9 @@ func (h *handler) routes() []edge.Route {
 		// export.go: the business's records, as CSV.
 		{Method: get, Path: "/inbox/export", Handler: h.signedIn(h.exportPage)},
 		{Method: get, Path: "/inbox/export.csv", Handler: h.signedIn(h.exportCSV)},
+		{Method: post, Path: "/inbox/settings/owner-phone", Handler: h.form(h.startOwnerPhone)},
+		{Method: post, Path: "/inbox/settings/owner-phone-code", Handler: h.form(h.confirmOwnerPhone)},
+		{Method: post, Path: "/inbox/settings/text-me", Handler: h.form(h.setTextMe)},
 		{Path: "/inbox", Handler: notFound},
 		{Path: "/inbox/", Handler: notFound},
 	}

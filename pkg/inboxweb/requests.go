@@ -148,16 +148,45 @@ func (h *handler) request(w http.ResponseWriter, r *http.Request, s Session) {
 		return
 	}
 	lang := language(w, r, s.Inbox.Business())
-	notice := ""
+	v := buildRequest(req, s.Inbox.Business(), lang, h.Now())
+	v.CSRF = s.CSRF
 	if done := booking.Action(r.URL.Query().Get("done")); done != "" && len(req.History) > 0 {
 		if last := req.History[len(req.History)-1]; last.Action == done && last.By == booking.ActorBusiness {
-			notice = tr(lang, "done_"+string(done))
+			v.Notice = tr(lang, "done_"+string(done))
+			if tellsPerson[done] {
+				v.Told = told(req.Contact, lang)
+			}
 		}
 	}
 	if r.URL.Query().Get("done") == eraseAction && req.Erased != nil {
-		notice = tr(lang, "done_erase") // erase.go
+		v.Notice = tr(lang, "done_erase") // erase.go
 	}
-	h.renderRequest(w, r, http.StatusOK, s, req, lang, notice, false)
+	render(w, r, http.StatusOK, "request", lang, &s, tr(lang, "request_title"), v)
+}
+
+// tellsPerson are the business's moves the person hears of (pkg/notify):
+// their confirmation says how, or that nobody writes to them.
+var tellsPerson = map[booking.Action]bool{
+	booking.ActionAccept: true, booking.ActionMove: true, booking.ActionDecline: true, booking.ActionCancel: true,
+}
+
+// told says how the person of contact c hears of a move, by
+// booking.Contact.Reach: by e-mail and text, by e-mail, by text, or, when
+// nobody writes to them, that the business should call them (with the
+// tel: link) and that their page shows the answer.
+func told(c booking.Contact, lang string) *toldView {
+	reach := c.Reach()
+	switch {
+	case reach.Email && reach.SMS:
+		return &toldView{Text: tr(lang, "told_email_sms")}
+	case reach.Email:
+		return &toldView{Text: tr(lang, "told_email")}
+	case reach.SMS:
+		return &toldView{Text: tr(lang, "told_sms")}
+	}
+	v := &toldView{Text: tr(lang, "told_none_call"), After: tr(lang, "told_none_page"), Call: true}
+	v.Phone, v.PhoneLink = phone(c.Phone)
+	return v
 }
 
 func (h *handler) renderRequest(w http.ResponseWriter, r *http.Request, status int, s Session, req booking.InboxRequest, lang, notice string, warn bool) {
@@ -225,6 +254,9 @@ func (h *handler) renderConfirm(w http.ResponseWriter, r *http.Request, status i
 		Danger: action != booking.ActionAccept && action != booking.ActionComplete,
 	}
 	v.Outcome, v.Consequence = consequence(req, action, lang, h.Now())
+	if tellsPerson[action] && req.Contact.Reach().None() {
+		v.Told = told(req.Contact, lang)
+	}
 	render(w, r, status, "confirm", lang, &s, tr(lang, "confirm_"+string(action)), v)
 }
 

@@ -187,14 +187,14 @@ func TestMoves(t *testing.T) {
 		wantDone    string
 		started     bool // the clock is past the window's start
 	}{
-		{"accept", nil, booking.ActionAccept, nil, "", booking.StatusAccepted, booking.DepositPaid, "Accepted. The person is told.", false},
+		{"accept", nil, booking.ActionAccept, nil, "", booking.StatusAccepted, booking.DepositPaid, "Accepted. <span id=\"told\">The person is told by e-mail and text.</span>", false},
 		{"decline", nil, booking.ActionDecline, []string{"Decline this request?", "$25.00 deposit is refunded in full.", "cannot take this job"},
-			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Declined. The person is told.", false},
+			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Declined. <span id=\"told\">The person is told by e-mail and text.</span>", false},
 		// Marked not genuine is a decline: a paid deposit is refunded.
 		{"not genuine", nil, booking.ActionSpam, []string{"Not a genuine request?", "without telling anyone", "$25.00 deposit is refunded in full."},
 			booking.DepositRefunded, booking.StatusDeclined, booking.DepositRefunded, "Marked not genuine.", false},
 		{"cancel", []booking.Action{booking.ActionAccept}, booking.ActionCancel, []string{"Cancel this job?", "refunded in full"},
-			booking.DepositRefunded, booking.StatusCancelled, booking.DepositRefunded, "Cancelled. The person is told.", false},
+			booking.DepositRefunded, booking.StatusCancelled, booking.DepositRefunded, "Cancelled. <span id=\"told\">The person is told by e-mail and text.</span>", false},
 		{"complete", []booking.Action{booking.ActionAccept}, booking.ActionComplete, []string{"Mark this job done?", "The $25.00 deposit is deducted from the bill."},
 			booking.DepositDeducted, booking.StatusCompleted, booking.DepositDeducted, "Marked done.", true},
 		{"no-show", []booking.Action{booking.ActionAccept}, booking.ActionNoShow, []string{"Nobody was there?", "You keep the $25.00 deposit."},
@@ -369,7 +369,7 @@ func TestMoveToAnotherWindow(t *testing.T) {
 		t.Errorf("got window %s (changed %v, %s), want %s, changed, accepted", got, r.ChangedByBusiness, r.Status, pick)
 	}
 	page := f.do(t, a, "GET", res.location, nil)
-	wantIn(t, page.body, "Accepted at the new window. The person is told, and may cancel if it does not suit them.",
+	wantIn(t, page.body, "Accepted at the new window; the person may cancel if it does not suit them. <span id=\"told\">The person is told by e-mail and text.</span>",
 		"You moved this request to this window.", "Moved to another window · by you", `data-state="accepted"`)
 	t.Run("paused: the business still offers its windows", func(t *testing.T) {
 		if _, err := f.inbox(t, slug).SetAcceptingRequests(context.Background(), false); err != nil {

@@ -46,6 +46,7 @@ var settingsSections = []settingsSection{
 	{Key: "notice", Title: "notice_crews_title", Tab: "notice_crews_title", Forms: []string{"notice", "crews", "reminder"}},
 	{Key: "calendar", Title: "feed_title", Tab: "tab_calendar", Forms: []string{"feed-stopped"}},
 	{Key: "booking-form", Title: "embed_title", Tab: "tab_booking_form"},
+	{Key: "texts", Title: "texts_title", Tab: "texts_title", Forms: []string{"owner-phone", "owner-phone-code", "text-me"}},
 }
 
 // sectionPages are the sections' pages, by name, for the site.
@@ -109,7 +110,11 @@ func (h *handler) section(w http.ResponseWriter, r *http.Request, s Session) {
 	b := s.Inbox.Business()
 	lang := language(w, r, b)
 	v := h.settingsView(b, s, lang, sec.Key)
-	if done := r.URL.Query().Get("done"); slices.Contains(sec.Forms, done) {
+	switch done := r.URL.Query().Get("done"); {
+	case sec.Key == "texts" && textsDone[done] != "":
+		v.Notice = tr(lang, textsDone[done]) // ownertexts.go
+		v.Texts.CodeSent = done == "code-sent"
+	case slices.Contains(sec.Forms, done):
 		v.Notice = tr(lang, "saved_"+done)
 	}
 	render(w, r, http.StatusOK, "settings-"+sec.Key, lang, &s, tr(lang, sec.Title), v)
@@ -155,6 +160,7 @@ func (h *handler) settingsView(b *booking.Business, s Session, lang, section str
 		v.Days = append(v.Days, day)
 	}
 	v.ReminderHour = sch.ReminderHour
+	v.Texts = h.textsSection(b)
 	v.Embed = embedSnippet(h.SiteURL, b, lang)
 	for hour := range 24 {
 		v.Hours = append(v.Hours, hourChoice{Hour: hour, Label: showClock(lang, fmt.Sprintf("%02d:00", hour))})
@@ -412,6 +418,10 @@ func (h *handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 			v.NoticeHours, v.NoticeMinutes = refused.PostFormValue("notice_hours"), refused.PostFormValue("notice_minutes")
 		case "crews":
 			v.Crews = refused.PostFormValue("crews_per_window")
+		case "owner-phone":
+			v.Texts.Typed = refused.PostFormValue("owner_phone")
+		case "owner-phone-code":
+			v.Texts.CodeSent = true
 		case "hours":
 			for i := range v.Days {
 				d := &v.Days[i]
@@ -466,6 +476,7 @@ var fieldLabels = map[string]string{
 	"from": "day_off_from", "to": "day_off_to", "note": "day_off_note",
 	"notice_hours": "notice_hours", "notice_minutes": "notice_minutes",
 	"crews_per_window": "crews_label", "reminder_hour": "reminder_hour",
+	"owner_phone": "owner_phone_label", "code": "code_label", "text_me-all": "text_me_legend",
 }
 
 // maxDayOffAhead is how far ahead a day off may start: two years.

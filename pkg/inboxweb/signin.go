@@ -114,13 +114,23 @@ func (h *handler) pad(ctx context.Context, start time.Time) {
 // tokenPage shows the button that signs in with the link's token. It does
 // not spend the token: mail scanners open links, and only a person presses
 // the button.
+//
+// A one-tap link (booking.NewRequestLink, in the new request's message) is
+// such a link whose ?next= is its request's page: the page says that the
+// button opens the request. The request it opens is the one its token was
+// made for, whatever ?next= says; ?next= only brings a signed-out person
+// there through the sign-in form, when the link is spent or expired.
 func (h *handler) tokenPage(w http.ResponseWriter, r *http.Request) {
 	lang := language(w, r, nil)
 	v := tokenView{Action: "/inbox/sign-in/" + url.PathEscape(r.PathValue("token")), Next: safeNext(r.URL.Query().Get("next"))}
 	if v.Next == "/inbox" {
 		v.Next = ""
 	}
-	render(w, r, http.StatusOK, "token", lang, nil, tr(lang, "token_title"), v)
+	title := tr(lang, "token_title")
+	if strings.HasPrefix(v.Next, "/inbox/requests/") {
+		v.Request, title = true, tr(lang, "open_title")
+	}
+	render(w, r, http.StatusOK, "token", lang, nil, title, v)
 }
 
 // finishSignIn spends the token and opens a session: the cookie, then 303
@@ -134,6 +144,9 @@ func (h *handler) finishSignIn(w http.ResponseWriter, r *http.Request) {
 	}
 	next := safeNext(r.PostFormValue("next"))
 	s, err := h.Bookings.FinishSignIn(ctx, r.PathValue("token"))
+	if err == nil && s.Opens != "" {
+		next = requestPath(s.Opens) // a one-tap link opens its own request
+	}
 	if booking.ErrorCode(err) == booking.Unauthorized {
 		lang := language(w, r, nil)
 		h.renderSignIn(w, r, http.StatusGone, lang, signInView{Next: next, Spent: true})

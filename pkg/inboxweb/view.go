@@ -33,8 +33,9 @@ type sentView struct {
 
 // tokenView is the page of a sign-in link: the button that spends it.
 type tokenView struct {
-	Action string
-	Next   string
+	Action  string
+	Next    string
+	Request bool // a one-tap link: the button opens a request
 }
 
 // messageView is a page with one message: not found, refused, an error.
@@ -76,6 +77,28 @@ type itemView struct {
 	Ago       string
 	Assistant string
 	Deposit   string
+	// Unreachable marks a live request whose person nobody writes to
+	// (booking.Contact.Reach): the business calls them.
+	Unreachable *unreachableView
+}
+
+// unreachableView is the mark of a request nobody writes to the person
+// of, in a list: the words, and the phone to call.
+type unreachableView struct {
+	Text      string
+	Call      string
+	Phone     string
+	PhoneLink template.URL
+}
+
+// toldView says, after a move, how the person hears of it: Text alone,
+// or, when nobody writes to them, Text, the phone to call and After.
+type toldView struct {
+	Text      string
+	Call      bool
+	Phone     string
+	PhoneLink template.URL
+	After     string
 }
 
 // requestView is the page of one request.
@@ -112,6 +135,11 @@ type requestView struct {
 	// erase them, once the request has ended (erase.go).
 	Erased string
 	Erase  *actionLink
+	// Told says, after a move the person hears of, how they do.
+	Told *toldView
+	// Unreachable: nobody writes to the person (booking.Contact.Reach);
+	// shown next to the phone while the request is live.
+	Unreachable bool
 }
 
 type eventView struct {
@@ -141,6 +169,9 @@ type confirmView struct {
 	Changed     bool   // the consequence changed since it was shown
 	Button      string
 	Danger      bool
+	// Told, for a move the person would hear of when nobody writes to
+	// them: that the business should call them, and the number.
+	Told *toldView
 }
 
 // moveView is the open windows to offer instead: the days that have
@@ -194,6 +225,8 @@ type settingsView struct {
 	Hours                      []hourChoice
 	FeedOn                     bool // the business has a calendar feed
 	Embed                      embedView
+	// Texts is the section "Ways to be told" (ownertexts.go).
+	Texts textsView
 }
 
 // feedView is the page that shows a new calendar feed's address.
@@ -269,7 +302,19 @@ func buildItem(req booking.InboxRequest, b *booking.Business, lang string, now t
 		// The card's name line says why it has no name.
 		v.Name, v.Place = tr(lang, "details_erased"), req.Address.ZIP
 	}
+	if unreachable(req) {
+		u := &unreachableView{Text: tr(lang, "unreachable"), Call: tr(lang, "unreachable_call")}
+		u.Phone, u.PhoneLink = phone(req.Contact.Phone)
+		v.Unreachable = u
+	}
 	return v
+}
+
+// unreachable reports whether req is live (new or accepted: an answer or
+// a change may still come) and nobody writes to its person.
+func unreachable(req booking.InboxRequest) bool {
+	live := req.Status == booking.StatusNew || req.Status == booking.StatusAccepted
+	return live && req.Contact.Reach().None()
 }
 
 func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, now time.Time) requestView {
@@ -291,6 +336,7 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 		Deposit:   depositText(req.Deposit, lang),
 	}
 	v.Phone, v.PhoneLink = phone(c.Phone)
+	v.Unreachable = unreachable(req)
 	if c.SMSConsent {
 		v.SMS = tr(lang, "sms_yes")
 	}

@@ -19,6 +19,11 @@ type Change struct {
 	// Previous is the window the request had before the event: the one a
 	// move left.
 	Previous booking.Window
+	// Link is the one-tap link that opens the request in the business's
+	// web inbox, signed in (booking.NewRequestLink), for the messages that
+	// tell the business of it; "" when there is none: they link the
+	// inbox's page of the request, behind its sign-in.
+	Link string
 }
 
 // Changes returns the changes that lead from before to after, oldest first.
@@ -84,6 +89,8 @@ func businessKind(e booking.Event) (Kind, bool) {
 	switch {
 	case e.Action == booking.ActionCreate && e.To == booking.StatusNew, e.Action == booking.ActionPay:
 		return KindNewRequest, true
+	case e.Action == booking.ActionNudge:
+		return KindNudge, true
 	case e.Action == booking.ActionCancel && e.By == booking.ActorCustomer &&
 		(e.From == booking.StatusNew || e.From == booking.StatusAccepted):
 		return KindCancelledByCustomer, true
@@ -133,10 +140,11 @@ func (c Composer) Messages(ch Change, r booking.Request, b *booking.Business) []
 	if kind, ok := personKind(ch.Event); ok {
 		t := c.personText(kind, ch, r, b)
 		var channels []Channel
-		if r.Contact.Email != "" {
+		reach := r.Contact.Reach()
+		if reach.Email {
 			channels = append(channels, ChannelEmail)
 		}
-		if r.Contact.SMSConsent && isUSPhone(r.Contact.Phone) {
+		if reach.SMS {
 			channels = append(channels, ChannelSMS)
 		}
 		if kind == KindWayAdded {
@@ -167,6 +175,12 @@ func (c Composer) Messages(ch Change, r booking.Request, b *booking.Business) []
 		case b.InboxEmail != "":
 			m := t.message(ch, kind, AudienceBusiness, ChannelEmail)
 			m.To = b.InboxEmail
+			msgs = append(msgs, m)
+		}
+		if phone, ok := b.TextOwner(b.Urgent(r.ServiceID, r.Urgency)); ok && (kind == KindNewRequest || kind == KindNudge) && !b.Preview {
+			// The owner chose texts, to a number confirmed by a code.
+			m := t.message(ch, kind, AudienceBusiness, ChannelSMS)
+			m.To = "+1" + phone
 			msgs = append(msgs, m)
 		}
 	}
@@ -249,17 +263,4 @@ func (t text) message(ch Change, kind Kind, audience Audience, channel Channel) 
 
 func messageID(ch Change, kind Kind, audience Audience) string {
 	return ch.ID + "/" + string(kind) + "/" + string(audience)
-}
-
-// isUSPhone reports whether phone is the 10 digits the request stores.
-func isUSPhone(phone string) bool {
-	if len(phone) != 10 {
-		return false
-	}
-	for _, r := range phone {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }

@@ -39,6 +39,10 @@ const (
 	// (Notifier.LimitReached); it names no request and carries nothing a
 	// stranger wrote.
 	KindLimitReached Kind = "limit_reached"
+	// KindNudge, to the business: a request still new after its nudge
+	// delay (booking.ActionNudge), told once, by e-mail and, when the
+	// owner chose texts, by text, with a one-tap link.
+	KindNudge Kind = "nudge"
 )
 
 // Audience is whom a message is for.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"strings"
 	"time"
 
@@ -58,9 +59,18 @@ type Notifier struct {
 	Now        func() time.Time
 	// Metrics hears what became of each message; nil: nobody.
 	Metrics Metrics
+	// Links stores the one-tap links of the messages that tell a business
+	// of a new request (booking.NewRequestLink); nil: those messages link
+	// the inbox's page of the request, behind its sign-in.
+	Links SignInTokens
 
 	// sleep waits d or until ctx ends; nil is a timer. Tests replace it.
 	sleep func(ctx context.Context, d time.Duration) error
+}
+
+// SignInTokens stores a sign-in token's record; booking.Store does.
+type SignInTokens interface {
+	PutSignInToken(ctx context.Context, rec booking.SignInRecord) error
 }
 
 // Metrics counts the messages handed to their channel and those that did
@@ -103,9 +113,41 @@ func (n *Notifier) Notify(ctx context.Context, before *booking.Request, after bo
 	}
 	var msgs []Message
 	for _, ch := range changes {
+		if kind, ok := businessKind(ch.Event); ok && (kind == KindNewRequest || kind == KindNudge) {
+			ch.Link = n.requestLink(ctx, b, after.Code)
+		}
 		msgs = append(msgs, n.Composer.Messages(ch, after, b)...)
 	}
 	return n.Send(ctx, msgs)
+}
+
+// requestLink mints and stores the one-tap link that opens request code
+// in business b's web inbox, signed in (booking.NewRequestLink), for the
+// messages to b's own address and phone; "" when there is none to make
+// (no Links, an example or preview business, no inbox_email) or it could
+// not be stored: the message then links the request's page behind the
+// sign-in, which is worse but never wrong. A retry of the change mints
+// another; one that goes unsent lapses unused.
+func (n *Notifier) requestLink(ctx context.Context, b *booking.Business, code string) string {
+	if n.Links == nil || b.Example || b.Preview {
+		return ""
+	}
+	token, rec, ok := booking.NewRequestLink(b, code, n.Now())
+	if !ok {
+		return ""
+	}
+	if err := n.Links.PutSignInToken(ctx, rec); err != nil {
+		n.Log.Warn("notify: the one-tap link was not stored; the message links the inbox", "request", booking.LogRef(code), "error", err)
+		return ""
+	}
+	return OneTapLink(n.Composer.SiteURL, token, code)
+}
+
+// OneTapLink is the address of a one-tap link: the web inbox's sign-in
+// page of the token, which comes back to the request's page when the
+// token is spent or expired and the owner signs in otherwise.
+func OneTapLink(siteURL, token, code string) string {
+	return siteURL + "/inbox/sign-in/" + url.PathEscape(token) + "?next=" + url.QueryEscape("/inbox/requests/"+code)
 }
 
 // LimitReached tells business slug, once, that a limit of what it takes

@@ -95,6 +95,7 @@ type senders struct {
 	tries    int
 	fail     map[string]bool
 	optedOut map[string]bool
+	bodies   map[string]string // by message ID, of the messages sent
 }
 
 func (s *senders) send(m notify.Message) error {
@@ -108,6 +109,10 @@ func (s *senders) send(m notify.Message) error {
 		return fmt.Errorf("sms: %w", notify.ErrOptedOut)
 	}
 	s.sent = append(s.sent, m.ID+" -> "+m.To)
+	if s.bodies == nil {
+		s.bodies = map[string]string{}
+	}
+	s.bodies[m.ID] = m.Body
 	return nil
 }
 

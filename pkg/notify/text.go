@@ -18,6 +18,11 @@ type lexicon struct {
 	labelWindow, labelWas        string
 	labelStatus, labelUrgency    string
 	labelInbox                   string // the business's own link: its inbox, never the person's page
+	labelOneTap                  string // the one-tap link: opens the request in the inbox, signed in
+	ownerText                    string // the owner's text of a new request: %s code, service, window, ZIP
+	ownerUrgent                  string // starts it for an urgent one
+	nudgeSubject, nudgeIntro     string // the nudge: %s code, service, window for the subject
+	ownerNudge                   string // the owner's text of a nudge: %s code, service, window, ZIP
 	labelAssistant, labelDeposit string
 	labelWords                   string // heads the description, the person's quoted words
 	depositPaid                  string
@@ -69,6 +74,12 @@ var wording = map[string]*lexicon{
 		hello:     "Hello %s,",
 		labelCode: "Code", labelService: "Service", labelWindow: "Arrival window", labelWas: "Was",
 		labelStatus: "Status", labelUrgency: "Urgency", labelInbox: "Inbox",
+		labelOneTap:    "Open it in one tap (signs you in; works once, for 8 hours)",
+		ownerText:      "Doorstep: new request %s: %s, %s, ZIP %s. Open:",
+		ownerUrgent:    "URGENT.",
+		nudgeSubject:   "Still waiting for your answer: request %s, %s, %s",
+		nudgeIntro:     "This request in your Doorstep inbox has no answer yet. Accept it, offer another window or decline it before its window starts: unanswered, it expires then and the person is told.",
+		ownerNudge:     "Doorstep: request %s still waits for your answer: %s, %s, ZIP %s. Open:",
 		labelAssistant: "Sent by the assistant", labelDeposit: "Deposit", depositPaid: "paid",
 		labelWords:     "In the customer's words:",
 		questions:      "Questions? Call %s at %s.",
@@ -132,6 +143,12 @@ var wording = map[string]*lexicon{
 		hello:     "Hola, %s:",
 		labelCode: "Código", labelService: "Servicio", labelWindow: "Horario de llegada", labelWas: "Antes",
 		labelStatus: "Estado", labelUrgency: "Urgencia", labelInbox: "Bandeja",
+		labelOneTap:    "Ábrala con un toque (inicia sesión; sirve una vez, durante 8 horas)",
+		ownerText:      "Doorstep: nueva solicitud %s: %s, %s, código postal %s. Ábrala:",
+		ownerUrgent:    "URGENTE.",
+		nudgeSubject:   "Sigue esperando su respuesta: solicitud %s, %s, %s",
+		nudgeIntro:     "Esta solicitud de su bandeja de Doorstep aún no tiene respuesta. Acéptela, ofrezca otro horario o recházela antes de que empiece su horario: sin respuesta, vence entonces y se le avisa a la persona.",
+		ownerNudge:     "Doorstep: la solicitud %s sigue esperando su respuesta: %s, %s, código postal %s. Ábrala:",
 		labelAssistant: "Enviada por el asistente", labelDeposit: "Depósito", depositPaid: "pagado",
 		labelWords:     "En palabras del cliente:",
 		questions:      "¿Preguntas? Llame a %s al %s.",
@@ -324,12 +341,21 @@ func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booki
 	// cancels as the person, which would keep a deposit the business's
 	// cancel refunds.
 	status := fmt.Sprintf("%s: %s/inbox/requests/%s\n", l.labelInbox, c.SiteURL, r.Code)
+	if (kind == KindNewRequest || kind == KindNudge) && ch.Link != "" {
+		// One tap opens it, signed in: no sign-in e-mail to wait for.
+		status = fmt.Sprintf("%s: %s\n", l.labelOneTap, ch.Link)
+	}
 	if kind == KindCancelledByCustomer {
 		// Short: what was called off and when; the rest is the inbox's.
 		body := fmt.Sprintf("%s\n\n%s\n\n%s", l.calledOff, strings.Join(lines, "\n"), status)
 		return text{lang: lang, subject: fmt.Sprintf(l.calledOffSubject, r.Code, service, w), body: body}
 	}
 	lines = append(lines, l.labelUrgency+": "+urgency(l, r.Urgency))
+	if kind == KindNudge {
+		// Short too: what waits, and the way to it; the inbox has the rest.
+		body := fmt.Sprintf("%s\n\n%s\n\n%s", l.nudgeIntro, strings.Join(lines, "\n"), status)
+		return text{lang: lang, subject: fmt.Sprintf(l.nudgeSubject, r.Code, service, w), body: body, sms: c.ownerSMS(l, kind, ch, r, b, service, w)}
+	}
 	if ch.Event.Action == booking.ActionPay {
 		lines = append(lines, l.labelDeposit+": "+l.depositPaid)
 	}
@@ -343,7 +369,28 @@ func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booki
 		details += "\n\n" + words
 	}
 	body := fmt.Sprintf("%s\n\n%s\n\n%s\n%s", l.newIntro, details, l.openInbox, status)
-	return text{lang: lang, subject: fmt.Sprintf(l.newSubject, r.Code, service, w), body: body}
+	return text{lang: lang, subject: fmt.Sprintf(l.newSubject, r.Code, service, w), body: body, sms: c.ownerSMS(l, kind, ch, r, b, service, w)}
+}
+
+// ownerSMS is the text to the owner's phone of a new request: Doorstep's
+// words, the code, the service, the window, the ZIP code and the link
+// (the one-tap link when there is one), never the description nor
+// anything else the person wrote: nothing a stranger typed reaches the
+// owner's phone as a text from Doorstep.
+func (c Composer) ownerSMS(l *lexicon, kind Kind, ch Change, r booking.Request, b *booking.Business, service, window string) string {
+	link := ch.Link
+	if link == "" {
+		link = c.SiteURL + "/inbox/requests/" + r.Code
+	}
+	words := l.ownerText
+	if kind == KindNudge {
+		words = l.ownerNudge
+	}
+	sms := fmt.Sprintf(words, r.Code, service, window, r.Address.ZIP) + " " + link + " " + l.stop
+	if b.Urgent(r.ServiceID, r.Urgency) {
+		sms = l.ownerUrgent + " " + sms
+	}
+	return sms
 }
 
 // limitText writes what the business hears when a limit refused requests

@@ -28,6 +28,8 @@ type Report struct {
 	Expired  int       `json:"expired"`
 	Skipped  int       `json:"skipped"`
 	Reminded int       `json:"reminded"`
+	// Nudged are the businesses reminded of a request still unanswered.
+	Nudged int `json:"nudged"`
 	// RemindSkipped are the reminders another sweep (or a move) took first.
 	RemindSkipped int `json:"remind_skipped"`
 	// Erased are the ended requests whose personal details this sweep
@@ -91,6 +93,7 @@ func Sweep(ctx context.Context, bookings *booking.Bookings, now time.Time, log *
 		Expired:       res.Expired,
 		Skipped:       res.Skipped,
 		Reminded:      rem.Reminded,
+		Nudged:        rem.Nudged,
 		RemindSkipped: rem.Skipped,
 		Erased:        erased.Erased,
 		EraseSkipped:  erased.Skipped,
@@ -101,6 +104,7 @@ func Sweep(ctx context.Context, bookings *booking.Bookings, now time.Time, log *
 		slog.Int("expired", report.Expired),
 		slog.Int("skipped", report.Skipped),
 		slog.Int("reminded", report.Reminded),
+		slog.Int("nudged", report.Nudged),
 		slog.Int("remind_skipped", report.RemindSkipped),
 		slog.Int("erased", report.Erased),
 		slog.Int("erase_skipped", report.EraseSkipped),

@@ -1,0 +1,328 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/htmlpage/axetest"
+	"github.com/doorstep/doorstep/pkg/notify"
+)
+
+// oneTapLink is the one-tap link of a new request's e-mail: a sign-in
+// link that comes back to the request.
+var oneTapLink = regexp.MustCompile(`https?://\S+/inbox/sign-in/[A-Za-z0-9_-]+\?next=\S+`)
+
+// TestBrowserOneTap drives Chromium, at a phone's size, in English and in
+// Spanish: a person sends a request; the owner, signed out, opens the
+// link of the new-request e-mail from the local outbox, taps its one
+// button, lands on the request and accepts it. It counts the taps from
+// the e-mail to the accepted request, and every page is checked with
+// axe-core and for touch targets.
+func TestBrowserOneTap(t *testing.T) {
+	shots := axetest.Screenshots(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var handler http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	businesses, err := loadBusinesses("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs logBuffer
+	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeStore()
+	browser := axetest.Browser(ctx, t)
+
+	tests := []struct {
+		lang, slug, service, zip string
+		open, state              string // the link's page's heading; the request's page's state, accepted
+		done                     string // the notice after accepting
+	}{
+		{"en", "desert-cool-hvac", "ac-tune-up", "85004", "Open the request", "Accepted",
+			"Accepted. The person is told by e-mail."},
+		{"es", "limpieza-la-estrella", "standard-cleaning", "90026", "Abrir la solicitud", "Aceptada",
+			"Aceptada. Se le avisa a la persona por correo electrónico."},
+	}
+	for i, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			// A person sends a request (with an e-mail, no texts).
+			var avail booking.Availability
+			getJSON(t, srv.URL+"/api/v1/businesses/"+tt.slug+"/availability?days=14", &avail)
+			if len(avail.Windows) == 0 {
+				t.Fatal("no open window")
+			}
+			body := `{"window_start":"` + avail.Windows[0].Start.Format(time.RFC3339) + `",` +
+				`"address":{"street":"1 Test St","zip":"` + tt.zip + `"},` +
+				`"contact":{"name":"Tap Person","phone":"602555017` + string(rune('0'+i)) + `","email":"tap-` + tt.lang + `@example.com"},` +
+				`"service_id":"` + tt.service + `","language":"` + tt.lang + `"}`
+			res, err := http.Post(srv.URL+"/api/v1/businesses/"+tt.slug+"/requests", "application/json", strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var created booking.Created
+			json.NewDecoder(res.Body).Decode(&created)
+			res.Body.Close()
+			if res.StatusCode != http.StatusCreated {
+				t.Fatalf("create: got %d, want 201", res.StatusCode)
+			}
+
+			// The new-request e-mail, in the outbox.
+			var outbox struct{ Messages []notify.Message }
+			getJSON(t, srv.URL+"/dev/outbox", &outbox)
+			link := ""
+			for _, m := range outbox.Messages {
+				if m.Kind == notify.KindNewRequest && strings.Contains(m.Subject, created.Code) {
+					link = oneTapLink.FindString(m.Body)
+				}
+			}
+			if link == "" {
+				t.Fatalf("outbox: no new-request e-mail with a one-tap link for %s", created.Code)
+			}
+
+			tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+			defer cancelTab()
+			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
+				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
+					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": tt.lang}})
+				return chromedp.Void{}, err
+			}
+			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			shot := func(name string) {
+				t.Helper()
+				n++
+				axetest.Screenshot(tab, t, shots, "onetap-"+tt.lang+"-"+itoa(n)+"-"+name)
+				t.Run("axe "+itoa(n)+"-"+name, func(t *testing.T) { axetest.Check(tab, t) })
+				axetest.CheckTargets(tab, t)
+				axetest.CheckLang(tab, t, name, tt.lang)
+			}
+			taps := 0
+			click := func(sel string) { t.Helper(); taps++; axetest.Click(tab, t, sel) }
+			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
+
+			// Signed out, the owner taps the link in the e-mail ...
+			taps++
+			if err := chromedp.Do(tab, chromedp.Navigate(link)); err != nil {
+				t.Fatalf("open the link: %v", err)
+			}
+			if got := text("h1"); got != tt.open {
+				t.Errorf("the link's page: got %q, want %q", got, tt.open)
+			}
+			shot("link")
+			// ... taps its one button, and is on the request, signed in ...
+			click("button#sign-in")
+			if got, _ := chromedp.Run(tab, chromedp.Evaluate[string]("location.pathname")); got != "/inbox/requests/"+created.Code {
+				t.Fatalf("after the button: at %q, want the request's page", got)
+			}
+			shot("request")
+			// ... and accepts it.
+			click("button#accept")
+			if got := text(".notice"); got != tt.done {
+				t.Errorf("after accepting: got notice %q, want %q", got, tt.done)
+			}
+			if got := text("h1#state"); !strings.HasSuffix(got, tt.state) {
+				t.Errorf("after accepting: got %q, want it %s", got, tt.state)
+			}
+			shot("accepted")
+			if taps != 3 {
+				t.Errorf("got %d taps from the e-mail to an accepted request, want 3", taps)
+			}
+			t.Logf("%s: %d taps from the new-request e-mail to an accepted request", tt.lang, taps)
+			if token := strings.TrimPrefix(strings.Split(link, "?")[0], srv.URL+"/inbox/sign-in/"); strings.Contains(logs.String(), token) {
+				t.Error("the server's log holds the link's token")
+			}
+		})
+	}
+}
+
+// TestBrowserOwnerTexts drives Chromium, at a phone's size, in English and
+// in Spanish, through the settings' "Ways to be told": the owner, signed
+// in by a new request's one-tap link, types a mobile number, gets its
+// code in the local outbox, types it, and chooses texts for urgent
+// requests only; then an urgent request is texted to that number (the
+// service, the window, the ZIP code and the link; not the description)
+// and a request that is not urgent is not. Every page is checked with
+// axe-core and for touch targets.
+func TestBrowserOwnerTexts(t *testing.T) {
+	shots := axetest.Screenshots(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	var handler http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	businesses, err := loadBusinesses("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs logBuffer
+	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.NewTextHandler(&logs, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeStore()
+	browser := axetest.Browser(ctx, t)
+
+	outbox := func() []notify.Message {
+		var box struct{ Messages []notify.Message }
+		getJSON(t, srv.URL+"/dev/outbox", &box)
+		return box.Messages
+	}
+	// send creates a request and returns its code.
+	send := func(t *testing.T, slug, service, zip, phone, urgency string) string {
+		t.Helper()
+		var avail booking.Availability
+		getJSON(t, srv.URL+"/api/v1/businesses/"+slug+"/availability?days=14", &avail)
+		if len(avail.Windows) == 0 {
+			t.Fatal("no open window")
+		}
+		body := `{"window_start":"` + avail.Windows[len(avail.Windows)-1].Start.Format(time.RFC3339) + `",` +
+			`"address":{"street":"1 Test St","zip":"` + zip + `"},` +
+			`"contact":{"name":"Text Person","phone":"` + phone + `"},"urgency":"` + urgency + `",` +
+			`"service_id":"` + service + `","description":"Secret gate code 8812"}`
+		res, err := http.Post(srv.URL+"/api/v1/businesses/"+slug+"/requests", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		var created booking.Created
+		json.NewDecoder(res.Body).Decode(&created)
+		if res.StatusCode != http.StatusCreated {
+			t.Fatalf("create: got %d, want 201", res.StatusCode)
+		}
+		return created.Code
+	}
+	tests := []struct {
+		lang, slug, service, zip string
+		sent, confirmed          string // the notices
+		mobile                   string
+	}{
+		{"en", "desert-cool-hvac", "ac-tune-up", "85004",
+			"A code is on its way to the number you gave. Type it below: it works for 15 minutes.",
+			"The number is confirmed. Choose which new requests it gets a text for.", "6025550190"},
+		{"es", "limpieza-la-estrella", "standard-cleaning", "90026",
+			"Le enviamos un código al número que dio. Escríbalo abajo: sirve durante 15 minutos.",
+			"El número está confirmado. Elija por qué solicitudes nuevas recibe un mensaje.", "3235550191"},
+	}
+	for i, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			code := send(t, tt.slug, tt.service, tt.zip, "602555018"+string(rune('0'+i)), "soon")
+			link := ""
+			for _, m := range outbox() {
+				if m.Kind == notify.KindNewRequest && strings.Contains(m.Subject, code) {
+					link = oneTapLink.FindString(m.Body)
+				}
+			}
+			if link == "" {
+				t.Fatal("no one-tap link in the outbox")
+			}
+			tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
+			defer cancelTab()
+			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
+				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
+					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": tt.lang}})
+				return chromedp.Void{}, err
+			}
+			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
+				t.Fatal(err)
+			}
+			n := 0
+			shot := func(name string) {
+				t.Helper()
+				n++
+				axetest.Screenshot(tab, t, shots, "texts-"+tt.lang+"-"+itoa(n)+"-"+name)
+				t.Run("axe "+itoa(n)+"-"+name, func(t *testing.T) { axetest.Check(tab, t) })
+				axetest.CheckTargets(tab, t)
+				axetest.CheckLang(tab, t, name, tt.lang)
+			}
+			click := func(sel string) { t.Helper(); axetest.Click(tab, t, sel) }
+			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
+			typeIn := func(sel, s string) {
+				t.Helper()
+				if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS(sel), s)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := chromedp.Do(tab, chromedp.Navigate(link)); err != nil {
+				t.Fatal(err)
+			}
+			click("button#sign-in")
+			if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+"/inbox/settings")); err != nil {
+				t.Fatal(err)
+			}
+			click("a#open-texts") // the settings' "Ways to be told" section
+			shot("settings")
+			// A number that is none is refused next to its field.
+			typeIn("#owner_phone", "555")
+			click("button#send-code")
+			if got := text("#owner_phone-error"); got == "" {
+				t.Error("no error next to a number that is none")
+			}
+			shot("bad-number")
+			if _, err := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById("owner_phone").value = ""`)); err != nil {
+				t.Fatal(err)
+			}
+			typeIn("#owner_phone", tt.mobile)
+			click("button#send-code")
+			if got := text(".notice"); got != tt.sent {
+				t.Errorf("after asking for a code: got %q, want %q", got, tt.sent)
+			}
+			shot("code-sent")
+			sent := ""
+			for _, m := range outbox() {
+				if m.Kind == "phone_code" && m.To == "+1"+tt.mobile {
+					sent = regexp.MustCompile(`[0-9]{6}`).FindString(m.Body)
+					break
+				}
+			}
+			if sent == "" {
+				t.Fatal("no code texted in the outbox")
+			}
+			typeIn("#code", sent)
+			click("button#confirm-code")
+			if got := text(".notice"); got != tt.confirmed {
+				t.Errorf("after the code: got %q, want %q", got, tt.confirmed)
+			}
+			if _, err := chromedp.Run(tab, chromedp.Click(chromedp.CSS("#text_me-urgent"))); err != nil { // a radio: no page to wait for
+				t.Fatal(err)
+			}
+			click("button#save-text-me")
+			shot("texts-urgent")
+			if checked, err := chromedp.Run(tab, chromedp.Evaluate[bool](`document.getElementById("text_me-urgent").checked`)); err != nil || !checked {
+				t.Errorf("urgent only is not the choice shown (%v)", err)
+			}
+
+			// An urgent request is texted to the owner, one that is not
+			// urgent is not; neither text holds the description.
+			urgent := send(t, tt.slug, tt.service, tt.zip, "602555019"+string(rune('0'+i)), "emergency")
+			calm := send(t, tt.slug, tt.service, tt.zip, "602555020"+string(rune('0'+i)), "flexible")
+			var got []string
+			for _, m := range outbox() {
+				if m.Kind == notify.KindNewRequest && m.Channel == notify.ChannelSMS && m.To == "+1"+tt.mobile {
+					got = append(got, m.Body)
+				}
+			}
+			if len(got) != 1 || !strings.Contains(got[0], urgent) || strings.Contains(got[0], calm) ||
+				strings.Contains(got[0], "8812") || !strings.Contains(got[0], tt.zip) || !oneTapLink.MatchString(got[0]) {
+				t.Errorf("texts to the owner: got %q, want one, of %s, with its ZIP code and link, without the description", got, urgent)
+			}
+		})
+	}
+}

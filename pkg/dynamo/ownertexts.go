@@ -1,0 +1,115 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+// The confirmation of an owner's mobile number (booking.Inbox.
+// StartOwnerPhone): on the business's partition, a count of the codes
+// texted each UTC day, and the one code awaiting its answer, by its hash.
+const (
+	prefixPhoneCodes = "PHONECODES#" // + the UTC day: that day's count
+	skPhoneCode      = "PHONECODE"   // the code awaiting its answer
+	attrPhoneCodes   = "phone_codes" // on a day's count
+	attrPhone        = "phone"       // on the code: the number it confirms
+	attrCodeHash     = "code_hash"   // on the code: booking's hash of it
+	attrTries        = "tries"       // on the code: wrong answers so far
+	// phoneCodeCountTTL is how long a day's count is kept after the day
+	// starts: the day is in its key, so it decides nothing after it.
+	phoneCodeCountTTL = 48 * time.Hour
+)
+
+// CountPhoneCode adds one to the count of now's UTC day of the business's
+// confirmation texts unless it has reached limit: one conditional
+// UpdateItem, whose condition decides, as CountSignIn's does.
+func (s *Store) CountPhoneCode(ctx context.Context, slug string, limit int, now time.Time) (bool, error) {
+	if limit < 1 {
+		return false, fmt.Errorf("count a confirmation text: limit must be at least 1, got %d", limit)
+	}
+	day := now.UTC().Truncate(24 * time.Hour)
+	count := s.countUnder(businessPK(slug), prefixPhoneCodes+day.Format(time.DateOnly), attrPhoneCodes, limit)
+	count.ExpressionAttributeValues[":expires"] = unix(day.Add(phoneCodeCountTTL))
+	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 count.TableName,
+		Key:                       count.Key,
+		UpdateExpression:          aws.String(aws.ToString(count.UpdateExpression) + ", " + attrExpiresAt + " = :expires"),
+		ConditionExpression:       count.ConditionExpression,
+		ExpressionAttributeValues: count.ExpressionAttributeValues,
+	})
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("count a confirmation text: %w", err)
+	}
+	return true, nil
+}
+
+// PutPhoneCode puts the business's code item, replacing any before (a new
+// code is the one that counts), with no tries yet.
+func (s *Store) PutPhoneCode(ctx context.Context, rec booking.PhoneCodeRecord) error {
+	item := keyMap(businessPK(rec.Slug), skPhoneCode)
+	item[attrSlug] = str(rec.Slug)
+	item[attrPhone] = str(rec.Phone)
+	item[attrCodeHash] = str(rec.CodeHash)
+	item[attrTries] = num(0)
+	item[attrExpiresAt] = unix(rec.Expires)
+	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: s.table, Item: item}); err != nil {
+		return fmt.Errorf("put a confirmation code: %w", err)
+	}
+	return nil
+}
+
+// SpendPhoneCode deletes the business's code item on the condition that
+// it is live (expires_at > now: the TTL deletes lapsed items late), holds
+// codeHash and was tried fewer than maxTries times; of two answers at
+// once, one deletes it. A failed condition counts a try on the item, if
+// it is there (a conditional UpdateItem), and is NOT_FOUND.
+func (s *Store) SpendPhoneCode(ctx context.Context, slug, codeHash string, maxTries int, now time.Time) (booking.PhoneCodeRecord, error) {
+	key := keyMap(businessPK(slug), skPhoneCode)
+	out, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName:           s.table,
+		Key:                 key,
+		ConditionExpression: aws.String("attribute_exists(pk) AND expires_at > :now AND " + attrCodeHash + " = :hash AND " + attrTries + " < :max"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":now": unix(now), ":hash": str(codeHash), ":max": num(int64(maxTries)),
+		},
+		ReturnValues: types.ReturnValueAllOld,
+	})
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName:                 s.table,
+			Key:                       key,
+			UpdateExpression:          aws.String("ADD " + attrTries + " :one"),
+			ConditionExpression:       aws.String("attribute_exists(pk)"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1)},
+		})
+		if err != nil && !errors.As(err, &failed) {
+			return booking.PhoneCodeRecord{}, fmt.Errorf("count a wrong confirmation code: %w", err)
+		}
+		return booking.PhoneCodeRecord{}, booking.Errorf(booking.NotFound, "no live confirmation code matches")
+	}
+	if err != nil {
+		return booking.PhoneCodeRecord{}, fmt.Errorf("spend a confirmation code: %w", err)
+	}
+	phone, ok := out.Attributes[attrPhone].(*types.AttributeValueMemberS)
+	if !ok {
+		return booking.PhoneCodeRecord{}, fmt.Errorf("confirmation code without %s", attrPhone)
+	}
+	at, err := unixAttr(out.Attributes, attrExpiresAt)
+	if err != nil {
+		return booking.PhoneCodeRecord{}, fmt.Errorf("confirmation code: %w", err)
+	}
+	return booking.PhoneCodeRecord{Slug: slug, Phone: phone.Value, CodeHash: codeHash, Expires: time.Unix(at, 0).UTC()}, nil
+}
