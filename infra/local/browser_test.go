@@ -428,7 +428,7 @@ func TestBrowserInbox(t *testing.T) {
 				t.Errorf("settings page: %d px tall, want at most %d", h, twoScreens)
 			}
 			shot("settings")
-			for i, section := range []string{"hours", "days-off", "notice", "calendar", "booking-form"} {
+			for i, section := range []string{"hours", "days-off", "notice", "calendar", "booking-form", "texts"} {
 				if i == 0 {
 					click("#open-" + section)
 				} else {

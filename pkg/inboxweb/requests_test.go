@@ -538,7 +538,7 @@ func TestLanguage(t *testing.T) {
 		want       []string
 		wantCookie string
 	}{
-		{"the business's language", "/inbox", []string{`<html lang="es">`, "Esperan su respuesta", "Emergencia", `href="/inbox?lang=en"`, "Cerrar sesión"}, ""},
+		{"the business's language", "/inbox", []string{`<html lang="es">`, "Esperan su respuesta", "Emergencia", `href="/inbox?lang=en"`, "Salir"}, ""},
 		{"a request", "/inbox/requests/" + code, []string{"Aceptó recibir mensajes", "Enviada · por la persona", "Rechazar"}, ""},
 		{"switched", "/inbox?lang=en", []string{`<html lang="en">`, "Needs an answer", `href="/inbox?lang=es"`}, "en"},
 		{"the decline step", "/inbox/requests/" + code + "/decline", []string{"¿Rechazar esta solicitud?", "Sí, rechazar"}, ""},

@@ -46,7 +46,7 @@ var settingsSections = []settingsSection{
 	{Key: "notice", Title: "notice_crews_title", Tab: "notice_crews_title", Forms: []string{"notice", "crews", "reminder"}},
 	{Key: "calendar", Title: "feed_title", Tab: "tab_calendar", Forms: []string{"feed-stopped"}},
 	{Key: "booking-form", Title: "embed_title", Tab: "tab_booking_form"},
-	{Key: "texts", Title: "texts_title", Tab: "texts_title", Forms: []string{"owner-phone", "owner-phone-code", "text-me"}},
+	{Key: "texts", Title: "texts_title", Tab: "tab_texts", Forms: []string{"owner-phone", "owner-phone-code", "text-me"}},
 }
 
 // sectionPages are the sections' pages, by name, for the site.
