@@ -44,6 +44,10 @@ const (
 	createSlots = 364 * 24 * 4
 )
 
+// httpEngine is the engine the local server of the HTTP rows runs on:
+// make run's default.
+const httpEngine = "DynamoDB Local on disk"
+
 // HTTP targets, as fractions of the ceiling's requests per second.
 const (
 	targetGet    = 0.60
@@ -179,13 +183,13 @@ func httpBenchmarks(ctx context.Context, root, tmp string, o options) ([]row, er
 		}
 	}
 	rows = append(rows,
-		op("getBusiness "+getSlug, get, targetGet, ""),
-		op(fmt.Sprintf("listArrivalWindows, 14 days (%d windows)", windows), list, targetList, ""),
+		op("getBusiness "+getSlug+", "+httpEngine, get, targetGet, ""),
+		op(fmt.Sprintf("listArrivalWindows, 14 days (%d windows), %s", windows, httpEngine), list, targetList, ""),
 	)
 	// For create, 4xx answers are counted by the script; the 201 share is
 	// the figure, and errNote would repeat it.
 	answered := create["s201"] + create["s409"] + create["s429"] + create["s4xx"] + create["sother"]
-	c := op("createServiceRequest, embedded minidyn (distinct window, phone and key each)", create, targetCreate,
+	c := op("createServiceRequest, "+httpEngine+" (distinct window, phone and key each)", create, targetCreate,
 		fmt.Sprintf(", 201: %.1f%% (%s of %s; 409: %s, 429: %s, other: %s)",
 			100*create["s201"]/max(answered, 1), thousands(create["s201"]), thousands(answered),
 			thousands(create["s409"]), thousands(create["s429"]), thousands(create["s4xx"]+create["sother"])))
@@ -272,7 +276,9 @@ func startLocal(ctx context.Context, root, tmp, fixture string) (string, func(),
 	if err != nil {
 		return "", nil, err
 	}
-	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--businesses", fixture)
+	// make run's default engine: DynamoDB Local with its data on disk, in a
+	// fresh folder of this run.
+	cmd := exec.Command(bin, "--addr", "127.0.0.1:0", "--businesses", fixture, "--data", filepath.Join(tmp, "local-data"))
 	cmd.Stderr = logFile // the access log: one line per request
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
