@@ -63,7 +63,7 @@ help:
 	@echo "make vet             go vet ./..."
 	@echo "make lint            staticcheck $(STATICCHECK_VERSION) ./... (installed into $(STATICCHECK_DIR) on first use)"
 	@echo "make clean           remove bin/ and .aws-sam/"
-	@echo "make bench           Go benchmarks, wrk on the local server, Lambda sizes and cold start: one table (ARGS='--duration 10s' passes flags)"
+	@echo "make bench           Go benchmarks, wrk, floors, growth, Lambda sizes and cold starts: one table (ARGS='--skip growth' passes flags)"
 	@echo "make ctl             the operator's command line: make ctl ARGS='requests list desert-cool-hvac'"
 	@echo "make dynamodb-local  install DynamoDB Local into $(DDB_LOCAL_DIR)"
 	@echo "make axe-core        install axe-core $(AXE_VERSION) into $(AXE_DIR)"
@@ -248,15 +248,27 @@ lint-api:
 clean:
 	rm -rf bin .aws-sam
 
-# The performance figures of the README: the Go benchmarks, wrk against the
-# local server next to a bare net/http ceiling, the Lambda binaries' sizes and
-# get-business's cold start, printed as one table by infra/bench. Installs
-# wrk (apt-get) when missing; without it the HTTP runs are left out.
-bench:
+# The performance figures (docs/performance.md): the Go benchmarks, wrk
+# against the local server (on DynamoDB Local) next to a bare net/http
+# ceiling, each operation against its floor, the growth of a filled store on
+# both engines, the Lambda binaries' sizes and every function's cold start
+# in AWS's runtime interface emulator, printed as one table by infra/bench.
+# Installs wrk (apt-get), DynamoDB Local and the emulator (go install,
+# pinned) when missing; without one of them its rows say "not run".
+RIE_DIR := .tools/aws-lambda-rie
+RIE_VERSION := v0.0.0-20261030222936-bef5c4ba774d
+bench: dynamodb-local
 	@command -v wrk >/dev/null 2>&1 || { \
 		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
 		echo "bench: installing wrk with apt-get"; \
 		{ $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; } >/dev/null || \
 			echo "bench: NOTE: wrk could not be installed, so the HTTP runs will be left out. Install wrk to run them."; \
 	}
+	@bin=$(RIE_DIR)/aws-lambda-rie; \
+	if ! go version -m $$bin 2>/dev/null | grep -q '^[[:space:]]*mod[[:space:]]*github.com/aws/aws-lambda-runtime-interface-emulator[[:space:]]*$(RIE_VERSION)[[:space:]]'; then \
+		echo "bench: installing aws-lambda-rie $(RIE_VERSION) into $(RIE_DIR)"; \
+		mkdir -p $(RIE_DIR); \
+		GOBIN=$(abspath $(RIE_DIR)) go install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@$(RIE_VERSION) || \
+			echo "bench: NOTE: aws-lambda-rie could not be installed, so the cold starts will be left out."; \
+	fi
 	go run ./infra/bench $(ARGS)
