@@ -35,18 +35,32 @@ func TestColdStartEvents(t *testing.T) {
 	}
 }
 
-// The emulator's REPORT line gives the Init Duration and the Duration.
+// The emulator's INIT REPORT and INVOKE RTDONE give the init and the
+// invocation; its REPORT line's Init Duration (the hand-off, not the init)
+// is not read.
 func TestWaitReport(t *testing.T) {
 	var out syncBuffer
-	out.Write([]byte("START RequestId: 1 Version: $LATEST\nEND RequestId: 1\n" +
-		"REPORT RequestId: 1\tInit Duration: 6.84 ms\tDuration: 2.31 ms\tBilled Duration: 3 ms\tMemory Size: 128 MB\tMax Memory Used: 128 MB\t\n"))
+	out.Write([]byte("27 Nov 2026 11:01:29,299 [INFO] (rapid) INIT START(type: on-demand, phase: init)\n" +
+		"27 Nov 2026 11:01:29,309 [INFO] (rapid) INIT REPORT(durationMs: 9.940000)\n" +
+		"27 Nov 2026 11:01:29,312 [INFO] (rapid) INVOKE RTDONE(status: success, produced bytes: 0, duration: 3.718000ms)\n" +
+		"REPORT RequestId: d0\tInit Duration: 0.03 ms\tDuration: 13.90 ms\tBilled Duration: 14 ms\n"))
 	got, err := waitReport(&out, time.Now())
-	if err != nil || got.init != 6840*time.Microsecond || got.duration != 2310*time.Microsecond {
-		t.Errorf("waitReport = %+v, %v, want init 6.84 ms and duration 2.31 ms", got, err)
+	if err != nil || got.init != 9940*time.Microsecond || got.duration != 3718*time.Microsecond || got.failed {
+		t.Errorf("waitReport = %+v, %v, want init 9.94 ms and invocation 3.718 ms, not failed", got, err)
+	}
+	var failed syncBuffer
+	failed.Write([]byte("[INFO] (rapid) INIT REPORT(durationMs: 5.0)\n[INFO] (rapid) INVOKE RTDONE(status: error, produced bytes: 0, duration: 1.5ms)\n"))
+	if got, err := waitReport(&failed, time.Now()); err != nil || !got.failed {
+		t.Errorf("an invocation that failed: waitReport = %+v, %v, want it marked failed", got, err)
 	}
 	var none syncBuffer
-	none.Write([]byte("REPORT RequestId: 2\tDuration: 1.00 ms\t\n")) // a warm invocation: no Init Duration
-	if _, err := waitReport(&none, time.Now()); err == nil || !strings.Contains(err.Error(), "Init Duration") {
-		t.Errorf("waitReport without an Init Duration = %v, want an error", err)
+	none.Write([]byte("REPORT RequestId: 2\tInit Duration: 0.03 ms\tDuration: 1.00 ms\t\n"))
+	if _, err := waitReport(&none, time.Now()); err == nil || !strings.Contains(err.Error(), "INIT REPORT") {
+		t.Errorf("waitReport without the emulator's reports = %v, want an error", err)
+	}
+	var initFailed syncBuffer
+	initFailed.Write([]byte("[ERROR] (rapid) Init failed InvokeID= error=Runtime exited with error: exit status 1\n"))
+	if _, err := waitReport(&initFailed, time.Now().Add(time.Minute)); err == nil || !strings.Contains(err.Error(), "failed to start") {
+		t.Errorf("an init that failed: waitReport = %v, want an error at once", err)
 	}
 }
