@@ -16,7 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 )
 
@@ -196,12 +195,12 @@ func rieColdStartOnce(ctx context.Context, rie, bin string, env []string, event 
 	cmd := exec.Command(rie, "--log-level", "info", "--runtime-interface-emulator-address", addr, "--runtime-api-address", apiAddr, bin)
 	cmd.Env = env
 	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // the emulator and the function, ended together
+	ownGroup(cmd) // the emulator and the function, ended together
 	if err := cmd.Start(); err != nil {
 		return coldStart{}, err
 	}
 	defer func() {
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killGroup(cmd)
 		_ = cmd.Wait()
 	}()
 	url := "http://" + addr + "/2015-03-31/functions/function/invocations"
