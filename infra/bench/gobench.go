@@ -40,7 +40,7 @@ var benchDescriptions = map[string]struct {
 	"BenchmarkCreateValidation/body_hash":   {"create: idempotency BodyHash (also on the create path)", 0, 0},
 	"BenchmarkLinkResolution/parse_and_own": {"link resolution: ParseSiteLink + OwnsLink over 5 businesses, per link", 0, 0},
 	"BenchmarkLinkResolution/parse":         {"link resolution: ParseSiteLink alone, per link", 0, 0},
-	"BenchmarkOpenAPIToJSON":                {"the OpenAPI document, YAML to JSON, once per cold start (httpapi)", 0, 0},
+	"BenchmarkOpenAPIToJSON":                {"the OpenAPI document, YAML to JSON, once per process, on its first request (httpapi)", 0, 0},
 }
 
 var benchLine = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+(.*)$`)

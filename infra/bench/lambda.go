@@ -2,12 +2,8 @@ package main
 
 import (
 	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"os"
@@ -16,9 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/truora/minidyn/server"
@@ -31,9 +25,6 @@ import (
 const (
 	targetBinaryBytes = 12_000_000 // 12 MB, decimal, for every arm64 bootstrap
 	budgetArch        = "arm64"    // what the functions run on (template.yaml's Architectures)
-	targetColdStart   = 15 * time.Millisecond
-	coldStartFunction = "get-business"
-	coldStartEvent    = "get-business.json"
 	coldStartTable    = "doorstep"
 )
 
@@ -66,8 +57,8 @@ func lambdaBenchmarks(ctx context.Context, root, tmp string, o options) ([]row, 
 		return append(rows, row{group: "Lambda", name: "cold start", result: "-",
 			verdict: "not run: needs a linux/amd64 machine to run the amd64 binary"}), nil
 	}
-	progress("Lambda: %d cold starts of %s (amd64) against a Runtime API stand-in", o.runs, coldStartFunction)
-	r, err := coldStarts(ctx, root, filepath.Join(bins["amd64"], coldStartFunction), o.runs)
+	progress("Lambda: %d cold starts of each function (amd64) in the Lambda runtime interface emulator", o.runs)
+	r, err := rieColdStarts(ctx, root, bins["amd64"], o.runs)
 	if err != nil {
 		return nil, err
 	}
@@ -232,47 +223,6 @@ func overBudget(rows []row) []string {
 	return names
 }
 
-// coldStarts times runs starts of bin (one warm-up first, not counted) and
-// reports the median and p90 of process start to first answered
-// invocation, and of process start to the first /next (the init).
-func coldStarts(ctx context.Context, root, bin string, runs int) ([]row, error) {
-	endpoint, stopEngine, err := seededMinidyn(ctx, root)
-	if err != nil {
-		return nil, err
-	}
-	defer stopEngine()
-	event, err := os.ReadFile(filepath.Join(root, "events", coldStartEvent))
-	if err != nil {
-		return nil, err
-	}
-	var inits, firsts []time.Duration
-	for i := 0; i <= runs; i++ {
-		init, first, err := coldStart(ctx, bin, endpoint, event)
-		if err != nil {
-			return nil, fmt.Errorf("cold start %d: %w", i, err)
-		}
-		if i > 0 {
-			inits, firsts = append(inits, init), append(firsts, first)
-		}
-	}
-	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/1e6) }
-	return []row{
-		{
-			group: "Lambda",
-			name:  fmt.Sprintf("cold start, %s linux/amd64: exec to first answered invocation (%d runs)", coldStartFunction, runs),
-			result: fmt.Sprintf("median %s, p90 %s (min %s, max %s)",
-				ms(percentile(firsts, 50)), ms(percentile(firsts, 90)), ms(slices.Min(firsts)), ms(slices.Max(firsts))),
-			target:  "≤ 15 ms (median)",
-			verdict: verdict(percentile(firsts, 50) <= targetColdStart),
-		},
-		{
-			group:  "Lambda",
-			name:   fmt.Sprintf("cold start, %s linux/amd64: exec to first /next (init)", coldStartFunction),
-			result: fmt.Sprintf("median %s, p90 %s", ms(percentile(inits, 50)), ms(percentile(inits, 90))),
-		},
-	}, nil
-}
-
 // percentile is the nearest-rank percentile of ds.
 func percentile(ds []time.Duration, p float64) time.Duration {
 	s := slices.Clone(ds)
@@ -316,154 +266,6 @@ func seededMinidyn(ctx context.Context, root string) (string, func(), error) {
 		return "", nil, fmt.Errorf("seed minidyn: %w", err)
 	}
 	return endpoint, func() { srv.Close() }, nil
-}
-
-// runtimeAPI is a stand-in for the Lambda Runtime API: it hands out one
-// event, then holds further /next calls until the process goes away.
-type runtimeAPI struct {
-	event  []byte
-	handed atomic.Bool
-	nextAt chan time.Time
-	result chan invocationResult
-}
-
-type invocationResult struct {
-	at   time.Time
-	body []byte
-	err  error
-}
-
-const requestID = "8f7c0b2e-0000-4000-8000-doorstepbench"
-
-func newRuntimeAPI(event []byte) *runtimeAPI {
-	a := &runtimeAPI{event: event, nextAt: make(chan time.Time, 1), result: make(chan invocationResult, 1)}
-	return a
-}
-
-func (a *runtimeAPI) handler() http.Handler {
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /2018-06-01/runtime/invocation/next", func(w http.ResponseWriter, r *http.Request) {
-		if a.handed.Swap(true) {
-			<-r.Context().Done() // the process is ended after its first answer
-			return
-		}
-		a.nextAt <- time.Now()
-		h := w.Header()
-		h.Set("Content-Type", "application/json")
-		h.Set("Lambda-Runtime-Aws-Request-Id", requestID)
-		h.Set("Lambda-Runtime-Deadline-Ms", strconv.FormatInt(time.Now().Add(30*time.Second).UnixMilli(), 10))
-		h.Set("Lambda-Runtime-Invoked-Function-Arn", "arn:aws:lambda:us-east-1:123456789012:function:"+coldStartFunction)
-		h.Set("Lambda-Runtime-Trace-Id", "Root=1-00000000-000000000000000000000000;Parent=0000000000000000;Sampled=0")
-		_, _ = w.Write(a.event)
-	})
-	mux.HandleFunc("POST /2018-06-01/runtime/invocation/{id}/response", func(w http.ResponseWriter, r *http.Request) {
-		at := time.Now()
-		body, err := io.ReadAll(r.Body)
-		w.WriteHeader(http.StatusAccepted)
-		a.send(invocationResult{at: at, body: body, err: err})
-	})
-	mux.HandleFunc("POST /2018-06-01/runtime/invocation/{id}/error", func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		w.WriteHeader(http.StatusAccepted)
-		a.send(invocationResult{err: fmt.Errorf("the function reported an error: %s", body)})
-	})
-	mux.HandleFunc("POST /2018-06-01/runtime/init/error", func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		w.WriteHeader(http.StatusAccepted)
-		a.send(invocationResult{err: fmt.Errorf("the function failed to start: %s", body)})
-	})
-	return mux
-}
-
-func (a *runtimeAPI) send(r invocationResult) {
-	select {
-	case a.result <- r:
-	default:
-	}
-}
-
-// coldStart runs bin once as Lambda would and returns how long it took from
-// exec to asking for the first event (init), and to answering it.
-func coldStart(ctx context.Context, bin, dynamoEndpoint string, event []byte) (init, first time.Duration, err error) {
-	api := newRuntimeAPI(event)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, 0, err
-	}
-	srv := &http.Server{Handler: api.handler(), ReadHeaderTimeout: 5 * time.Second}
-	go srv.Serve(ln)
-	defer srv.Close()
-
-	var output bytes.Buffer
-	cmd := exec.Command(bin)
-	cmd.Env = []string{
-		"AWS_LAMBDA_RUNTIME_API=" + ln.Addr().String(),
-		"TABLE_NAME=" + coldStartTable,
-		"SITE_URL=https://book.example.com",
-		"DYNAMODB_ENDPOINT=" + dynamoEndpoint,
-		"AWS_REGION=us-east-1",
-		"AWS_DEFAULT_REGION=us-east-1",
-		"AWS_ACCESS_KEY_ID=doorstep",
-		"AWS_SECRET_ACCESS_KEY=doorstep",
-		"AWS_LAMBDA_FUNCTION_NAME=" + coldStartFunction,
-		"AWS_LAMBDA_FUNCTION_VERSION=$LATEST",
-		"AWS_LAMBDA_FUNCTION_MEMORY_SIZE=128",
-		"AWS_LAMBDA_LOG_GROUP_NAME=/aws/lambda/" + coldStartFunction,
-		"AWS_LAMBDA_LOG_STREAM_NAME=bench",
-		"TZ=:UTC",
-	}
-	cmd.Stdout, cmd.Stderr = &output, &output
-	exited := make(chan error, 1)
-	start := time.Now()
-	if err := cmd.Start(); err != nil {
-		return 0, 0, err
-	}
-	go func() { exited <- cmd.Wait() }()
-	defer func() {
-		_ = cmd.Process.Kill()
-		<-exited
-	}()
-
-	timeout := time.NewTimer(10 * time.Second)
-	defer timeout.Stop()
-	var nextAt time.Time
-	for {
-		select {
-		case nextAt = <-api.nextAt:
-			continue
-		case res := <-api.result:
-			if res.err != nil {
-				return 0, 0, res.err
-			}
-			if err := checkInvocation(res.body); err != nil {
-				return 0, 0, err
-			}
-			return nextAt.Sub(start), res.at.Sub(start), nil
-		case err := <-exited:
-			exited <- err // for the deferred wait
-			return 0, 0, fmt.Errorf("%s exited before answering: %v\n%s", bin, err, lastLines(output.String(), 10))
-		case <-timeout.C:
-			return 0, 0, errors.New("no answer within 10 s")
-		case <-ctx.Done():
-			return 0, 0, ctx.Err()
-		}
-	}
-}
-
-// checkInvocation checks that the function answered the sample event with
-// the business, as an API Gateway HTTP API response.
-func checkInvocation(body []byte) error {
-	var res struct {
-		StatusCode int    `json:"statusCode"`
-		Body       string `json:"body"`
-	}
-	if err := json.Unmarshal(body, &res); err != nil {
-		return fmt.Errorf("answer is not an API Gateway response: %w: %s", err, body)
-	}
-	if res.StatusCode != http.StatusOK || !strings.Contains(res.Body, `"slug":"`+getSlug+`"`) {
-		return fmt.Errorf("answer: got %d %s, want 200 with the business %s", res.StatusCode, res.Body, getSlug)
-	}
-	return nil
 }
 
 func lastLines(s string, n int) string {

@@ -2,11 +2,15 @@
 //
 //   - the Go benchmarks of pkg/booking (go test -bench -benchmem),
 //   - HTTP throughput with wrk on loopback: the local server (infra/local,
-//     embedded minidyn) next to a bare net/http handler answering a fixed
-//     1 KiB JSON body, the ceiling of this machine,
+//     on its default engine, DynamoDB Local with its data on disk) next to
+//     a bare net/http handler answering a fixed 1 KiB JSON body, the
+//     ceiling of this machine,
 //   - each API operation's median latency through the JSON API handler on
 //     DynamoDB Local next to its floor, the median of the bare SDK calls the
 //     operation cannot avoid, on the same engine in the same run (floor.go),
+//   - growth: a create, a listing, a status and an inbox's first page on
+//     stores of 0 to 100,000 requests, on DynamoDB Local on disk and on
+//     minidyn (growth.go),
 //   - the size of each Lambda bootstrap binary (arm64 and amd64, built as
 //     the Makefile's build target does), and
 //   - the cold start of get-business (amd64): process start to the first
@@ -17,7 +21,9 @@
 //
 // make bench runs it; from the repository root:
 //
-//	go run ./infra/bench [--duration 5s] [--threads 2] [--connections 32] [--runs 20] [--floor-iterations 1000] [--skip gobench,form,http,floor,lambda,path]
+//	go run ./infra/bench [--duration 5s] [--threads 2] [--connections 32] [--runs 20] [--floor-iterations 1000]
+//	    [--growth-levels 0,1000,10000,100000] [--growth-budget 20m] [--growth-memory-budget 3m] [--growth-calls 60]
+//	    [--skip gobench,form,http,floor,growth,lambda,path]
 //
 // Everything listens on 127.0.0.1 only, and every child process is ended
 // when its part is done.
@@ -39,7 +45,7 @@ import (
 )
 
 // parts are the sections of the table, in its order; --skip leaves some out.
-var parts = []string{"gobench", "form", "http", "floor", "lambda", "path"}
+var parts = []string{"gobench", "form", "http", "floor", "growth", "lambda", "path"}
 
 type options struct {
 	duration    time.Duration
@@ -49,7 +55,14 @@ type options struct {
 	// floorIterations is how many timed calls of each operation, and of
 	// its floor, the floor section makes.
 	floorIterations int
-	skip            map[string]bool
+	// growthLevels are the stored requests the growth section measures
+	// at; growthBudget and growthMemoryBudget bound the time its fills
+	// take on each engine; growthCalls is the timed calls of each
+	// operation at each level.
+	growthLevels                     []int
+	growthBudget, growthMemoryBudget time.Duration
+	growthCalls                      int
+	skip                             map[string]bool
 }
 
 func main() {
@@ -70,8 +83,17 @@ func parseFlags(args []string) (options, error) {
 	fs.IntVar(&o.connections, "connections", 32, "wrk connections")
 	fs.IntVar(&o.runs, "runs", 20, "cold starts to time")
 	fs.IntVar(&o.floorIterations, "floor-iterations", 1000, "timed calls of each operation and of its floor on DynamoDB Local")
-	fs.StringVar(&skip, "skip", "", "parts to leave out, comma-separated: gobench, form, http, floor, lambda, path")
+	var levels string
+	fs.StringVar(&levels, "growth-levels", "0,1000,10000,100000", "stored requests the growth section measures at")
+	fs.DurationVar(&o.growthBudget, "growth-budget", 20*time.Minute, "time the growth section's fills may take on DynamoDB Local")
+	fs.DurationVar(&o.growthMemoryBudget, "growth-memory-budget", 3*time.Minute, "time the growth section's fills may take on minidyn (--memory)")
+	fs.IntVar(&o.growthCalls, "growth-calls", 60, "timed calls of each operation at each growth level")
+	fs.StringVar(&skip, "skip", "", "parts to leave out, comma-separated: gobench, form, http, floor, growth, lambda, path")
 	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	var err error
+	if o.growthLevels, err = parseLevels(levels); err != nil {
 		return o, err
 	}
 	o.skip = map[string]bool{}
@@ -139,6 +161,13 @@ func run(ctx context.Context, args []string) error {
 	if !o.skip["floor"] {
 		progress("DynamoDB Local: each operation through the handler vs its floor, %d iterations (go test -run TestFloorRun ./infra/bench/)", o.floorIterations)
 		r, err := floorBenchmarks(ctx, root, o)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r...)
+	}
+	if !o.skip["growth"] {
+		r, err := growthBenchmarks(ctx, root, o)
 		if err != nil {
 			return err
 		}

@@ -1,8 +1,10 @@
 // Command local runs the whole service on one machine: every function's
-// route on one net/http server, over an embedded DynamoDB engine (minidyn)
-// in this process. No AWS account, no Docker.
+// route on one net/http server, over DynamoDB Local with its data in .data/
+// of the clone (started and stopped with the server), or with --memory
+// over an embedded DynamoDB engine (minidyn) in this process that writes
+// nothing. No AWS account, no Docker.
 //
-//	go run ./infra/local [--addr 127.0.0.1:8080] [--businesses file.json] [--site-url URL]
+//	go run ./infra/local [--addr 127.0.0.1:8080] [--businesses file.json] [--site-url URL] [--data DIR | --memory]
 package main
 
 import (
@@ -22,10 +24,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/doorstep/doorstep/pkg/bookform"
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
-	"github.com/doorstep/doorstep/pkg/dynamo/embedded"
 	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
@@ -68,6 +71,10 @@ type options struct {
 	// personalDataDays: how long the sweep keeps a request's personal
 	// details after it ended (booking.Config.PersonalDataDays).
 	personalDataDays int
+	// data is the folder DynamoDB Local keeps the data in ("" is .data in
+	// the clone); memory runs minidyn in this process instead.
+	data   string
+	memory bool
 }
 
 func parseFlags(args []string) (options, error) {
@@ -78,8 +85,13 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.siteURL, "site-url", "", "public address the URLs in responses start with (default: http:// + addr)")
 	fs.IntVar(&o.personalDataDays, "personal-data-days", booking.DefaultPersonalDataDays,
 		fmt.Sprintf("days after a request ended before the sweep erases its personal details (at least %d)", booking.MinPersonalDataDays))
+	fs.StringVar(&o.data, "data", "", "folder DynamoDB Local keeps the data in (default: "+dataDirName+" in the clone)")
+	fs.BoolVar(&o.memory, "memory", false, "keep the data in this process (minidyn) and write nothing; needs no Java")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.memory && o.data != "" {
+		return o, errors.New("--memory writes nothing: it takes no --data")
 	}
 	o.siteURL = strings.TrimSuffix(o.siteURL, "/")
 	return o, nil
@@ -95,6 +107,20 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
+	st, err := openStore(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer st.close()
+	// The businesses go into an empty store only: never over a business's
+	// own changes kept from an earlier run.
+	if st.empty {
+		if err := putBusinesses(ctx, st.client, businesses); err != nil {
+			return err
+		}
+	} else {
+		st.about = append(st.about, "The store already holds data, so the businesses were not loaded again.")
+	}
 	ln, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return err
@@ -104,12 +130,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	// The functions' JSON lines (pkg/logjson), metric lines included.
 	log := logjson.New(os.Stderr)
-	handler, closeStore, err := newHandler(ctx, businesses, o.siteURL, log, withPersonalDataDays(o.personalDataDays))
+	handler, err := handlerOn(ctx, st.client, o.siteURL, log, withPersonalDataDays(o.personalDataDays))
 	if err != nil {
 		ln.Close()
 		return err
 	}
-	defer closeStore()
 
 	srv := &http.Server{
 		Handler:           handler,
@@ -120,6 +145,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		MaxHeaderBytes:    16 << 10,
 	}
 	fmt.Fprintf(out, "Doorstep is listening on http://%s (public URLs start with %s)\n", ln.Addr(), o.siteURL)
+	for _, line := range st.about {
+		fmt.Fprintln(out, line)
+	}
 	banner(out, businesses, o.siteURL, o.businesses == "")
 
 	errc := make(chan error, 1)
@@ -184,23 +212,41 @@ func loadBusinesses(path string) ([]*booking.Business, error) {
 // this process, no network), loads the businesses into it and returns the
 // service's handler, which logs to log. close releases the engine.
 func newHandler(ctx context.Context, businesses []*booking.Business, siteURL string, log *slog.Logger, opts ...serviceOption) (http.Handler, func(), error) {
-	client, err := embedded.NewTable(ctx, tableName)
+	st, err := memoryStore(ctx, "")
 	if err != nil {
-		return nil, nil, fmt.Errorf("embedded DynamoDB: %w", err)
+		return nil, nil, err
 	}
-	store := dynamo.New(client, tableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now))
+	if err := putBusinesses(ctx, st.client, businesses); err != nil {
+		return nil, nil, err
+	}
+	h, err := handlerOn(ctx, st.client, siteURL, log, opts...)
+	if err != nil {
+		return nil, nil, err
+	}
+	return h, st.close, nil
+}
+
+// putBusinesses writes the businesses into the table.
+func putBusinesses(ctx context.Context, client *dynamodb.Client, businesses []*booking.Business) error {
+	store := dynamo.New(client, tableName)
 	for _, b := range businesses {
 		if err := store.PutBusiness(ctx, b); err != nil {
-			return nil, nil, fmt.Errorf("embedded DynamoDB: %w", err)
+			return fmt.Errorf("load business %s: %w", b.Slug, err)
 		}
 	}
-	closeEngine := func() {}
+	return nil
+}
+
+// handlerOn returns the service's handler over the table on client, which
+// logs to log, with the flags' opts; its hold sweeper runs until ctx ends.
+func handlerOn(ctx context.Context, client *dynamodb.Client, siteURL string, log *slog.Logger, opts ...serviceOption) (http.Handler, error) {
+	store := dynamo.New(client, tableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now))
 
 	// The business events as the functions write them: CloudWatch EMF
 	// lines on the log (pkg/metrics).
 	events := metrics.New(log, "", time.Now)
 
-	// Notifications: minidyn has no stream, so the store tells the notifier
+	// Notifications: the local engines run no stream, so the store tells the notifier
 	// of each request write that commits, and of the first limit hit of a
 	// business in an hour; the outbox stands in for SES and SMS (GET
 	// /dev/outbox).
@@ -223,7 +269,7 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	}
 	bookings, err := booking.New(config)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	// The hold sweeper, as ExpireHoldsFunction's schedule runs it on AWS.
 	go sweepEvery(ctx, bookings, time.Minute, log)
@@ -255,14 +301,14 @@ func newHandler(ctx context.Context, businesses []*booking.Business, siteURL str
 	formConfig := bookform.Config{Bookings: bookings, Key: key, Log: log}
 	form, err := bookform.New(formConfig)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	edge.Mount(mux, form, bookform.Routes(formConfig))
 	// The JSON API, which also answers every other route with its JSON 404.
 	api := httpapi.New(bookings, log)
 	edge.Mount(mux, api, append(httpapi.Routes(bookings, log), httpapi.DocumentRoutes()...))
 	mux.Handle("/", api)
-	return mux, closeEngine, nil
+	return mux, nil
 }
 
 // sweepEvery expires the lapsed payment holds and unanswered requests every

@@ -23,7 +23,7 @@ func TestLocalServer(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, []string{"--addr", "127.0.0.1:0"}, pw) }()
+	go func() { done <- run(ctx, []string{"--addr", "127.0.0.1:0", "--memory"}, pw) }()
 	line, err := bufio.NewReader(pr).ReadString('\n')
 	if err != nil {
 		t.Fatal(err)
@@ -170,20 +170,22 @@ func TestLocalServer(t *testing.T) {
 }
 
 func TestBadBusinessesFileFailsAtStart(t *testing.T) {
-	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--businesses", "main_test.go"}, io.Discard)
+	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--memory", "--businesses", "main_test.go"}, io.Discard)
 	if err == nil {
 		t.Fatal("got no error for a businesses file that is not JSON")
 	}
 }
 
-// startLocal runs the local server on a free port, with args after its
-// address, until the test ends, and returns its address.
+// startLocal runs the local server on a free port, in memory (--memory:
+// the tests of infra/local run on minidyn, which starts at once; the
+// default engine has its own tests in store_test.go), with args after
+// those, until the test ends, and returns its address.
 func startLocal(t *testing.T, args ...string) string {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	pr, pw := io.Pipe()
 	done := make(chan error, 1)
-	go func() { done <- run(ctx, append([]string{"--addr", "127.0.0.1:0"}, args...), pw) }()
+	go func() { done <- run(ctx, append([]string{"--addr", "127.0.0.1:0", "--memory"}, args...), pw) }()
 	t.Cleanup(func() {
 		cancel()
 		select {

@@ -309,10 +309,15 @@ func (s *Store) Business(ctx context.Context, slug string) (*booking.Business, e
 	if !ok {
 		return nil, fmt.Errorf("business %q: stored item has no %s", slug, attrDoc)
 	}
+	if b, ok := s.decoded.get(slug, doc.Value); ok {
+		s.businesses.put(b)
+		return b, nil
+	}
 	b, err := booking.DecodeBusiness([]byte(doc.Value))
 	if err != nil {
 		return nil, fmt.Errorf("stored business %q: %w", slug, err)
 	}
+	s.decoded.put(slug, doc.Value, b)
 	s.businesses.put(b)
 	return b, nil
 }

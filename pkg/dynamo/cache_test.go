@@ -101,3 +101,38 @@ func TestUpdateBusinessNeverUndoesAChange(t *testing.T) {
 		}
 	})
 }
+
+// A store without a business cache reads the table on every call, and a
+// record read again unchanged is the one decoded before (not decoded
+// again); a changed record is decoded anew, whoever changed it.
+func TestBusinessDecodedOnceWhileUnchanged(t *testing.T) {
+	ctx := context.Background()
+	client, table := dynamotest.Minidyn(t)
+	reader := dynamo.New(client, table)
+	operator := dynamo.New(client, table)
+	b := loadBusiness(t)
+	if err := operator.PutBusiness(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	read := func() *booking.Business {
+		t.Helper()
+		got, err := reader.Business(ctx, slug)
+		if err != nil {
+			t.Fatalf("Business() = %v", err)
+		}
+		return got
+	}
+	first, second := read(), read()
+	if first != second {
+		t.Error("an unchanged record was decoded again")
+	}
+
+	paused := *b
+	paused.AcceptingRequests = false
+	if err := operator.PutBusiness(ctx, &paused); err != nil {
+		t.Fatal(err)
+	}
+	if got := read(); got == first || got.AcceptingRequests {
+		t.Errorf("after another store's change: got the same record (%v), want the change read at once", got == first)
+	}
+}

@@ -25,6 +25,8 @@ type Store struct {
 	pageSize int32
 
 	businesses *businessCache // nil: every Business call reads the table
+	// decoded spares decoding a business record read again unchanged.
+	decoded decodedBusinesses
 }
 
 var _ booking.Store = (*Store)(nil)

@@ -97,10 +97,11 @@ var apiCORS = edge.CORS{AllowHeaders: "Content-Type, Idempotency-Key", ExposeHea
 
 func (a *api) getBusiness(w http.ResponseWriter, r *http.Request) {
 	b, err := a.bookings.Business(r.Context(), r.PathValue("slug"))
-	a.respond(w, r, http.StatusOK, b, err)
+	a.respondTagged(w, r, b, err)
 }
 
 func (a *api) listArrivalWindows(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", noStore) // holds decide bookings: never a kept copy
 	b, err := a.bookings.Business(r.Context(), r.PathValue("slug"))
 	if err != nil {
 		a.writeError(r.Context(), w, err)

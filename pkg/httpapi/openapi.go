@@ -23,29 +23,36 @@ var openapiYAML []byte
 // served at /api/v1/openapi.yaml.
 func OpenAPIYAML() []byte { return bytes.Clone(openapiYAML) }
 
-// openapiJSON converts the document to JSON once per process, when the first
-// handler is built: a walk over the parsed YAML that keeps its key order.
+// openapiJSON converts the document to JSON once per process, on the
+// first request for it: a walk over the parsed YAML that keeps its key
+// order. It takes about 5 ms, which every function whose handler is New
+// (get-business, list-arrival-windows, ...) spent in its init although
+// API Gateway never sends it the document's routes.
 var openapiJSON = sync.OnceValues(func() ([]byte, error) { return yamlToJSON(openapiYAML) })
 
 // openapiRoutes returns the handlers of /api/v1/openapi.json and
-// /api/v1/openapi.yaml. It panics when the embedded document does not
-// convert to JSON, which the package's tests rule out: a broken build fails
-// at start, never on a request.
+// /api/v1/openapi.yaml. The JSON one panics when the embedded document
+// does not convert to JSON, which the package's tests rule out.
 func openapiRoutes() (jsonDoc, yamlDoc http.HandlerFunc) {
-	data, err := openapiJSON()
-	if err != nil {
-		panic("httpapi: openapi.yaml: " + err.Error())
-	}
-	return serveDocument("application/json", data), serveDocument("application/yaml", openapiYAML)
+	return serveDocument("application/json", func() []byte {
+		data, err := openapiJSON()
+		if err != nil {
+			panic("httpapi: openapi.yaml: " + err.Error())
+		}
+		return data
+	}), serveDocument("application/yaml", func() []byte { return openapiYAML })
 }
 
-func serveDocument(contentType string, data []byte) http.HandlerFunc {
-	return func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", contentType)
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Content-Length", strconv.Itoa(len(data)))
-		w.WriteHeader(http.StatusOK)
-		_, _ = w.Write(data) // the status is sent; a broken connection has nobody left to tell
+// serveDocument serves the document document returns, made and tagged
+// once, on the first request.
+func serveDocument(contentType string, document func() []byte) http.HandlerFunc {
+	tagged := sync.OnceValues(func() ([]byte, string) {
+		data := document()
+		return data, etagOf(data)
+	})
+	return func(w http.ResponseWriter, r *http.Request) {
+		data, etag := tagged()
+		writeTagged(w, r, contentType, data, etag)
 	}
 }
 

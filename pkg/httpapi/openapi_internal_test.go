@@ -45,8 +45,9 @@ func TestYAMLToJSON(t *testing.T) {
 	}
 }
 
-// BenchmarkOpenAPIToJSON measures the one conversion each process does when
-// its first handler is built (a Lambda cold start).
+// BenchmarkOpenAPIToJSON measures the one conversion a process does on the
+// first request for the document (not in its init: most functions never
+// serve it).
 func BenchmarkOpenAPIToJSON(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {

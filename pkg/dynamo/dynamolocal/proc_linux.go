@@ -1,4 +1,4 @@
-package dynamotest
+package dynamolocal
 
 import (
 	"os/exec"
@@ -9,6 +9,11 @@ import (
 // thread that started it ends.
 func setProcAttr(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+}
+
+// terminate asks the engine's process group to end.
+func terminate(cmd *exec.Cmd) {
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 }
 
 // kill kills the engine's process group.

@@ -1,0 +1,300 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// The cold start, as Lambda reports it: each function's bootstrap (amd64)
+// run by the Lambda runtime interface emulator (aws-lambda-rie, AWS's own,
+// make bench installs it), which logs the platform's reports of the first
+// invocation of a new process: INIT REPORT (durationMs: from starting the
+// bootstrap to its first call for an event, Lambda's Init Duration) and
+// INVOKE RTDONE (the invocation's duration). Each run starts a new
+// emulator and so a new process.
+//
+// The emulator's own REPORT line is not used: its Init Duration is the
+// time to hand the init to the sandbox (about 0.03 ms, the init runs
+// after it) and its Duration is the init and the invocation together.
+// The functions reach DynamoDB on an in-process minidyn holding the demo
+// businesses, and every other AWS service on a stub that answers each call
+// with an empty success (a secret for Secrets Manager).
+
+// targetInit: every function's Init Duration, median, within 10 ms.
+const targetInit = 10 * time.Millisecond
+
+// coldStartEvents is the event of each function's first invocation
+// (events/). Every function has one (TestColdStartEvents).
+var coldStartEvents = map[string]string{
+	"book-form":              "book-form.json",
+	"business-inbox":         "business-inbox-list.json",
+	"business-web":           "business-web-inbox.json",
+	"calendar-feed":          "calendar-feed.json",
+	"create-service-request": "create-service-request.json",
+	"expire-holds":           "expire-holds.json",
+	"get-business":           "get-business.json",
+	"get-openapi":            "get-openapi.json",
+	"get-service-request":    "get-service-request.json",
+	"list-arrival-windows":   "list-arrival-windows.json",
+	"mcp":                    "mcp-tools-list.json",
+	"notify":                 "notify-dynamodb-stream.json",
+	"pages":                  "pages-status.json",
+	"payment-webhook":        "payment-webhook.json",
+	"refund-deposits":        "refund-deposits-stream.json",
+}
+
+// rieVersion is the emulator make bench installs (go install, pinned).
+const rieVersion = "v0.0.0-20261030222936-bef5c4ba774d"
+
+// findRIE returns the emulator: $AWS_LAMBDA_RIE, .tools/aws-lambda-rie/
+// (where make bench installs it) or aws-lambda-rie on PATH.
+func findRIE(root string) (string, error) {
+	if p := os.Getenv("AWS_LAMBDA_RIE"); p != "" {
+		return p, nil
+	}
+	if p := filepath.Join(root, ".tools", "aws-lambda-rie", "aws-lambda-rie"); fileExists(p) {
+		return p, nil
+	}
+	if p, err := exec.LookPath("aws-lambda-rie"); err == nil {
+		return p, nil
+	}
+	return "", errors.New("aws-lambda-rie is not installed (make bench installs it: go install github.com/aws/aws-lambda-runtime-interface-emulator/cmd/aws-lambda-rie@" + rieVersion + ")")
+}
+
+func fileExists(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && !info.IsDir()
+}
+
+// The emulator's reports of the init and of the invocation (log level
+// info).
+var (
+	initReport = regexp.MustCompile(`INIT REPORT\(durationMs: ([0-9.]+)\)`)
+	invokeDone = regexp.MustCompile(`INVOKE RTDONE\(status: ([a-z]+)[^)]*duration: ([0-9.]+)ms\)`)
+)
+
+// coldStart is one cold start's init and invocation, and whether the
+// function answered with an error (the figures count all the same).
+type coldStart struct {
+	init, duration time.Duration
+	failed         bool
+}
+
+// rieColdStarts times runs cold starts of each function in binDir (one
+// warm-up first, not counted) and makes a row per function.
+func rieColdStarts(ctx context.Context, root, binDir string, runs int) ([]row, error) {
+	rie, err := findRIE(root)
+	if err != nil {
+		return []row{{group: "Lambda", name: "cold start", result: "-", verdict: "not run: " + err.Error()}}, nil
+	}
+	endpoint, stopEngine, err := seededMinidyn(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	defer stopEngine()
+	stub, stopStub, err := startAWSStub()
+	if err != nil {
+		return nil, err
+	}
+	defer stopStub()
+	env := []string{
+		"TABLE_NAME=" + coldStartTable,
+		"SITE_URL=https://book.example.com",
+		"DYNAMODB_ENDPOINT=" + endpoint,
+		"AWS_ENDPOINT_URL=" + stub,
+		"SECRETS_MANAGER_ENDPOINT=" + stub,
+		"AWS_REGION=us-east-1",
+		"AWS_DEFAULT_REGION=us-east-1",
+		"AWS_ACCESS_KEY_ID=doorstep",
+		"AWS_SECRET_ACCESS_KEY=doorstep",
+		"PAYMENTS=simulated",
+		"SENDER_EMAIL=notify@book.example.com",
+		"PREVIEW_INBOX_EMAIL=preview@book.example.com",
+		"SMS_ORIGINATION_IDENTITY=+18005550199",
+		"FORM_SECRET_ARN=arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep-form",
+		"STRIPE_SECRET_ARN=",
+		"AWS_LAMBDA_FUNCTION_MEMORY_SIZE=128",
+		"AWS_LAMBDA_FUNCTION_TIMEOUT=10",
+		"TZ=:UTC",
+		"PATH=/usr/bin:/bin",
+	}
+	names := slices.Sorted(func(yield func(string) bool) {
+		for name := range coldStartEvents {
+			if !yield(name) {
+				return
+			}
+		}
+	})
+	var rows []row
+	for _, name := range names {
+		event, err := os.ReadFile(filepath.Join(root, "events", coldStartEvents[name]))
+		if err != nil {
+			return nil, err
+		}
+		bin := filepath.Join(binDir, name)
+		var inits, durations, totals []time.Duration
+		failed := 0
+		for i := 0; i <= runs; i++ {
+			c, err := rieColdStartOnce(ctx, rie, bin, append(slices.Clone(env), "AWS_LAMBDA_FUNCTION_NAME="+name), event)
+			if err != nil {
+				return nil, fmt.Errorf("cold start of %s: %w", name, err)
+			}
+			if i == 0 {
+				continue
+			}
+			inits, durations, totals = append(inits, c.init), append(durations, c.duration), append(totals, c.init+c.duration)
+			if c.failed {
+				failed++
+			}
+		}
+		note := ""
+		if failed > 0 {
+			note = fmt.Sprintf("; the invocation answered with an error %d of %d times", failed, runs)
+		}
+		rows = append(rows, row{
+			group: "Lambda",
+			name:  fmt.Sprintf("cold start, %s (linux/amd64, aws-lambda-rie, %d runs): Init Duration (INIT REPORT); first invocation (INVOKE RTDONE); their sum", name, runs),
+			result: fmt.Sprintf("init median %s (p90 %s); invocation median %s (p90 %s); sum median %s%s",
+				msString(percentile(inits, 50)), msString(percentile(inits, 90)),
+				msString(percentile(durations, 50)), msString(percentile(durations, 90)), msString(percentile(totals, 50)), note),
+			target:  fmt.Sprintf("init ≤ %s (median)", msString(targetInit)),
+			verdict: verdict(percentile(inits, 50) <= targetInit),
+		})
+	}
+	return rows, nil
+}
+
+func msString(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/1e6) }
+
+// rieColdStartOnce starts the emulator on bin, invokes it once with event
+// and reads its REPORT line.
+func rieColdStartOnce(ctx context.Context, rie, bin string, env []string, event []byte) (coldStart, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return coldStart{}, err
+	}
+	apiAddr, err := freeAddr()
+	if err != nil {
+		return coldStart{}, err
+	}
+	var out syncBuffer
+	cmd := exec.Command(rie, "--log-level", "info", "--runtime-interface-emulator-address", addr, "--runtime-api-address", apiAddr, bin)
+	cmd.Env = env
+	cmd.Stdout, cmd.Stderr = &out, &out
+	ownGroup(cmd) // the emulator and the function, ended together
+	if err := cmd.Start(); err != nil {
+		return coldStart{}, err
+	}
+	defer func() {
+		killGroup(cmd)
+		_ = cmd.Wait()
+	}()
+	url := "http://" + addr + "/2015-03-31/functions/function/invocations"
+	deadline := time.Now().Add(10 * time.Second)
+	var res *http.Response
+	for {
+		callCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
+		req, _ := http.NewRequestWithContext(callCtx, http.MethodPost, url, bytes.NewReader(event))
+		res, err = http.DefaultClient.Do(req)
+		if err == nil {
+			body, _ := io.ReadAll(res.Body)
+			res.Body.Close()
+			cancel()
+			c, err := waitReport(&out, deadline)
+			if err != nil {
+				return c, err
+			}
+			c.failed = c.failed || res.StatusCode != http.StatusOK || bytes.Contains(body, []byte(`"errorMessage"`)) || bytes.Contains(body, []byte(`"statusCode":5`))
+			return c, nil
+		}
+		cancel()
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return coldStart{}, fmt.Errorf("the emulator did not answer: %v\n%s", err, lastLines(out.String(), 10))
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// waitReport waits for the init's and the invocation's reports in out.
+func waitReport(out *syncBuffer, deadline time.Time) (coldStart, error) {
+	for {
+		text := out.String()
+		i, d := initReport.FindStringSubmatch(text), invokeDone.FindStringSubmatch(text)
+		if i != nil && d != nil {
+			init, _ := strconv.ParseFloat(i[1], 64)
+			dur, _ := strconv.ParseFloat(d[2], 64)
+			return coldStart{init: time.Duration(init * 1e6), duration: time.Duration(dur * 1e6), failed: d[1] != "success"}, nil
+		}
+		if strings.Contains(out.String(), "Init failed") {
+			return coldStart{}, fmt.Errorf("the function failed to start:\n%s", lastLines(out.String(), 10))
+		}
+		if time.Now().After(deadline) {
+			return coldStart{}, fmt.Errorf("no INIT REPORT and INVOKE RTDONE from the emulator:\n%s", lastLines(out.String(), 10))
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func freeAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
+}
+
+// syncBuffer is a bytes.Buffer two processes' output can be written to.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startAWSStub answers every AWS call but DynamoDB's (SES, SMS, Secrets
+// Manager) with a success: a form key for GetSecretValue, a message ID
+// otherwise.
+func startAWSStub() (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, err
+	}
+	srv := &http.Server{ReadHeaderTimeout: 5 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		target := r.Header.Get("X-Amz-Target")
+		w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+		if strings.HasSuffix(target, ".GetSecretValue") {
+			_, _ = io.WriteString(w, `{"ARN":"arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep-form","Name":"doorstep-form","SecretString":"a-form-key-of-at-least-32-characters-0123456789"}`)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = io.WriteString(w, `{"MessageId":"doorstep-bench"}`)
+	})}
+	go srv.Serve(ln)
+	return "http://" + ln.Addr().String(), func() { srv.Close() }, nil
+}
