@@ -23,7 +23,7 @@ func TestPersonalDataDaysFlag(t *testing.T) {
 		t.Errorf("30: got %d, %v; want 30", o.personalDataDays, err)
 	}
 	startLocal(t, "--personal-data-days", "45")
-	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--personal-data-days", "29"}, io.Discard)
+	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--memory", "--personal-data-days", "29"}, io.Discard)
 	if err == nil || !strings.Contains(err.Error(), "at least 30 days") {
 		t.Errorf("--personal-data-days 29: got %v, want an error saying at least 30 days", err)
 	}

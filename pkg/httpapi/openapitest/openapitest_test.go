@@ -37,6 +37,10 @@ func errorBody(code string) string {
 
 var jsonHeader = http.Header{"Content-Type": {"application/json"}}
 
+// noStore is the headers of an answer that must never be kept: the
+// availability (holds decide bookings).
+var noStore = http.Header{"Content-Type": {"application/json"}, "Cache-Control": {"no-store"}}
+
 // A page of the person's, as pkg/pages answers it.
 const page = "<!doctype html>\n<html lang=\"en\"><title>Request</title></html>"
 
@@ -77,9 +81,11 @@ func TestCheck(t *testing.T) {
 		{"a refused request refused", "POST", requestPath, `{"window_start":"Monday 8am"}`, nil, 400, jsonHeader, errorBody("INVALID_REQUEST"), ""},
 		{"a refused request accepted", "POST", requestPath, `{"window_start":"Monday 8am"}`, nil, 201, jsonHeader, created, "the document refuses this request"},
 		{"a short Idempotency-Key accepted", "POST", requestPath, validBody, http.Header{"Idempotency-Key": {"short"}}, 201, jsonHeader, created, "the document refuses this request"},
-		{"days out of range accepted", "GET", "/api/v1/businesses/x/availability?days=15", "", nil, 200, jsonHeader,
+		{"days out of range accepted", "GET", "/api/v1/businesses/x/availability?days=15", "", nil, 200, noStore,
 			`{"timezone":"America/Chicago","accepting_requests":true,"windows":[]}`, "the document refuses this request"},
-		{"a window in local time", "GET", "/api/v1/businesses/x/availability", "", nil, 200, jsonHeader,
+		{"windows that may be kept", "GET", "/api/v1/businesses/x/availability", "", nil, 200, jsonHeader,
+			`{"timezone":"America/Chicago","accepting_requests":true,"windows":[]}`, `"Cache-Control" missing`},
+		{"a window in local time", "GET", "/api/v1/businesses/x/availability", "", nil, 200, noStore,
 			`{"timezone":"America/Chicago","accepting_requests":true,"windows":[{"date":"2026-11-23","start":"2026-11-23T08:00:00-08:00","end":"2026-11-23T18:00:00Z"}]}`, "does not match the document"},
 		{"unknown route", "GET", "/api/v1/nothing", "", nil, 404, jsonHeader, errorBody("NOT_FOUND"), ""},
 		{"unknown route answered 200", "GET", "/api/v1/nothing", "", nil, 200, jsonHeader, `{}`, "want 404, got 200"},
