@@ -126,7 +126,7 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 		if ferr != nil {
 			return Request{}, err
 		}
-		if onlyReminded(r, *fresh) {
+		if onlyNoted(r, *fresh) {
 			return s.move(ctx, *fresh, c, now)
 		}
 		return Request{}, &MovedError{err, inboxView(*fresh, now)}
@@ -135,14 +135,27 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 	return after, nil
 }
 
-// onlyReminded reports whether the only change from r to fresh is the
-// reminder (or, of a new request, the nudge) the sweeper recorded (it changes neither the state nor the
-// window, but the move's condition pins it): the move is then made again
-// from fresh, as nobody's move was lost. Any other change since the read
-// stays a conflict.
-func onlyReminded(r, fresh Request) bool {
-	return (r.Status == StatusAccepted || r.Status == StatusNew) && !r.ReminderDue.IsZero() &&
-		fresh.Status == r.Status && fresh.Window.Start.Equal(r.Window.Start) && fresh.ReminderDue.IsZero()
+// onlyNoted reports whether the only changes from r to fresh are the
+// reminder (or, of a new request, the nudge) the sweeper recorded, and
+// the ways to hear back the person added: they change neither the state
+// nor the window, but the move's condition pins them (remind_at, the
+// history's length), so the move is then made again from fresh, as
+// nobody's move was lost. Each retry follows a change that happened, so
+// they end. Any other change since the read stays a conflict.
+func onlyNoted(r, fresh Request) bool {
+	if fresh.Status != r.Status || !fresh.Window.Start.Equal(r.Window.Start) || len(fresh.History) < len(r.History) {
+		return false
+	}
+	noted := len(fresh.History) > len(r.History)
+	for _, e := range fresh.History[len(r.History):] {
+		if e.Action != ActionRemind && e.Action != ActionNudge && e.Action != ActionContact {
+			return false
+		}
+	}
+	// A reminder recorded too late to send leaves no event, only its
+	// remind_at gone.
+	reminded := !r.ReminderDue.IsZero() && fresh.ReminderDue.IsZero()
+	return (r.Status == StatusAccepted || r.Status == StatusNew || r.Status == StatusPendingPayment) && (noted || reminded)
 }
 
 // request returns the stored request with the given code, read leniently

@@ -33,6 +33,20 @@ func (s *Store) ChangeContact(ctx context.Context, before, after booking.Request
 	})
 }
 
+// historyCondition is the condition that the stored request's history
+// has the length it had as before was read, adding its value to values;
+// the expression's names must map #history to attrHistory. Every write of
+// a request but the erasure appends an event, the contact change's and the
+// reminder's too, which change neither the state nor the window: a put
+// from a read made before one of them is refused, and never drops it.
+func historyCondition(before booking.Request, values map[string]types.AttributeValue) string {
+	if n := len(before.History); n > 0 {
+		values[":events"] = num(int64(n))
+		return "size(#history) = :events"
+	}
+	return "attribute_not_exists(#history)" // stored before history was kept
+}
+
 // contactSteps is the transaction of ChangeContact, in precedence order.
 func (s *Store) contactSteps(before, after booking.Request, now time.Time) (transaction, error) {
 	item, err := requestItem(after)
@@ -44,13 +58,7 @@ func (s *Store) contactSteps(before, after booking.Request, now time.Time) (tran
 		return nil, fmt.Errorf("encode window start: %w", err)
 	}
 	values := map[string]types.AttributeValue{":status": str(string(before.Status)), ":start": start}
-	cond := "#status = :status AND #window.#start = :start"
-	if n := len(before.History); n > 0 {
-		values[":events"] = num(int64(n))
-		cond += " AND size(#history) = :events"
-	} else {
-		cond += " AND attribute_not_exists(#history)" // stored before history was kept
-	}
+	cond := "#status = :status AND #window.#start = :start AND " + historyCondition(before, values)
 	if before.Status.Open() {
 		// Still waiting for its deposit, or for an answer: not lapsed.
 		values[":now"] = unix(now)

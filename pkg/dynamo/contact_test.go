@@ -220,3 +220,115 @@ func TestRaceChangeContact(t *testing.T) {
 		}
 	})
 }
+
+// staleRead returns the stored request, as a read made before what the
+// test does next.
+func (f *lifecycleFixture) staleRead(t *testing.T, code string) *booking.Request {
+	t.Helper()
+	r, err := f.store.Request(context.Background(), code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// historyActions returns the actions of the stored request's history.
+func (f *lifecycleFixture) historyActions(t *testing.T, code string) (*booking.Request, []booking.Action) {
+	t.Helper()
+	r := f.staleRead(t, code)
+	var actions []booking.Action
+	for _, e := range r.History {
+		actions = append(actions, e.Action)
+	}
+	return r, actions
+}
+
+// TestMoveRacesAContactChange: a way to hear back added between a move's
+// read and its write changes neither the state, nor the window, nor
+// remind_at, so a put from that read would drop it (the person never told,
+// and the added address's open count never counted off). The store's
+// condition pins the history's length; the domain makes the move again
+// from a fresh read, after the contact event.
+func TestMoveRacesAContactChange(t *testing.T) {
+	ctx := context.Background()
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		const added = "added@example.com"
+		r := silent(3, monday)
+		mustCreate(t, f.engine, r, nil, now)
+		stale := f.staleRead(t, r.Code)
+		if _, err := f.bookings.AddEmail(ctx, r.Code, added); err != nil {
+			t.Fatalf("AddEmail = %v", err)
+		}
+
+		// The store alone: the stale move is refused.
+		declined := *stale
+		declined.Status = booking.StatusDeclined
+		declined.History = append(declined.History, booking.Event{At: now, By: booking.ActorBusiness,
+			Action: booking.ActionDecline, From: booking.StatusNew, To: booking.StatusDeclined, Window: stale.Window})
+		tr, _ := booking.Allowed(booking.StatusNew, booking.ActionDecline, booking.ActorBusiness)
+		if err := f.store.MoveRequest(ctx, *stale, declined, tr, booking.Crews{}, now); code(err) != booking.InvalidTransition {
+			t.Fatalf("a move from a read before the contact change = %v, want INVALID_TRANSITION", err)
+		}
+
+		// The domain: the business's answer from that read goes through,
+		// after the contact event, and counts the added address off.
+		s := bookingtest.New(t, booking.Config{Store: &staleStore{Store: f.store, stale: stale}, Now: func() time.Time { return now.Add(time.Second) }, SiteURL: "https://book.example.com"})
+		if _, err := s.OperatorMove(ctx, r.Code, booking.ActionDecline, time.Time{}); err != nil {
+			t.Fatalf("decline from a read before the contact change = %v, want nil", err)
+		}
+		got, actions := f.historyActions(t, r.Code)
+		want := []booking.Action{booking.ActionCreate, booking.ActionContact, booking.ActionDecline}
+		if got.Status != booking.StatusDeclined || got.Contact.Email != added || jsonString(actions) != jsonString(want) {
+			t.Errorf("after the decline: %s, e-mail %q, history %v; want declined, %q, %v", got.Status, got.Contact.Email, actions, added, want)
+		}
+		if n := attrN(t, f.item(t, emailKey(slug, added)), "open_count"); n != 0 {
+			t.Errorf("open_count of %s after the decline = %d, want 0", added, n)
+		}
+	})
+}
+
+// TestReminderRacesAContactChange: the sweep's reminder (and a new
+// request's nudge, the same write) from a read made before a way to hear
+// back was added must not put the request back without it. The store's
+// condition pins the history's length; the sweep skips the request, which
+// stays in the remind index, and the next sweep reminds it with the way kept.
+func TestReminderRacesAContactChange(t *testing.T) {
+	ctx := context.Background()
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		const added = "later@example.com"
+		r := f.accepted(t, phone(4), monday)
+		stale := f.staleRead(t, r.Code)
+		if _, err := f.bookings.AddEmail(ctx, r.Code, added); err != nil {
+			t.Fatalf("AddEmail = %v", err)
+		}
+
+		// The store alone: the stale reminder is refused.
+		reminded := *stale
+		reminded.ReminderDue = time.Time{}
+		reminded.History = append(reminded.History, booking.Event{At: remindMonday, By: booking.ActorSystem,
+			Action: booking.ActionRemind, From: booking.StatusAccepted, To: booking.StatusAccepted, Window: stale.Window})
+		if err := f.store.RecordReminder(ctx, *stale, reminded); code(err) != booking.InvalidTransition {
+			t.Fatalf("a reminder from a read before the contact change = %v, want INVALID_TRANSITION", err)
+		}
+		if got := f.staleRead(t, r.Code); got.Contact.Email != added {
+			t.Fatalf("after the stale reminder: e-mail %q, want %q", got.Contact.Email, added)
+		}
+
+		// The sweep from that read skips it; the next one reminds it.
+		s := bookingtest.New(t, booking.Config{Store: &staleStore{Store: f.store, stale: stale}, Now: func() time.Time { return remindMonday }, SiteURL: "https://book.example.com"})
+		if res, err := s.SendReminders(ctx, remindMonday); err != nil || res.Reminded != 0 || res.Skipped != 1 {
+			t.Fatalf("SendReminders() from a read before the contact change = %+v, %v; want 1 skipped", res, err)
+		}
+		if in, _ := f.engine.inRemindIndex(t, r.Code); !in {
+			t.Fatal("skipped, the request left the remind index")
+		}
+		if res, err := f.bookings.SendReminders(ctx, remindMonday); err != nil || res.Reminded != 1 {
+			t.Fatalf("the next SendReminders() = %+v, %v; want 1 reminded", res, err)
+		}
+		got, actions := f.historyActions(t, r.Code)
+		want := []booking.Action{booking.ActionCreate, booking.ActionAccept, booking.ActionContact, booking.ActionRemind}
+		if got.Contact.Email != added || jsonString(actions) != jsonString(want) {
+			t.Errorf("after the reminder: e-mail %q, history %v; want %q, %v", got.Contact.Email, actions, added, want)
+		}
+	})
+}

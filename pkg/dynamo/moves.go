@@ -206,7 +206,9 @@ func (s *Store) requestMove(before, after booking.Request, t booking.Transition,
 		return nil, fmt.Errorf("encode window start: %w", err)
 	}
 	values := map[string]types.AttributeValue{":from": str(string(t.From)), ":start": oldStart}
-	cond := "#status = :from AND #window.#start = :start"
+	// A contact change since the read changes neither the state, nor the
+	// window, nor remind_at: the history's length says it was not.
+	cond := "#status = :from AND #window.#start = :start AND " + historyCondition(before, values)
 	if t.From == booking.StatusPendingPayment {
 		values[":now"] = unix(now)
 		if t.Action == booking.ActionExpire {
@@ -226,7 +228,7 @@ func (s *Store) requestMove(before, after booking.Request, t booking.Transition,
 		TableName:                 s.table,
 		Item:                      item,
 		ConditionExpression:       aws.String(cond),
-		ExpressionAttributeNames:  map[string]string{"#status": attrStatus, "#window": attrWindow, "#start": "start"},
+		ExpressionAttributeNames:  map[string]string{"#status": attrStatus, "#window": attrWindow, "#start": "start", "#history": attrHistory},
 		ExpressionAttributeValues: values,
 	}, nil
 }

@@ -60,8 +60,9 @@ func (s *Store) DueReminders(ctx context.Context, now time.Time, fn func(codes [
 
 // RecordReminder puts the request as after on the condition that the
 // stored one is still in before's state (accepted for a reminder, new for
-// a nudge) with before's window and before's remind_at: the reminder is
-// still to be sent. after has no ReminderDue,
+// a nudge) with before's window, before's remind_at (the reminder is
+// still to be sent) and before's history (no way to hear back was added
+// since: it would be dropped). after has no ReminderDue,
 // so the put takes it out of the remind index; of two sweeps that race,
 // one write passes.
 func (s *Store) RecordReminder(ctx context.Context, before, after booking.Request) error {
@@ -73,18 +74,22 @@ func (s *Store) RecordReminder(ctx context.Context, before, after booking.Reques
 	if err != nil {
 		return fmt.Errorf("encode window start: %w", err)
 	}
+	values := map[string]types.AttributeValue{
+		":status": str(string(before.Status)), ":start": start, ":at": unix(before.ReminderDue),
+	}
+	// A contact change since the read leaves the state, the window and
+	// remind_at as they were: the history's length says it was not.
+	cond := "#status = :status AND #window.#start = :start AND " + attrRemindAt + " = :at AND " + historyCondition(before, values)
 	_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName:                s.table,
-		Item:                     item,
-		ConditionExpression:      aws.String("#status = :status AND #window.#start = :start AND " + attrRemindAt + " = :at"),
-		ExpressionAttributeNames: map[string]string{"#status": attrStatus, "#window": attrWindow, "#start": "start"},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":status": str(string(before.Status)), ":start": start, ":at": unix(before.ReminderDue),
-		},
+		TableName:                 s.table,
+		Item:                      item,
+		ConditionExpression:       aws.String(cond),
+		ExpressionAttributeNames:  map[string]string{"#status": attrStatus, "#window": attrWindow, "#start": "start", "#history": attrHistory},
+		ExpressionAttributeValues: values,
 	})
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
-		return booking.Errorf(booking.InvalidTransition, "request %s was moved or reminded just now", before.Code)
+		return booking.Errorf(booking.InvalidTransition, "request %s was moved, reminded or changed just now", before.Code)
 	}
 	if err != nil {
 		return fmt.Errorf("record the reminder of %s: %w", before.Code, err)
