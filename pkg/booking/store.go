@@ -73,10 +73,12 @@ type Store interface {
 	// PutPhoneCode stores the business's confirmation code, until its
 	// Expires, in place of any code before.
 	PutPhoneCode(ctx context.Context, rec PhoneCodeRecord) error
-	// SpendPhoneCode deletes the business's code, on the condition that it
-	// is live (expires_at > now), its hash is codeHash and it was tried
-	// fewer than maxTries times, and returns it; otherwise it counts a try
-	// on the code (if any) and fails with NOT_FOUND.
+	// SpendPhoneCode counts a try on the business's code, on the
+	// condition that it is live (expires_at > now) and was tried fewer
+	// than maxTries times, and then deletes it and returns it if its hash
+	// is codeHash, each in one conditional write: however many answers
+	// come at once, at most maxTries are compared with the code. A try
+	// refused, or a wrong code, fails with NOT_FOUND.
 	SpendPhoneCode(ctx context.Context, slug, codeHash string, maxTries int, now time.Time) (PhoneCodeRecord, error)
 
 	// PutSignInToken stores a sign-in token's record, until its Expires.

@@ -70,35 +70,42 @@ func (s *Store) PutPhoneCode(ctx context.Context, rec booking.PhoneCodeRecord) e
 	return nil
 }
 
-// SpendPhoneCode deletes the business's code item on the condition that
-// it is live (expires_at > now: the TTL deletes lapsed items late), holds
-// codeHash and was tried fewer than maxTries times; of two answers at
-// once, one deletes it. A failed condition counts a try on the item, if
-// it is there (a conditional UpdateItem), and is NOT_FOUND.
+// SpendPhoneCode counts a try on the business's code item, on the
+// condition that it is there, live (expires_at > now: the TTL deletes
+// lapsed items late) and tried fewer than maxTries times, and only then
+// deletes it on the condition that it holds codeHash and is live. The try
+// is counted before the code is compared, each by its own conditional
+// write, so that however many answers come at once, at most maxTries of
+// them are compared with it; of two right answers at once, one deletes
+// it. A try refused, or a wrong or lapsed code, is NOT_FOUND.
 func (s *Store) SpendPhoneCode(ctx context.Context, slug, codeHash string, maxTries int, now time.Time) (booking.PhoneCodeRecord, error) {
 	key := keyMap(businessPK(slug), skPhoneCode)
-	out, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-		TableName:           s.table,
-		Key:                 key,
-		ConditionExpression: aws.String("attribute_exists(pk) AND expires_at > :now AND " + attrCodeHash + " = :hash AND " + attrTries + " < :max"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":now": unix(now), ":hash": str(codeHash), ":max": num(int64(maxTries)),
-		},
-		ReturnValues: types.ReturnValueAllOld,
+	notFound := booking.Errorf(booking.NotFound, "no live confirmation code matches")
+	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 s.table,
+		Key:                       key,
+		UpdateExpression:          aws.String("ADD " + attrTries + " :one"),
+		ConditionExpression:       aws.String("attribute_exists(pk) AND expires_at > :now AND " + attrTries + " < :max"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1), ":now": unix(now), ":max": num(int64(maxTries))},
 	})
 	var failed *types.ConditionalCheckFailedException
 	if errors.As(err, &failed) {
-		_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-			TableName:                 s.table,
-			Key:                       key,
-			UpdateExpression:          aws.String("ADD " + attrTries + " :one"),
-			ConditionExpression:       aws.String("attribute_exists(pk)"),
-			ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1)},
-		})
-		if err != nil && !errors.As(err, &failed) {
-			return booking.PhoneCodeRecord{}, fmt.Errorf("count a wrong confirmation code: %w", err)
-		}
-		return booking.PhoneCodeRecord{}, booking.Errorf(booking.NotFound, "no live confirmation code matches")
+		return booking.PhoneCodeRecord{}, notFound
+	}
+	if err != nil {
+		return booking.PhoneCodeRecord{}, fmt.Errorf("count a try of a confirmation code: %w", err)
+	}
+	out, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
+		TableName:           s.table,
+		Key:                 key,
+		ConditionExpression: aws.String("attribute_exists(pk) AND expires_at > :now AND " + attrCodeHash + " = :hash"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":now": unix(now), ":hash": str(codeHash),
+		},
+		ReturnValues: types.ReturnValueAllOld,
+	})
+	if errors.As(err, &failed) {
+		return booking.PhoneCodeRecord{}, notFound
 	}
 	if err != nil {
 		return booking.PhoneCodeRecord{}, fmt.Errorf("spend a confirmation code: %w", err)

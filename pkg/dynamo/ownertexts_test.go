@@ -3,8 +3,12 @@ package dynamo_test
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go/middleware"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
@@ -110,5 +114,78 @@ func TestRaceOwnerPhoneCodes(t *testing.T) {
 	}
 	if b, _ := store.Business(ctx, slug); b.OwnerPhone != phone {
 		t.Errorf("owner_phone = %q, want %s still", b.OwnerPhone, phone)
+	}
+}
+
+// pauseSecondCall returns a client of the same table as client whose
+// calls, in a context made by the returned function, are held before the
+// second one of that context is sent until release is closed; reached is
+// told of each call held.
+func pauseSecondCall(client *dynamodb.Client, reached chan<- struct{}, release <-chan struct{}) (*dynamodb.Client, func() context.Context) {
+	type callsKey struct{}
+	held := func(stack *middleware.Stack) error {
+		return stack.Initialize.Add(middleware.InitializeMiddlewareFunc("PauseSecondCall",
+			func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+				if calls, ok := ctx.Value(callsKey{}).(*atomic.Int32); ok && calls.Add(1) == 2 {
+					reached <- struct{}{}
+					<-release
+				}
+				return next.HandleInitialize(ctx, in)
+			}), middleware.Before)
+	}
+	paused := dynamodb.New(client.Options(), func(o *dynamodb.Options) { o.APIOptions = append(o.APIOptions, held) })
+	return paused, func() context.Context { return context.WithValue(context.Background(), callsKey{}, new(atomic.Int32)) }
+}
+
+// TestPhoneCodeTriesInFlight: ten wrong answers sent at once, each held
+// after its first write, must have spent the code's MaxPhoneCodeTries
+// tries, so that the right code answered then is refused: the try is
+// counted, by its condition, before the code is compared. Comparing first
+// and counting after let any number of answers in flight be compared
+// with a code that allows five. On both engines.
+func TestPhoneCodeTriesInFlight(t *testing.T) {
+	const wrongs = 10
+	ctx := context.Background()
+	for _, eng := range dynamotest.Engines() {
+		t.Run(eng.Name, func(t *testing.T) {
+			client, table := eng.Open(t)
+			store := dynamo.New(client, table)
+			right := booking.PhoneCodeHash(slug, "123456")
+			if err := store.PutPhoneCode(ctx, booking.PhoneCodeRecord{Slug: slug, Phone: "5125550142", CodeHash: right, Expires: now.Add(booking.PhoneCodeTTL)}); err != nil {
+				t.Fatal(err)
+			}
+			reached, release := make(chan struct{}, wrongs), make(chan struct{})
+			paused, newCtx := pauseSecondCall(client, reached, release)
+			wrongStore := dynamo.New(paused, table)
+			done := make(chan error, wrongs)
+			for i := range wrongs {
+				go func() {
+					_, err := wrongStore.SpendPhoneCode(newCtx(), slug, booking.PhoneCodeHash(slug, fmt.Sprintf("99999%d", i)), booking.MaxPhoneCodeTries, now)
+					done <- err
+				}()
+			}
+			// Each wrong answer is either held after its first write or done.
+			var errs []error
+			for settled := 0; settled < wrongs; settled++ {
+				select {
+				case <-reached:
+				case err := <-done:
+					errs = append(errs, err)
+				}
+			}
+			_, err := store.SpendPhoneCode(ctx, slug, right, booking.MaxPhoneCodeTries, now)
+			close(release)
+			for len(errs) < wrongs {
+				errs = append(errs, <-done)
+			}
+			if code(err) != booking.NotFound {
+				t.Errorf("the right code with %d wrong answers in flight = %v, want NOT_FOUND (its %d tries spent)", wrongs, err, booking.MaxPhoneCodeTries)
+			}
+			for i, err := range errs {
+				if code(err) != booking.NotFound {
+					t.Errorf("wrong answer %d = %v, want NOT_FOUND", i, err)
+				}
+			}
+		})
 	}
 }
