@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"strconv"
 	"strings"
 	"time"
 
@@ -34,11 +32,7 @@ const (
 
 // eraseShard is the partition of the erase index under which the ended
 // request with the given code waits for its erasure.
-func eraseShard(code string) string {
-	h := fnv.New32a()
-	h.Write([]byte(code))
-	return prefixErase + strconv.Itoa(int(h.Sum32()%eraseShards))
-}
+func eraseShard(code string) string { return shardOf(prefixErase, eraseShards, code) }
 
 // eraseKeys adds the erase index's keys to item, the item of r,
 // while r has ended and is not erased.

@@ -57,10 +57,16 @@ const (
 const sweepShards = 8
 
 // sweepShard is the sweep index partition of the request with the given code.
-func sweepShard(code string) string {
+func sweepShard(code string) string { return shardOf(prefixSweep, sweepShards, code) }
+
+// shardOf is the partition, of the shards under prefix (prefix + 0 to
+// shards-1), that the request with the given code is in: the sweep, remind
+// and erase indexes spread their requests over shards so that no query
+// reads one hot partition.
+func shardOf(prefix string, shards uint32, code string) string {
 	h := fnv.New32a()
 	h.Write([]byte(code))
-	return prefixSweep + strconv.Itoa(int(h.Sum32()%sweepShards))
+	return prefix + strconv.Itoa(int(h.Sum32()%shards))
 }
 
 // Key prefixes and fixed sort keys.

@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -31,11 +29,7 @@ const (
 )
 
 // remindShard is the remind index partition of the request with the given code.
-func remindShard(code string) string {
-	h := fnv.New32a()
-	h.Write([]byte(code))
-	return prefixRemind + strconv.Itoa(int(h.Sum32()%remindShards))
-}
+func remindShard(code string) string { return shardOf(prefixRemind, remindShards, code) }
 
 // remindKeys adds the remind index's keys to item, the item of r, while r
 // is accepted with a reminder, or new with a nudge, still to be sent.
