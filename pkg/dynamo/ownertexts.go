@@ -32,27 +32,9 @@ const (
 // confirmation texts unless it has reached limit: one conditional
 // UpdateItem, whose condition decides, as CountSignIn's does.
 func (s *Store) CountPhoneCode(ctx context.Context, slug string, limit int, now time.Time) (bool, error) {
-	if limit < 1 {
-		return false, fmt.Errorf("count a confirmation text: limit must be at least 1, got %d", limit)
-	}
 	day := now.UTC().Truncate(24 * time.Hour)
-	count := s.countUnder(businessPK(slug), prefixPhoneCodes+day.Format(time.DateOnly), attrPhoneCodes, limit)
-	count.ExpressionAttributeValues[":expires"] = unix(day.Add(phoneCodeCountTTL))
-	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 count.TableName,
-		Key:                       count.Key,
-		UpdateExpression:          aws.String(aws.ToString(count.UpdateExpression) + ", " + attrExpiresAt + " = :expires"),
-		ConditionExpression:       count.ConditionExpression,
-		ExpressionAttributeValues: count.ExpressionAttributeValues,
-	})
-	var failed *types.ConditionalCheckFailedException
-	if errors.As(err, &failed) {
-		return false, nil
-	}
-	if err != nil {
-		return false, fmt.Errorf("count a confirmation text: %w", err)
-	}
-	return true, nil
+	return s.countInPeriod(ctx, "count a confirmation text", businessPK(slug), prefixPhoneCodes+day.Format(time.DateOnly),
+		attrPhoneCodes, limit, day.Add(phoneCodeCountTTL))
 }
 
 // PutPhoneCode puts the business's code item, replacing any before (a new

@@ -27,17 +27,27 @@ const signInCountTTL = 2 * time.Hour
 // hour is in the key, so an earlier hour's count, lapsed but not yet
 // deleted by the TTL, is another item and counts for nothing.
 func (s *Store) CountSignIn(ctx context.Context, emailHash string, limit int, now time.Time) (bool, error) {
-	if limit < 1 {
-		return false, fmt.Errorf("count a sign-in: limit must be at least 1, got %d", limit)
-	}
 	pk, sk := signInCountKey(emailHash, now)
-	count := s.countUnder(pk, sk, attrSignIns, limit)
-	count.UpdateExpression = aws.String(aws.ToString(count.UpdateExpression) + ", " + attrExpiresAt + " = :expires")
-	count.ExpressionAttributeValues[":expires"] = unix(now.UTC().Truncate(time.Hour).Add(signInCountTTL))
+	return s.countInPeriod(ctx, "count a sign-in", pk, sk, attrSignIns, limit, now.UTC().Truncate(time.Hour).Add(signInCountTTL))
+}
+
+// countInPeriod adds one to the number attr of the item under the key
+// unless it has reached limit (countUnder, as one UpdateItem whose
+// condition decides), and sets the item's expires_at to expires: the count
+// of a period named in its key (an hour, a day), which decides nothing
+// once another period has begun, so that the TTL's lateness is harmless.
+// It reports whether the count was under limit; what names the count in
+// errors.
+func (s *Store) countInPeriod(ctx context.Context, what, pk, sk, attr string, limit int, expires time.Time) (bool, error) {
+	if limit < 1 {
+		return false, fmt.Errorf("%s: limit must be at least 1, got %d", what, limit)
+	}
+	count := s.countUnder(pk, sk, attr, limit)
+	count.ExpressionAttributeValues[":expires"] = unix(expires)
 	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 count.TableName,
 		Key:                       count.Key,
-		UpdateExpression:          count.UpdateExpression,
+		UpdateExpression:          aws.String(aws.ToString(count.UpdateExpression) + ", " + attrExpiresAt + " = :expires"),
 		ConditionExpression:       count.ConditionExpression,
 		ExpressionAttributeValues: count.ExpressionAttributeValues,
 	})
@@ -46,7 +56,7 @@ func (s *Store) CountSignIn(ctx context.Context, emailHash string, limit int, no
 		return false, nil
 	}
 	if err != nil {
-		return false, fmt.Errorf("count a sign-in: %w", err)
+		return false, fmt.Errorf("%s: %w", what, err)
 	}
 	return true, nil
 }
