@@ -134,31 +134,12 @@ func (s *Store) RequestsByContact(ctx context.Context, phone, email string, fn f
 	if phone == "" && email == "" {
 		return nil
 	}
-	p := dynamodb.NewScanPaginator(s.client.Scan, &dynamodb.ScanInput{
-		TableName:                 s.table,
-		FilterExpression:          aws.String("begins_with(pk, :request) AND sk = :sk"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":request": str(prefixRequest), ":sk": str(skRequest)},
-		ConsistentRead:            aws.Bool(true),
-		Limit:                     s.limit(),
+	return s.scanRequests(ctx, "a contact's requests", "", nil, nil, func(r booking.Request) error {
+		if (phone != "" && r.Contact.Phone == phone) || (email != "" && strings.EqualFold(r.Contact.Email, email)) {
+			return fn(r)
+		}
+		return nil
 	})
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return fmt.Errorf("scan for a contact's requests: %w", err)
-		}
-		for _, item := range page.Items {
-			var r booking.Request
-			if err := attributevalue.UnmarshalMapWithOptions(item, &r, jsonNamesDecoding); err != nil {
-				return fmt.Errorf("stored request: %w", err)
-			}
-			if (phone != "" && r.Contact.Phone == phone) || (email != "" && strings.EqualFold(r.Contact.Email, email)) {
-				if err := fn(r); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // AddEraseKeys gives each ended request stored before ended requests had
@@ -168,49 +149,32 @@ func (s *Store) RequestsByContact(ctx context.Context, phone, email string, fn f
 // request path. Each write is conditional on the request being still in
 // the state it was read in, not erased and keyless.
 func (s *Store) AddEraseKeys(ctx context.Context) (int, error) {
-	p := dynamodb.NewScanPaginator(s.client.Scan, &dynamodb.ScanInput{
-		TableName: s.table,
-		FilterExpression: aws.String("begins_with(pk, :request) AND sk = :sk AND attribute_not_exists(" + attrEraseAt +
-			") AND attribute_not_exists(" + attrErased + ")"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":request": str(prefixRequest), ":sk": str(skRequest)},
-		ConsistentRead:            aws.Bool(true),
-		Limit:                     s.limit(),
-	})
+	keyless := "attribute_not_exists(" + attrEraseAt + ") AND attribute_not_exists(" + attrErased + ")"
 	added := 0
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return added, fmt.Errorf("scan for ended requests without erase keys: %w", err)
+	err := s.scanRequests(ctx, "ended requests without erase keys", keyless, nil, nil, func(r booking.Request) error {
+		from := r.PersonalDataFrom()
+		if from.IsZero() {
+			return nil // not ended
 		}
-		for _, item := range page.Items {
-			var r booking.Request
-			if err := attributevalue.UnmarshalMapWithOptions(item, &r, jsonNamesDecoding); err != nil {
-				return added, fmt.Errorf("stored request: %w", err)
-			}
-			from := r.PersonalDataFrom()
-			if from.IsZero() {
-				continue // not ended
-			}
-			_, err = s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-				TableName:        s.table,
-				Key:              keyMap(requestPK(r.Code), skRequest),
-				UpdateExpression: aws.String("SET " + attrEraseShard + " = :shard, " + attrEraseAt + " = :at"),
-				ConditionExpression: aws.String("#status = :status AND attribute_not_exists(" + attrEraseAt +
-					") AND attribute_not_exists(" + attrErased + ")"),
-				ExpressionAttributeNames: map[string]string{"#status": attrStatus},
-				ExpressionAttributeValues: map[string]types.AttributeValue{
-					":shard": str(eraseShard(r.Code)), ":at": unix(from), ":status": str(string(r.Status)),
-				},
-			})
-			var failed *types.ConditionalCheckFailedException
-			switch {
-			case errors.As(err, &failed):
-				continue // changed meanwhile: its write gave it its keys
-			case err != nil:
-				return added, fmt.Errorf("add erase keys to %s: %w", r.Code, err)
-			}
-			added++
+		_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName:                s.table,
+			Key:                      keyMap(requestPK(r.Code), skRequest),
+			UpdateExpression:         aws.String("SET " + attrEraseShard + " = :shard, " + attrEraseAt + " = :at"),
+			ConditionExpression:      aws.String("#status = :status AND " + keyless),
+			ExpressionAttributeNames: map[string]string{"#status": attrStatus},
+			ExpressionAttributeValues: map[string]types.AttributeValue{
+				":shard": str(eraseShard(r.Code)), ":at": unix(from), ":status": str(string(r.Status)),
+			},
+		})
+		var failed *types.ConditionalCheckFailedException
+		switch {
+		case errors.As(err, &failed):
+			return nil // changed meanwhile: its write gave it its keys
+		case err != nil:
+			return fmt.Errorf("add erase keys to %s: %w", r.Code, err)
 		}
-	}
-	return added, nil
+		added++
+		return nil
+	})
+	return added, err
 }

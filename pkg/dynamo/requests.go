@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"strconv"
 	"strings"
 	"time"
@@ -193,30 +194,14 @@ func (s *Store) Request(ctx context.Context, code string) (*booking.Request, err
 // still new with the window it was read with and still keyless; one moved
 // meanwhile is left to its move, which put it whole.
 func (s *Store) AddSweepKeys(ctx context.Context) (int, error) {
-	p := dynamodb.NewScanPaginator(s.client.Scan, &dynamodb.ScanInput{
-		TableName:                s.table,
-		FilterExpression:         aws.String("begins_with(pk, :request) AND #status = :new AND attribute_not_exists(" + attrSweepAt + ")"),
-		ExpressionAttributeNames: map[string]string{"#status": attrStatus},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":request": str(prefixRequest), ":new": str(string(booking.StatusNew)),
-		},
-		ConsistentRead: aws.Bool(true),
-		Limit:          s.limit(),
-	})
 	added := 0
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return added, fmt.Errorf("scan for requests without sweep keys: %w", err)
-		}
-		for _, item := range page.Items {
-			var r booking.Request
-			if err := attributevalue.UnmarshalMapWithOptions(item, &r, jsonNamesDecoding); err != nil {
-				return added, fmt.Errorf("stored request: %w", err)
-			}
+	err := s.scanRequests(ctx, "requests without sweep keys", "#status = :new AND attribute_not_exists("+attrSweepAt+")",
+		map[string]string{"#status": attrStatus},
+		map[string]types.AttributeValue{":new": str(string(booking.StatusNew))},
+		func(r booking.Request) error {
 			start, err := attributevalue.Marshal(r.Window.Start)
 			if err != nil {
-				return added, fmt.Errorf("encode window start: %w", err)
+				return fmt.Errorf("encode window start: %w", err)
 			}
 			_, err = s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 				TableName:           s.table,
@@ -234,12 +219,51 @@ func (s *Store) AddSweepKeys(ctx context.Context) (int, error) {
 			var failed *types.ConditionalCheckFailedException
 			switch {
 			case errors.As(err, &failed):
-				continue // moved meanwhile
+				return nil // moved meanwhile
 			case err != nil:
-				return added, fmt.Errorf("add sweep keys to %s: %w", r.Code, err)
+				return fmt.Errorf("add sweep keys to %s: %w", r.Code, err)
 			}
 			added++
+			return nil
+		})
+	return added, err
+}
+
+// scanRequests scans the whole table, with consistent reads, for the
+// request items that also match filter (with its names and values; nil
+// when none), and calls fn with each, until there are no more or fn
+// fails. An operator's tool (infra/ctl), never a request path; what names
+// the requests looked for in errors.
+func (s *Store) scanRequests(ctx context.Context, what, filter string, names map[string]string,
+	values map[string]types.AttributeValue, fn func(booking.Request) error) error {
+	expr := "begins_with(pk, :request) AND sk = :sk"
+	if filter != "" {
+		expr += " AND " + filter
+	}
+	all := map[string]types.AttributeValue{":request": str(prefixRequest), ":sk": str(skRequest)}
+	maps.Copy(all, values)
+	p := dynamodb.NewScanPaginator(s.client.Scan, &dynamodb.ScanInput{
+		TableName:                 s.table,
+		FilterExpression:          aws.String(expr),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: all,
+		ConsistentRead:            aws.Bool(true),
+		Limit:                     s.limit(),
+	})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("scan for %s: %w", what, err)
+		}
+		for _, item := range page.Items {
+			var r booking.Request
+			if err := attributevalue.UnmarshalMapWithOptions(item, &r, jsonNamesDecoding); err != nil {
+				return fmt.Errorf("stored request: %w", err)
+			}
+			if err := fn(r); err != nil {
+				return err
+			}
 		}
 	}
-	return added, nil
+	return nil
 }
