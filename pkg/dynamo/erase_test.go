@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -303,5 +304,39 @@ func TestAddEraseKeys(t *testing.T) {
 		if n, err := f.store.AddEraseKeys(ctx); err != nil || n != 0 {
 			t.Errorf("AddEraseKeys after the erasure = %d, %v; want 0", n, err)
 		}
+	})
+}
+
+// TestStaleWritesAfterErase: the writers of a live request that put it
+// whole, a way to hear back added and the business's nudge, from a read
+// made before the operator cancelled and erased it, never put its details
+// back: their conditions pin the live state the erasure's cancel left.
+func TestStaleWritesAfterErase(t *testing.T) {
+	ctx := context.Background()
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		r := newAt(phone(7), monday)
+		r.ReminderDue = now.Add(15 * time.Minute) // its nudge
+		mustCreate(t, f.engine, r, nil, now)
+		stale := f.stored(t, r.Code)
+		f.clock = now.Add(time.Minute)
+		if got, err := f.bookings.OperatorErase(ctx, phone(7), ""); err != nil || len(got) != 1 || !got[0].Cancelled {
+			t.Fatalf("OperatorErase = %+v, %v; want one request, cancelled first", got, err)
+		}
+
+		contact := stale
+		contact.Contact.Email = "later@example.com"
+		contact.History = append(slices.Clone(stale.History), booking.Event{At: f.clock, By: booking.ActorCustomer,
+			Action: booking.ActionContact, From: stale.Status, To: stale.Status, Window: stale.Window, Added: booking.WayEmail})
+		if err := f.store.ChangeContact(ctx, stale, contact, f.clock); code(err) != booking.InvalidTransition {
+			t.Errorf("a contact change from a read before the erasure = %v, want INVALID_TRANSITION", err)
+		}
+		nudged := stale
+		nudged.ReminderDue = time.Time{}
+		nudged.History = append(slices.Clone(stale.History), booking.Event{At: r.ReminderDue, By: booking.ActorSystem,
+			Action: booking.ActionNudge, From: stale.Status, To: stale.Status, Window: stale.Window})
+		if err := f.store.RecordReminder(ctx, stale, nudged); code(err) != booking.InvalidTransition {
+			t.Errorf("a nudge from a read before the erasure = %v, want INVALID_TRANSITION", err)
+		}
+		f.checkErased(t, r, booking.StatusCancelled)
 	})
 }
