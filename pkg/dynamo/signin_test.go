@@ -437,3 +437,65 @@ func TestRaceSignIns(t *testing.T) {
 		t.Errorf("%d concurrent FinishSignIn of one link: %d sessions, want 1", n, opened)
 	}
 }
+
+// TestRaceOneTapLink spends one one-tap link of a new request's message
+// (booking.NewRequestLink) 20 times at once: the token's conditional delete
+// opens exactly one session, which opens the request; a link past
+// RequestLinkTTL, its item not yet deleted by the TTL, opens none.
+func TestRaceOneTapLink(t *testing.T) {
+	const n = 20
+	const email = "office@test-plumbing.example.com"
+	ctx := context.Background()
+	for _, eng := range dynamotest.Engines() {
+		t.Run(eng.Name, func(t *testing.T) {
+			client, table := eng.Open(t)
+			store := dynamo.New(client, table)
+			b := inboxBusiness(t, slug, email)
+			if err := store.PutBusiness(ctx, b); err != nil {
+				t.Fatal(err)
+			}
+			clock := bookingtest.NewClock(now)
+			s := bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://doorstep.example.com", Now: clock.Now})
+			const request = "ABCD2345"
+			mint := func() string {
+				token, rec, ok := booking.NewRequestLink(b, request, clock.Now())
+				if !ok {
+					t.Fatal("NewRequestLink: no link for a business with an inbox_email")
+				}
+				if err := store.PutSignInToken(ctx, rec); err != nil {
+					t.Fatal(err)
+				}
+				return token
+			}
+			token := mint()
+			sessions := make([]booking.Session, n)
+			errs := race(n, func(i int) error {
+				var err error
+				sessions[i], err = s.FinishSignIn(ctx, token)
+				return err
+			})
+			opened := 0
+			for i, err := range errs {
+				switch code(err) {
+				case "":
+					opened++
+					if sessions[i].Opens != request {
+						t.Errorf("the one-tap session opens %q, want %s", sessions[i].Opens, request)
+					}
+				case booking.Unauthorized:
+				default:
+					t.Errorf("FinishSignIn(%d) = %v, want nil or UNAUTHORIZED", i, err)
+				}
+			}
+			if opened != 1 {
+				t.Errorf("%d concurrent FinishSignIn of one one-tap link: %d sessions, want 1", n, opened)
+			}
+
+			late := mint()
+			clock.Add(booking.RequestLinkTTL)
+			if _, err := s.FinishSignIn(ctx, late); code(err) != booking.Unauthorized {
+				t.Errorf("a one-tap link at its RequestLinkTTL = %v, want UNAUTHORIZED", err)
+			}
+		})
+	}
+}
