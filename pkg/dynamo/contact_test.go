@@ -332,3 +332,42 @@ func TestReminderRacesAContactChange(t *testing.T) {
 		}
 	})
 }
+
+// TestChangeContactLapsed: a way to hear back is added to an open request
+// only while it has not lapsed (sweep_at > now, by the store's own
+// condition, since the sweep expires it late): a pending_payment request
+// past its payment hold, or a new one past its window's start, not yet
+// expired by the sweep, takes none, and nothing is stored.
+func TestChangeContactLapsed(t *testing.T) {
+	ctx := context.Background()
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		for _, c := range []struct {
+			name   string
+			r      booking.Request
+			lapsed time.Time
+		}{
+			{"pending_payment past its hold", pending(silent(50, monday), holdLapsed), holdLapsed},
+			{"new past its window's start", silent(51, monday.Add(24*time.Hour)), monday.Add(24 * time.Hour)},
+		} {
+			t.Run(c.name, func(t *testing.T) {
+				mustCreate(t, f.engine, c.r, nil, now)
+				before := f.staleRead(t, c.r.Code)
+				after := *before
+				after.Contact.SMSConsent = true
+				after.History = append(append([]booking.Event(nil), before.History...), booking.Event{
+					At: c.lapsed, By: booking.ActorCustomer, Action: booking.ActionContact,
+					From: before.Status, To: before.Status, Window: before.Window, Added: booking.WaySMS,
+				})
+				if err := f.store.ChangeContact(ctx, *before, after, c.lapsed); code(err) != booking.InvalidTransition {
+					t.Errorf("ChangeContact at %s, lapsed = %v, want INVALID_TRANSITION", c.lapsed, err)
+				}
+				if got := f.staleRead(t, c.r.Code); got.Contact.SMSConsent || len(got.History) != 1 {
+					t.Errorf("refused: texts %t with %d events stored, want nothing changed", got.Contact.SMSConsent, len(got.History))
+				}
+				if err := f.store.ChangeContact(ctx, *before, after, c.lapsed.Add(-time.Second)); err != nil {
+					t.Errorf("ChangeContact a second before it lapses = %v, want nil", err)
+				}
+			})
+		}
+	})
+}
