@@ -111,11 +111,21 @@ func (s *Bookings) AllowTexts(ctx context.Context, code string) (Request, error)
 // MaxContactChanges. set returns false when nothing changes: the request is
 // returned as it is, and nothing is written or sent.
 func (s *Bookings) addContact(ctx context.Context, code, way string, set func(*Contact) bool) (Request, error) {
-	now := s.now()
 	r, err := s.request(ctx, code)
 	if err != nil {
 		return Request{}, err
 	}
+	return s.addContactTo(ctx, r, way, set)
+}
+
+// addContactTo is addContact on r as read. A reminder or a nudge the
+// sweeper recorded since the read fails the store's condition (the
+// history's length) without anything the person should hear of: the way
+// is then added again to the request as it now stands. Each retry follows
+// a reminder that happened, so they end; any other change since the read
+// (a move, another way added) is a conflict.
+func (s *Bookings) addContactTo(ctx context.Context, r Request, way string, set func(*Contact) bool) (Request, error) {
+	now := s.now()
 	if st := r.Effective(now).Status; !st.Live() {
 		return Request{}, Errorf(InvalidTransition, "a request that is %s no longer changes how the person hears back", st)
 	}
@@ -131,6 +141,11 @@ func (s *Bookings) addContact(ctx context.Context, code, way string, set func(*C
 		From: r.Status, To: r.Status, Window: r.Window, Added: way,
 	})
 	if err := s.store.ChangeContact(ctx, r, after, now); err != nil {
+		if ErrorCode(err) == InvalidTransition {
+			if fresh, ferr := s.store.Request(ctx, r.Code); ferr == nil && notedOnly(r, *fresh, ActionRemind, ActionNudge) {
+				return s.addContactTo(ctx, *fresh, way, set)
+			}
+		}
 		return Request{}, err
 	}
 	return after, nil

@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -143,12 +144,19 @@ func (s *Bookings) move(ctx context.Context, r Request, c change, now time.Time)
 // nobody's move was lost. Each retry follows a change that happened, so
 // they end. Any other change since the read stays a conflict.
 func onlyNoted(r, fresh Request) bool {
+	return notedOnly(r, fresh, ActionRemind, ActionNudge, ActionContact)
+}
+
+// notedOnly reports whether the only changes from r to fresh are events
+// with the given actions (at least one), or a reminder recorded too late to
+// send, with the state and the window as they were.
+func notedOnly(r, fresh Request, actions ...Action) bool {
 	if fresh.Status != r.Status || !fresh.Window.Start.Equal(r.Window.Start) || len(fresh.History) < len(r.History) {
 		return false
 	}
 	noted := len(fresh.History) > len(r.History)
 	for _, e := range fresh.History[len(r.History):] {
-		if e.Action != ActionRemind && e.Action != ActionNudge && e.Action != ActionContact {
+		if !slices.Contains(actions, e.Action) {
 			return false
 		}
 	}

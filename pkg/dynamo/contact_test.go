@@ -371,3 +371,46 @@ func TestChangeContactLapsed(t *testing.T) {
 		}
 	})
 }
+
+// TestContactChangeRacesANudge: the business's nudge, recorded by the
+// sweep between the person's read and their adding a way to hear back,
+// fails the change's condition (the history's length) but is nothing the
+// person should be refused for: the domain adds the way again to the
+// request as it now stands, after the nudge event. Another way added since
+// the read stays a conflict. On both engines.
+func TestContactChangeRacesANudge(t *testing.T) {
+	ctx := context.Background()
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		r := silent(60, monday)
+		r.ReminderDue = now.Add(15 * time.Minute) // its nudge
+		mustCreate(t, f.engine, r, nil, now)
+		stale := f.staleRead(t, r.Code)
+		at := now.Add(15 * time.Minute)
+		if res, err := f.bookings.SendReminders(ctx, at); err != nil || res.Nudged != 1 {
+			t.Fatalf("SendReminders() = %+v, %v, want 1 nudged", res, err)
+		}
+		clock := func() time.Time { return at.Add(time.Second) }
+		s := bookingtest.New(t, booking.Config{Store: &staleStore{Store: f.store, stale: stale}, Now: clock, SiteURL: "https://book.example.com"})
+		if _, err := s.AllowTexts(ctx, r.Code); err != nil {
+			t.Fatalf("AllowTexts from a read before the nudge = %v, want nil", err)
+		}
+		got, actions := f.historyActions(t, r.Code)
+		want := []booking.Action{booking.ActionCreate, booking.ActionNudge, booking.ActionContact}
+		if !got.Contact.SMSConsent || jsonString(actions) != jsonString(want) {
+			t.Errorf("after AllowTexts: texts %t, history %v; want on, %v", got.Contact.SMSConsent, actions, want)
+		}
+
+		// A way added since the read: a conflict, nothing stored.
+		stale = f.staleRead(t, r.Code)
+		if _, err := f.bookings.AddEmail(ctx, r.Code, "first@example.com"); err != nil {
+			t.Fatal(err)
+		}
+		s = bookingtest.New(t, booking.Config{Store: &staleStore{Store: f.store, stale: stale}, Now: clock, SiteURL: "https://book.example.com"})
+		if _, err := s.AddEmail(ctx, r.Code, "second@example.com"); code(err) != booking.InvalidTransition {
+			t.Errorf("AddEmail from a read before another way was added = %v, want INVALID_TRANSITION", err)
+		}
+		if got := f.staleRead(t, r.Code); got.Contact.Email != "first@example.com" {
+			t.Errorf("stored e-mail %q, want first@example.com", got.Contact.Email)
+		}
+	})
+}
