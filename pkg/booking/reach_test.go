@@ -1,6 +1,7 @@
 package booking_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -31,5 +32,66 @@ func TestContactReach(t *testing.T) {
 				t.Errorf("None() = %v, want %v", got, tt.none)
 			}
 		})
+	}
+}
+
+// TestPersonReach covers every combination of the business (plain,
+// example, preview), the person's ways (e-mail, consent) and the
+// deployment (texts off, the number opted out): what is actually written
+// to, and why a chosen way is held back.
+func TestPersonReach(t *testing.T) {
+	type business struct {
+		name             string
+		example, preview bool
+	}
+	businesses := []business{{"plain", false, false}, {"example", true, false}, {"preview", false, true}}
+	for _, bz := range businesses {
+		for _, email := range []bool{false, true} {
+			for _, consent := range []bool{false, true} {
+				for _, textsOff := range []bool{false, true} {
+					for _, optedOut := range []bool{false, true} {
+						name := fmt.Sprintf("%s/email=%v/consent=%v/texts_off=%v/opted_out=%v", bz.name, email, consent, textsOff, optedOut)
+						t.Run(name, func(t *testing.T) {
+							b := &booking.Business{Slug: "b", Example: bz.example, Preview: bz.preview}
+							c := booking.Contact{Phone: "5125550142", SMSConsent: consent}
+							if email {
+								c.Email = "j@example.com"
+							}
+							var want []string
+							var wantHeld booking.Held
+							switch {
+							case bz.example && (email || consent):
+								wantHeld = booking.HeldExample
+							case bz.preview && (email || consent):
+								wantHeld = booking.HeldPreview
+							case bz.example || bz.preview:
+							default:
+								if email {
+									want = append(want, "email")
+								}
+								switch {
+								case consent && textsOff:
+									wantHeld = booking.HeldTextsOff
+								case consent && optedOut:
+									wantHeld = booking.HeldOptedOut
+								case consent:
+									want = append(want, "sms")
+								}
+							}
+							r := booking.PersonReach(b, c, booking.Delivery{TextsOff: textsOff, OptedOut: optedOut})
+							if got := r.Channels(); !slices.Equal(got, want) {
+								t.Errorf("Channels() = %#v, want %#v", got, want)
+							}
+							if got := r.Held; got != wantHeld {
+								t.Errorf("Held = %q, want %q", got, wantHeld)
+							}
+							if got, want := r.None(), len(want) == 0; got != want {
+								t.Errorf("None() = %v, want %v", got, want)
+							}
+						})
+					}
+				}
+			}
+		}
 	}
 }
