@@ -59,6 +59,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	}
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
+		TextsOff: c.TextsOff, // the confirmation after a move, and the marks
 	})
 	if err != nil {
 		return nil, err

@@ -154,7 +154,7 @@ func (h *handler) request(w http.ResponseWriter, r *http.Request, s Session) {
 		if last := req.History[len(req.History)-1]; last.Action == done && last.By == booking.ActorBusiness {
 			v.Notice = tr(lang, "done_"+string(done))
 			if tellsPerson[done] {
-				v.Told = told(req.Contact, lang)
+				v.Told = told(req, lang)
 			}
 		}
 	}
@@ -170,12 +170,13 @@ var tellsPerson = map[booking.Action]bool{
 	booking.ActionAccept: true, booking.ActionMove: true, booking.ActionDecline: true, booking.ActionCancel: true,
 }
 
-// told says how the person of contact c hears of a move, by
-// booking.Contact.Reach: by e-mail and text, by e-mail, by text, or, when
-// nobody writes to them, that the business should call them (with the
-// tel: link) and that their page shows the answer.
-func told(c booking.Contact, lang string) *toldView {
-	reach := c.Reach()
+// told says how the person of request req hears of a move, by
+// booking.PersonReach (what pkg/notify sends): by e-mail and text, by
+// e-mail, by text, or, when nobody writes to them, that the business
+// should call them (with the tel: link), why when they chose a way that
+// does not reach them, and that their page shows the answer.
+func told(req booking.InboxRequest, lang string) *toldView {
+	reach := req.Reach
 	switch {
 	case reach.Email && reach.SMS:
 		return &toldView{Text: tr(lang, "told_email_sms")}
@@ -185,7 +186,10 @@ func told(c booking.Contact, lang string) *toldView {
 		return &toldView{Text: tr(lang, "told_sms")}
 	}
 	v := &toldView{Text: tr(lang, "told_none_call"), After: tr(lang, "told_none_page"), Call: true}
-	v.Phone, v.PhoneLink = phone(c.Phone)
+	if reach.Held != "" {
+		v.Text = tr(lang, "told_held_"+string(reach.Held)+"_call")
+	}
+	v.Phone, v.PhoneLink = phone(req.Contact.Phone)
 	return v
 }
 
@@ -254,8 +258,8 @@ func (h *handler) renderConfirm(w http.ResponseWriter, r *http.Request, status i
 		Danger: action != booking.ActionAccept && action != booking.ActionComplete,
 	}
 	v.Outcome, v.Consequence = consequence(req, action, lang, h.Now())
-	if tellsPerson[action] && req.Contact.Reach().None() {
-		v.Told = told(req.Contact, lang)
+	if tellsPerson[action] && req.Reach.None() {
+		v.Told = told(req, lang)
 	}
 	render(w, r, status, "confirm", lang, &s, tr(lang, "confirm_"+string(action)), v)
 }
