@@ -92,6 +92,16 @@ func PersonReach(b *Business, c Contact, d Delivery) Reach {
 	return r
 }
 
+// AddableWays returns the ways the person of contact c may still add on
+// their status page (an e-mail when c has none, texts when they did not
+// consent) that PersonReach would then write to: none for an example or
+// preview business, and no texts where the deployment sends none or the
+// number replied STOP.
+func AddableWays(b *Business, c Contact, d Delivery) Reach {
+	would := PersonReach(b, Contact{Email: "added", Phone: c.Phone, SMSConsent: true}, d)
+	return Reach{Email: c.Email == "" && would.Email, SMS: !c.SMSConsent && would.SMS}
+}
+
 // None reports whether nobody writes to the person: they see the answer
 // on their status page, or the business calls them.
 func (r Reach) None() bool { return !r.Email && !r.SMS }

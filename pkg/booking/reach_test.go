@@ -95,3 +95,33 @@ func TestPersonReach(t *testing.T) {
 		}
 	}
 }
+
+// TestAddableWays: the status page offers a way only when the person does
+// not have it and PersonReach would write to it.
+func TestAddableWays(t *testing.T) {
+	plain, example, preview := &booking.Business{}, &booking.Business{Example: true}, &booking.Business{Preview: true}
+	tests := []struct {
+		name        string
+		b           *booking.Business
+		c           booking.Contact
+		d           booking.Delivery
+		email, text bool
+	}{
+		{"neither way yet", plain, booking.Contact{Phone: "5125550142"}, booking.Delivery{}, true, true},
+		{"e-mail given", plain, booking.Contact{Phone: "5125550142", Email: "j@example.com"}, booking.Delivery{}, false, true},
+		{"texts on", plain, booking.Contact{Phone: "5125550142", SMSConsent: true}, booking.Delivery{}, true, false},
+		{"no phone a text reaches", plain, booking.Contact{Phone: "555"}, booking.Delivery{}, true, false},
+		{"texts off", plain, booking.Contact{Phone: "5125550142"}, booking.Delivery{TextsOff: true}, true, false},
+		{"opted out", plain, booking.Contact{Phone: "5125550142"}, booking.Delivery{OptedOut: true}, true, false},
+		{"example business", example, booking.Contact{Phone: "5125550142"}, booking.Delivery{}, false, false},
+		{"preview business", preview, booking.Contact{Phone: "5125550142"}, booking.Delivery{}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := booking.AddableWays(tt.b, tt.c, tt.d)
+			if got.Email != tt.email || got.SMS != tt.text {
+				t.Errorf("got e-mail %v, text %v; want %v, %v", got.Email, got.SMS, tt.email, tt.text)
+			}
+		})
+	}
+}
