@@ -21,7 +21,8 @@ import (
 // to them it says to call, with the tel: link (and why, when a way they
 // chose does not reach them), and the list and the page mark the request.
 func TestToldHowThePersonHears(t *testing.T) {
-	f := newFixture(t, nil)
+	stopped := optOuts{}
+	f := newFixture(t, func(c *inboxweb.Config) { c.OptOuts = stopped })
 	const slug = "mile-high-electric"
 	f.noDeposit(t, slug)
 	a, csrf := f.signIn(t, slug)
@@ -33,7 +34,8 @@ func TestToldHowThePersonHears(t *testing.T) {
 		plain = iota
 		example
 		preview
-		noTexts // the deployment sends no texts
+		noTexts  // the deployment sends no texts
+		optedOut // the person's number replied STOP
 	)
 	tests := []struct {
 		name     string
@@ -84,6 +86,13 @@ func TestToldHowThePersonHears(t *testing.T) {
 			"Declined. <span id=\"told\">Texts are off on this service, and the person gave no e-mail: call them at <a class=\"tel\" id=\"told-phone\" href=\"tel:&#43;1720555014",
 			"Rechazada. <span id=\"told\">Los mensajes de texto están desactivados en este servicio y la persona no dio correo electrónico: llámela al <a class=\"tel\"", true, noTexts,
 			"Texts are off and no e-mail: nobody writes to this person."},
+		{"opted out, e-mail and text, accept", true, true, booking.ActionAccept, nil,
+			"Accepted. <span id=\"told\">The person is told by e-mail.</span>",
+			"Aceptada. <span id=\"told\">Se le avisa a la persona por correo electrónico.</span>", false, optedOut, ""},
+		{"opted out, text only, decline", false, true, booking.ActionDecline, nil,
+			"Declined. <span id=\"told\">The person&#39;s number replied STOP to texts, and they gave no e-mail: call them at <a class=\"tel\" id=\"told-phone\" href=\"tel:&#43;1720555014",
+			"Rechazada. <span id=\"told\">El número de la persona respondió STOP a los mensajes de texto y no dio correo electrónico: llámela al <a class=\"tel\"", true, optedOut,
+			"Texts stopped (STOP) and no e-mail: nobody writes to this person."},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -106,6 +115,9 @@ func TestToldHowThePersonHears(t *testing.T) {
 				}
 				c.SMSConsent = tt.sms
 			})
+			if tt.setting == optedOut {
+				stopped[f.request(t, code).Contact.Phone] = true
+			}
 			for _, m := range tt.before {
 				f.businessMove(t, slug, code, m, "")
 			}
