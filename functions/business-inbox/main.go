@@ -4,7 +4,8 @@
 // completes, cancels or marks them no-show. A token minted or revoked by an
 // operator takes effect within the business cache's time.
 //
-// Environment: TABLE_NAME, SITE_URL, and optionally DYNAMODB_ENDPOINT.
+// Environment: TABLE_NAME, SITE_URL, and optionally DYNAMODB_ENDPOINT and
+// SMS_ORIGINATION_IDENTITY (without it texts are off: booking.PersonReach).
 package main
 
 import (
@@ -39,6 +40,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	}
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
+		TextsOff: c.TextsOff, // what person_channels and the status page say of texts
 	})
 	if err != nil {
 		return nil, err

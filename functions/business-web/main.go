@@ -47,6 +47,8 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
+	// The numbers that replied STOP (the notify ledger's list).
+	optOuts := dynamo.NewLedger(client, c.TableName)
 	// The code that confirms the owner's mobile, through the person's
 	// texts' sender and opt-out list; none without an origination identity.
 	var texter inboxweb.Texter
@@ -55,10 +57,11 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 		if err != nil {
 			return nil, err
 		}
-		texter = inboxweb.SMSTexter{Sender: smstext.New(sms, c.SMSOriginationIdentity), OptOuts: dynamo.NewLedger(client, c.TableName)}
+		texter = inboxweb.SMSTexter{Sender: smstext.New(sms, c.SMSOriginationIdentity), OptOuts: optOuts}
 	}
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
+		TextsOff: c.TextsOff, // the confirmation after a move, and the marks
 	})
 	if err != nil {
 		return nil, err
@@ -67,6 +70,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 		Bookings: bookings,
 		Mailer:   inboxweb.EmailMailer{Sender: sesmail.New(ses, c.SenderEmail)},
 		Texter:   texter,
+		OptOuts:  optOuts, // one GetItem on a request's page, when a text would go
 		SiteURL:  c.SiteURL,
 		Log:      lambdaenv.Logger(),
 	})), nil

@@ -1,7 +1,8 @@
 // Command mcp is the Lambda function behind {SITE_URL}/mcp: the MCP tool
 // server (Streamable HTTP, plain JSON answers, no session).
 //
-// Environment: TABLE_NAME, SITE_URL, and optionally DYNAMODB_ENDPOINT.
+// Environment: TABLE_NAME, SITE_URL, and optionally DYNAMODB_ENDPOINT and
+// SMS_ORIGINATION_IDENTITY (without it texts are off: booking.PersonReach).
 package main
 
 import (
@@ -37,6 +38,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
 		SimulateDeposits: c.SimulateDeposits, // get_business and request_service
+		TextsOff:         c.TextsOff,         // request_service's "nobody will write to them"
 	})
 	if err != nil {
 		return nil, err

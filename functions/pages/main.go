@@ -7,7 +7,8 @@
 // paid at Stripe goes through the payment-webhook function's
 // /pay/{code}/checkout and /pay/{code}/return.
 //
-// Environment: TABLE_NAME, SITE_URL, and optionally DYNAMODB_ENDPOINT.
+// Environment: TABLE_NAME, SITE_URL, and optionally DYNAMODB_ENDPOINT and
+// SMS_ORIGINATION_IDENTITY (without it texts are off: booking.PersonReach).
 package main
 
 import (
@@ -42,6 +43,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	}
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
+		TextsOff: c.TextsOff, // what person_channels and the status page say of texts
 	})
 	if err != nil {
 		return nil, err

@@ -283,8 +283,9 @@ func handlerOn(ctx context.Context, client *dynamodb.Client, siteURL string, log
 	edge.Mount(mux, httpapi.NewCalendarFeed(bookings, log), httpapi.CalendarRoutes(bookings, log))
 	// The business's inbox in a browser; its sign-in links land in the
 	// outbox too.
+	optOuts := dynamo.NewLedger(client, tableName)
 	webConfig := inboxweb.Config{Bookings: bookings, Mailer: inboxweb.EmailMailer{Sender: box}, SiteURL: siteURL, Log: log,
-		Texter: inboxweb.SMSTexter{Sender: box, OptOuts: dynamo.NewLedger(client, tableName)}}
+		Texter: inboxweb.SMSTexter{Sender: box, OptOuts: optOuts}, OptOuts: optOuts}
 	edge.Mount(mux, inboxweb.New(webConfig), inboxweb.Routes(webConfig))
 	// The person's pages (status_url, payment_url). No payment provider
 	// runs here, so stripepay's routes are not mounted.

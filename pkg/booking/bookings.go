@@ -29,6 +29,8 @@ type Bookings struct {
 	now              func() time.Time
 	// observer hears of creates, refusals, moves and limit hits (metrics).
 	observer Observer
+	// textsOff: the deployment sends no texts (Config.TextsOff).
+	textsOff bool
 }
 
 // Config is what the service is made of.
@@ -56,6 +58,10 @@ type Config struct {
 	// DefaultPersonalDataDays; fewer than MinPersonalDataDays is a
 	// configuration error.
 	PersonalDataDays int
+	// TextsOff says the deployment sends no texts (no SMS origination
+	// identity): what the person and the business are told of how the
+	// person hears back (PersonReach) then leaves texts out.
+	TextsOff bool
 }
 
 // NoSiteURL is the SiteURL of a service that builds no link to the site
@@ -86,12 +92,16 @@ func New(c Config) (*Bookings, error) {
 		return nil, errors.Join(errs...)
 	}
 	s := &Bookings{personalDataDays: days, store: c.Store, siteURL: strings.TrimSuffix(c.SiteURL, "/"), payments: c.Payments,
-		simulate: c.SimulateDeposits, now: c.Now, observer: c.Observer}
+		simulate: c.SimulateDeposits, now: c.Now, observer: c.Observer, textsOff: c.TextsOff}
 	if s.observer == nil {
 		s.observer = nobody{}
 	}
 	return s, nil
 }
+
+// Delivery is what the deployment delivers (Config.TextsOff), for
+// PersonReach; an edge that read the number's opt-out sets OptedOut.
+func (s *Bookings) Delivery() Delivery { return Delivery{TextsOff: s.textsOff} }
 
 // Business returns the business with the given slug (getBusiness), read
 // leniently (any case, spaces around it). A string that cannot be a slug is

@@ -2,6 +2,7 @@ package booking
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"time"
@@ -106,10 +107,13 @@ type InboxRequest struct {
 	// while they are kept: Address then holds only the ZIP code, and
 	// Contact and Description are empty.
 	Erased *time.Time `json:"erased"`
-	// PersonChannels is how the person is written to about the request
-	// (Contact.Reach): "email", "sms", both or none. With none, nobody
-	// writes to them: the business calls them.
+	// PersonChannels is how the person is actually written to about the
+	// request (PersonReach): "email", "sms", both or none. With none,
+	// nobody writes to them: the business calls them.
 	PersonChannels []string `json:"person_channels"`
+	// Reach is PersonChannels with why a way the person chose is held
+	// back (an example or preview business, texts off); not in the JSON.
+	Reach Reach `json:"-"`
 }
 
 // InboxPage is a page of the inbox list.
@@ -156,7 +160,7 @@ func (in *Inbox) Requests(ctx context.Context, iq InboxQuery) (InboxPage, error)
 	}
 	out := InboxPage{Requests: make([]InboxRequest, 0, len(page.Requests))}
 	for _, r := range page.Requests {
-		v := inboxView(r, now)
+		v := in.view(r, now)
 		if len(iq.Statuses) > 0 && !slices.Contains(iq.Statuses, v.Status) {
 			continue
 		}
@@ -195,7 +199,7 @@ func (in *Inbox) Request(ctx context.Context, code string) (InboxRequest, error)
 	if err != nil {
 		return InboxRequest{}, err
 	}
-	return inboxView(r, in.s.now()), nil
+	return in.view(r, in.s.now()), nil
 }
 
 // Move moves one of the business's requests by action; windowStart is the
@@ -217,9 +221,9 @@ func (in *Inbox) MoveIf(ctx context.Context, code string, action Action, windowS
 	now := in.s.now()
 	after, err := in.s.move(ctx, r, change{action: action, actor: ActorBusiness, windowStart: windowStart, business: in.b, check: check}, now)
 	if err != nil {
-		return InboxRequest{}, err
+		return InboxRequest{}, in.reachedMoved(err)
 	}
-	return inboxView(after, now), nil
+	return in.view(after, now), nil
 }
 
 // MoveWindows lists the windows the business may move a request to: its
@@ -272,6 +276,32 @@ func (in *Inbox) request(ctx context.Context, code string) (Request, error) {
 	return r, err
 }
 
+// view is r as business in.b sees it at now, with how its person is
+// actually reached (PersonReach).
+func (in *Inbox) view(r Request, now time.Time) InboxRequest {
+	return in.reached(inboxView(r, now))
+}
+
+// reached sets v's Reach and PersonChannels by PersonReach: what the
+// business is told of who is written to is what pkg/notify sends.
+func (in *Inbox) reached(v InboxRequest) InboxRequest {
+	v.Reach = PersonReach(in.b, v.Contact, in.s.Delivery())
+	v.PersonChannels = v.Reach.Channels()
+	return v
+}
+
+// reachedMoved is err, whose *MovedError (if any) carries the request
+// with how its person is actually reached.
+func (in *Inbox) reachedMoved(err error) error {
+	if moved, ok := errors.AsType[*MovedError](err); ok {
+		moved.Request = in.reached(moved.Request)
+	}
+	return err
+}
+
+// inboxView is r as its business sees it at now; its Reach and
+// PersonChannels are the ways the person chose, until Inbox.reached says
+// which of them reach the person.
 func inboxView(r Request, now time.Time) InboxRequest {
 	status := statusView(r, &Business{}, now)
 	v := InboxRequest{
@@ -283,6 +313,7 @@ func inboxView(r Request, now time.Time) InboxRequest {
 		Address:           r.Address,
 		Contact:           r.Contact,
 		PersonChannels:    r.Contact.Reach().Channels(),
+		Reach:             r.Contact.Reach(),
 		Urgency:           r.Urgency,
 		Description:       r.Description,
 		Language:          r.Language,

@@ -1,14 +1,36 @@
 package booking
 
-// Reach is how the person of a request is written to about it: by e-mail
-// when the request holds an address, by text when sms_consent is true and
-// the phone is the 10 US digits a text goes to. It is read from the
-// request's contact as stored, whenever it is needed, so that a way the
+// Reach is how the person of a request is written to about it: by e-mail,
+// by text, both or neither. Contact.Reach is what the person chose;
+// PersonReach is what actually reaches them, once the business (an example
+// or a preview one) and the deployment (texts off, a number that replied
+// STOP) are counted. Both are read whenever needed, so that a way the
 // person adds later (an e-mail, texts turned on) counts from then on.
 type Reach struct {
 	Email bool
 	SMS   bool
+	// Held says why a way the person chose does not reach them; "" when
+	// every way they chose does (or they chose none).
+	Held Held
 }
+
+// Held is why a way the person chose is not written to.
+type Held string
+
+// The reasons, as PersonReach finds them, first that holds wins.
+const (
+	// HeldExample: an example business notifies nobody, ever.
+	HeldExample Held = "example"
+	// HeldPreview: a preview business's messages go to the preview inbox
+	// (or nowhere without one), never to the person.
+	HeldPreview Held = "preview"
+	// HeldTextsOff: the deployment has no SMS origination identity, so
+	// each text is logged instead of sent.
+	HeldTextsOff Held = "texts_off"
+	// HeldOptedOut: the person's number replied STOP (the message
+	// ledger's opt-out list).
+	HeldOptedOut Held = "opted_out"
+)
 
 // The channels, as the JSON inbox names them (person_channels).
 const (
@@ -16,10 +38,68 @@ const (
 	ChannelSMS   = "sms"
 )
 
-// Reach returns how the person of contact c is written to. It is the one
-// rule: the messages (pkg/notify) go by it, and the inbox says it.
+// Reach returns the ways the person of contact c chose: e-mail when it
+// holds an address, text when sms_consent is true and the phone is the 10
+// US digits a text goes to. Whether they are written to that way is
+// PersonReach's to say.
 func (c Contact) Reach() Reach {
 	return Reach{Email: c.Email != "", SMS: c.SMSConsent && isTenDigits(c.Phone)}
+}
+
+// Delivery is what decides, beyond a request's contact and business,
+// whether a message to the person goes out.
+type Delivery struct {
+	// TextsOff: the deployment sends no texts (no SMS origination
+	// identity; pkg/notify logs each one instead).
+	TextsOff bool
+	// OptedOut: the person's number replied STOP; pkg/notify reads it from
+	// its ledger before each text.
+	OptedOut bool
+}
+
+// PersonReach returns who is actually written to about a request of
+// business b whose person is c, given d. It is the one rule: pkg/notify
+// sends the person's messages by it, and every front door says it (the
+// web and JSON inbox, the status page, the tool server), so that the
+// business is never told "the person is told" unless a message to them is
+// queued (decisions.md, "How the person hears back"):
+//
+//   - an example business: nobody, ever;
+//   - a preview business: nobody (its messages go to the preview inbox);
+//   - otherwise by e-mail when the person gave one, and by text when they
+//     consented, texts are on and the number did not reply STOP.
+func PersonReach(b *Business, c Contact, d Delivery) Reach {
+	chosen := c.Reach()
+	held := func(why Held) Reach {
+		if chosen.None() {
+			return Reach{}
+		}
+		return Reach{Held: why}
+	}
+	switch {
+	case b.Example:
+		return held(HeldExample)
+	case b.Preview:
+		return held(HeldPreview)
+	}
+	r := chosen
+	switch {
+	case r.SMS && d.TextsOff:
+		r.SMS, r.Held = false, HeldTextsOff
+	case r.SMS && d.OptedOut:
+		r.SMS, r.Held = false, HeldOptedOut
+	}
+	return r
+}
+
+// AddableWays returns the ways the person of contact c may still add on
+// their status page (an e-mail when c has none, texts when they did not
+// consent) that PersonReach would then write to: none for an example or
+// preview business, and no texts where the deployment sends none or the
+// number replied STOP.
+func AddableWays(b *Business, c Contact, d Delivery) Reach {
+	would := PersonReach(b, Contact{Email: "added", Phone: c.Phone, SMSConsent: true}, d)
+	return Reach{Email: c.Email == "" && would.Email, SMS: !c.SMSConsent && would.SMS}
 }
 
 // None reports whether nobody writes to the person: they see the answer

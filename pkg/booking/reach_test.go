@@ -1,6 +1,7 @@
 package booking_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -29,6 +30,97 @@ func TestContactReach(t *testing.T) {
 			}
 			if got := r.None(); got != tt.none {
 				t.Errorf("None() = %v, want %v", got, tt.none)
+			}
+		})
+	}
+}
+
+// TestPersonReach covers every combination of the business (plain,
+// example, preview), the person's ways (e-mail, consent) and the
+// deployment (texts off, the number opted out): what is actually written
+// to, and why a chosen way is held back.
+func TestPersonReach(t *testing.T) {
+	type business struct {
+		name             string
+		example, preview bool
+	}
+	businesses := []business{{"plain", false, false}, {"example", true, false}, {"preview", false, true}}
+	for _, bz := range businesses {
+		for _, email := range []bool{false, true} {
+			for _, consent := range []bool{false, true} {
+				for _, textsOff := range []bool{false, true} {
+					for _, optedOut := range []bool{false, true} {
+						name := fmt.Sprintf("%s/email=%v/consent=%v/texts_off=%v/opted_out=%v", bz.name, email, consent, textsOff, optedOut)
+						t.Run(name, func(t *testing.T) {
+							b := &booking.Business{Slug: "b", Example: bz.example, Preview: bz.preview}
+							c := booking.Contact{Phone: "5125550142", SMSConsent: consent}
+							if email {
+								c.Email = "j@example.com"
+							}
+							var want []string
+							var wantHeld booking.Held
+							switch {
+							case bz.example && (email || consent):
+								wantHeld = booking.HeldExample
+							case bz.preview && (email || consent):
+								wantHeld = booking.HeldPreview
+							case bz.example || bz.preview:
+							default:
+								if email {
+									want = append(want, "email")
+								}
+								switch {
+								case consent && textsOff:
+									wantHeld = booking.HeldTextsOff
+								case consent && optedOut:
+									wantHeld = booking.HeldOptedOut
+								case consent:
+									want = append(want, "sms")
+								}
+							}
+							r := booking.PersonReach(b, c, booking.Delivery{TextsOff: textsOff, OptedOut: optedOut})
+							if got := r.Channels(); !slices.Equal(got, want) {
+								t.Errorf("Channels() = %#v, want %#v", got, want)
+							}
+							if got := r.Held; got != wantHeld {
+								t.Errorf("Held = %q, want %q", got, wantHeld)
+							}
+							if got, want := r.None(), len(want) == 0; got != want {
+								t.Errorf("None() = %v, want %v", got, want)
+							}
+						})
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestAddableWays: the status page offers a way only when the person does
+// not have it and PersonReach would write to it.
+func TestAddableWays(t *testing.T) {
+	plain, example, preview := &booking.Business{}, &booking.Business{Example: true}, &booking.Business{Preview: true}
+	tests := []struct {
+		name        string
+		b           *booking.Business
+		c           booking.Contact
+		d           booking.Delivery
+		email, text bool
+	}{
+		{"neither way yet", plain, booking.Contact{Phone: "5125550142"}, booking.Delivery{}, true, true},
+		{"e-mail given", plain, booking.Contact{Phone: "5125550142", Email: "j@example.com"}, booking.Delivery{}, false, true},
+		{"texts on", plain, booking.Contact{Phone: "5125550142", SMSConsent: true}, booking.Delivery{}, true, false},
+		{"no phone a text reaches", plain, booking.Contact{Phone: "555"}, booking.Delivery{}, true, false},
+		{"texts off", plain, booking.Contact{Phone: "5125550142"}, booking.Delivery{TextsOff: true}, true, false},
+		{"opted out", plain, booking.Contact{Phone: "5125550142"}, booking.Delivery{OptedOut: true}, true, false},
+		{"example business", example, booking.Contact{Phone: "5125550142"}, booking.Delivery{}, false, false},
+		{"preview business", preview, booking.Contact{Phone: "5125550142"}, booking.Delivery{}, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := booking.AddableWays(tt.b, tt.c, tt.d)
+			if got.Email != tt.email || got.SMS != tt.text {
+				t.Errorf("got e-mail %v, text %v; want %v, %v", got.Email, got.SMS, tt.email, tt.text)
 			}
 		})
 	}

@@ -29,13 +29,14 @@ type inboxFixture struct {
 	tokenB   string // all-day-plumbing
 	tokenD   string // deposit-plumbing
 	bookings *booking.Bookings
+	store    *dynamo.Store
 }
 
 func newInboxFixture(t *testing.T) *inboxFixture {
 	t.Helper()
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
-	fx := &inboxFixture{clock: bookingtest.NewClock(start)}
+	fx := &inboxFixture{clock: bookingtest.NewClock(start), store: store}
 	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", func(b *booking.Business) {
 		switch b.Slug {
 		case "split-day-plumbing":
@@ -494,31 +495,88 @@ func TestInboxSpamSince(t *testing.T) {
 }
 
 // TestInboxPersonChannels: each request of the JSON inbox says how its
-// person is written to (person_channels), from its contact: e-mail when it
-// holds one, sms when sms_consent is true; none at all, an empty list.
+// person is actually written to (person_channels, booking.PersonReach):
+// e-mail when the contact holds one, sms when sms_consent is true and the
+// deployment sends texts; nothing for an example or a preview business
+// (notify writes to nobody, or to the preview inbox); none at all, an
+// empty list. The one request's read and the list agree.
 func TestInboxPersonChannels(t *testing.T) {
 	fx := newInboxFixture(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	textsOff := httpapi.NewInbox(bookingtest.New(t, booking.Config{Store: fx.store, SiteURL: siteURL, Now: fx.clock.Now, TextsOff: true}), log)
+	const (
+		plain = iota
+		example
+		preview
+		noTexts // the deployment sends no texts
+	)
 	tests := []struct {
 		name, window, phone, contact string
+		setting                      int
 		want                         string
 	}{
-		{"e-mail and texts", mon08, "3235550111", `"email":"a1@example.com","sms_consent":true`, `["email","sms"]`},
-		{"e-mail only", mon10, "3235550112", `"email":"a2@example.com","sms_consent":false`, `["email"]`},
-		{"texts only", mon13, "3235550113", `"sms_consent":true`, `["sms"]`},
-		{"neither", mon15, "3235550114", `"sms_consent":false`, `[]`},
+		{"e-mail and texts", mon08, "3235550111", `"email":"a1@example.com","sms_consent":true`, plain, `["email","sms"]`},
+		{"e-mail only", mon10, "3235550112", `"email":"a2@example.com","sms_consent":false`, plain, `["email"]`},
+		{"texts only", mon13, "3235550113", `"sms_consent":true`, plain, `["sms"]`},
+		{"neither", mon15, "3235550114", `"sms_consent":false`, plain, `[]`},
+		{"example business, e-mail and texts", mon08, "3235550121", `"email":"b1@example.com","sms_consent":true`, example, `[]`},
+		{"preview business, e-mail and texts", mon10, "3235550122", `"email":"b2@example.com","sms_consent":true`, preview, `[]`},
+		{"texts off, e-mail and texts", mon13, "3235550123", `"email":"b3@example.com","sms_consent":true`, noTexts, `["email"]`},
+		{"texts off, texts only", mon15, "3235550124", `"sms_consent":true`, noTexts, `[]`},
 	}
-	for _, tt := range tests {
+	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			slug := "split-day-plumbing"
+			if i >= 4 { // another business's windows: the first four hold split-day's
+				slug = "all-day-plumbing"
+			}
+			err := fx.store.UpdateBusiness(context.Background(), slug, func(stored *booking.Business) (*booking.Business, error) {
+				c := *stored
+				c.Example, c.Preview = tt.setting == example, tt.setting == preview
+				return &c, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
 			body := fmt.Sprintf(`{"window_start":%q,"address":{"street":"12 Main St","zip":"90012"},
 				"contact":{"name":"Ana Ruiz","phone":%q,%s},"service_id":"drain-cleaning","language":"es"}`, tt.window, tt.phone, tt.contact)
-			res := call(t, fx.h, "POST", "/api/v1/businesses/split-day-plumbing/requests", body)
+			res := call(t, fx.h, "POST", "/api/v1/businesses/"+slug+"/requests", body)
 			if res.status != 201 {
 				t.Fatalf("create: got %d %s, want 201", res.status, res.raw)
 			}
-			got := fx.inbox(t, fx.tokenA, "GET", "/requests/"+res.str("code"), "")
+			h, token := fx.h, fx.tokenA
+			if slug != "split-day-plumbing" {
+				token = fx.tokenB
+			}
+			if tt.setting == noTexts {
+				h = textsOff
+			}
+			got := call(t, h, "GET", httpapi.InboxPrefix+"/requests/"+res.str("code"), "", "Authorization", "Bearer "+token)
 			channels, err := json.Marshal(got.body["person_channels"])
 			if got.status != 200 || err != nil || string(channels) != tt.want {
 				t.Errorf("got %d person_channels %s, want 200 %s", got.status, channels, tt.want)
+			}
+			list := call(t, h, "GET", httpapi.InboxPrefix+"/requests", "", "Authorization", "Bearer "+token)
+			var page struct {
+				Requests []struct {
+					Code           string          `json:"code"`
+					PersonChannels json.RawMessage `json:"person_channels"`
+				} `json:"requests"`
+			}
+			if err := json.Unmarshal([]byte(list.raw), &page); err != nil || list.status != 200 {
+				t.Fatalf("list: got %d %v", list.status, err)
+			}
+			found := false
+			for _, r := range page.Requests {
+				if r.Code == res.str("code") {
+					found = true
+					if string(r.PersonChannels) != tt.want {
+						t.Errorf("list: got person_channels %s, want %s", r.PersonChannels, tt.want)
+					}
+				}
+			}
+			if !found {
+				t.Error("list: the request is not on its first page")
 			}
 		})
 	}

@@ -175,6 +175,7 @@ type fixture struct {
 	mail     *mailer
 	log      *syncBuffer
 	h        http.Handler
+	config   inboxweb.Config // what h was made of
 }
 
 // newFixture serves the inbox over the real service, on minidyn, with the
@@ -193,7 +194,7 @@ func newFixture(t *testing.T, config func(*inboxweb.Config)) *fixture {
 	if config != nil {
 		config(&c)
 	}
-	f.h = inboxweb.New(c)
+	f.h, f.config = inboxweb.New(c), c
 	return f
 }
 

@@ -39,6 +39,12 @@ type Config struct {
 	// Texter texts the code that confirms the owner's mobile number; nil:
 	// texts are off, and the settings page says so.
 	Texter Texter
+	// OptOuts reads whether a number replied STOP (notify's ledger), so
+	// that one request's page, and the confirmation after a move, never
+	// say a text goes to a number that stopped them (booking.PersonReach);
+	// nil: not read. The list reads it only for the live requests whose
+	// person is reached by text alone, whose mark depends on it.
+	OptOuts OptOutReader
 	// SiteURL is the public address (https://book.example.com): the
 	// sign-in links start with it, and the session cookie is Secure when
 	// it is https.

@@ -1,6 +1,7 @@
 package inboxweb
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"slices"
@@ -109,7 +110,9 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 // the requests nothing more is expected of.
 var settled = []booking.Status{booking.StatusDeclined, booking.StatusCompleted, booking.StatusCancelled, booking.StatusNoShow, booking.StatusExpired}
 
-// all reads the inbox's requests in state st, up to maxPages pages.
+// all reads the inbox's requests in state st, up to maxPages pages. A
+// request whose person is reached by text alone has its number's opt-out
+// read (withOptOut): whether the list marks it unreachable depends on it.
 func (h *handler) all(r *http.Request, in *booking.Inbox, st booking.Status) ([]booking.InboxRequest, error) {
 	var out []booking.InboxRequest
 	q := booking.InboxQuery{Statuses: []booking.Status{st}, Limit: booking.MaxPageSize}
@@ -117,6 +120,11 @@ func (h *handler) all(r *http.Request, in *booking.Inbox, st booking.Status) ([]
 		page, err := in.Requests(r.Context(), q)
 		if err != nil {
 			return nil, err
+		}
+		for i, req := range page.Requests {
+			if req.Reach.SMS && !req.Reach.Email {
+				page.Requests[i] = h.withOptOut(r.Context(), in.Business(), req)
+			}
 		}
 		out = append(out, page.Requests...)
 		if page.Next == nil {
@@ -135,7 +143,39 @@ func paid(req booking.InboxRequest) bool {
 // load reads the request of the path as the session's business's:
 // NOT_FOUND for another business's, as for an unknown code.
 func (h *handler) load(r *http.Request, s Session) (booking.InboxRequest, error) {
-	return s.Inbox.Request(r.Context(), r.PathValue("code"))
+	req, err := s.Inbox.Request(r.Context(), r.PathValue("code"))
+	if err != nil {
+		return req, err
+	}
+	return h.withOptOut(r.Context(), s.Inbox.Business(), req), nil
+}
+
+// OptOutReader reads whether a number replied STOP to Doorstep's texts;
+// notify.Ledger does.
+type OptOutReader interface {
+	OptedOut(ctx context.Context, phone string) (bool, error)
+}
+
+// withOptOut is req with how its person is reached counting the number's
+// opt-out (booking.PersonReach): one read, only when a text would go.
+// When the read fails the page says what the contact and the deployment
+// say, and the failure is logged.
+func (h *handler) withOptOut(ctx context.Context, b *booking.Business, req booking.InboxRequest) booking.InboxRequest {
+	if h.OptOuts == nil || !req.Reach.SMS {
+		return req
+	}
+	out, err := h.OptOuts.OptedOut(ctx, req.Contact.Phone)
+	if err != nil {
+		h.Log.Warn("inbox: the number's opt-out could not be read", "request", booking.LogRef(req.Code), "error", err)
+		return req
+	}
+	if out {
+		d := h.Bookings.Delivery()
+		d.OptedOut = true
+		req.Reach = booking.PersonReach(b, req.Contact, d)
+		req.PersonChannels = req.Reach.Channels()
+	}
+	return req
 }
 
 // request shows one request: everything the person sent, its history and
@@ -154,7 +194,7 @@ func (h *handler) request(w http.ResponseWriter, r *http.Request, s Session) {
 		if last := req.History[len(req.History)-1]; last.Action == done && last.By == booking.ActorBusiness {
 			v.Notice = tr(lang, "done_"+string(done))
 			if tellsPerson[done] {
-				v.Told = told(req.Contact, lang)
+				v.Told = told(req, lang)
 			}
 		}
 	}
@@ -170,12 +210,13 @@ var tellsPerson = map[booking.Action]bool{
 	booking.ActionAccept: true, booking.ActionMove: true, booking.ActionDecline: true, booking.ActionCancel: true,
 }
 
-// told says how the person of contact c hears of a move, by
-// booking.Contact.Reach: by e-mail and text, by e-mail, by text, or, when
-// nobody writes to them, that the business should call them (with the
-// tel: link) and that their page shows the answer.
-func told(c booking.Contact, lang string) *toldView {
-	reach := c.Reach()
+// told says how the person of request req hears of a move, by
+// booking.PersonReach (what pkg/notify sends): by e-mail and text, by
+// e-mail, by text, or, when nobody writes to them, that the business
+// should call them (with the tel: link), why when they chose a way that
+// does not reach them, and that their page shows the answer.
+func told(req booking.InboxRequest, lang string) *toldView {
+	reach := req.Reach
 	switch {
 	case reach.Email && reach.SMS:
 		return &toldView{Text: tr(lang, "told_email_sms")}
@@ -185,7 +226,10 @@ func told(c booking.Contact, lang string) *toldView {
 		return &toldView{Text: tr(lang, "told_sms")}
 	}
 	v := &toldView{Text: tr(lang, "told_none_call"), After: tr(lang, "told_none_page"), Call: true}
-	v.Phone, v.PhoneLink = phone(c.Phone)
+	if reach.Held != "" {
+		v.Text = tr(lang, "told_held_"+string(reach.Held)+"_call")
+	}
+	v.Phone, v.PhoneLink = phone(req.Contact.Phone)
 	return v
 }
 
@@ -254,8 +298,8 @@ func (h *handler) renderConfirm(w http.ResponseWriter, r *http.Request, status i
 		Danger: action != booking.ActionAccept && action != booking.ActionComplete,
 	}
 	v.Outcome, v.Consequence = consequence(req, action, lang, h.Now())
-	if tellsPerson[action] && req.Contact.Reach().None() {
-		v.Told = told(req.Contact, lang)
+	if tellsPerson[action] && req.Reach.None() {
+		v.Told = told(req, lang)
 	}
 	render(w, r, status, "confirm", lang, &s, tr(lang, "confirm_"+string(action)), v)
 }

@@ -26,6 +26,25 @@ func (f *fixture) noDeposit(t *testing.T, slug string) {
 	}
 }
 
+// notPreview makes slug an ordinary business, whose person's messages go
+// to the person (a preview business's go to the preview inbox).
+func (f *fixture) notPreview(t *testing.T, slug string) {
+	t.Helper()
+	err := f.store.UpdateBusiness(context.Background(), slug, func(stored *booking.Business) (*booking.Business, error) {
+		c := *stored
+		c.Preview = false
+		if c.BookingDeposit != nil {
+			d := *c.BookingDeposit
+			d.Simulated = false // a preview's alone; the service still simulates it without Payments
+			c.BookingDeposit = &d
+		}
+		return &c, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // order fails unless the pieces appear in body in this order.
 func order(t *testing.T, body string, pieces ...string) {
 	t.Helper()
@@ -175,6 +194,7 @@ func TestOtherBusiness(t *testing.T) {
 func TestMoves(t *testing.T) {
 	f := newFixture(t, nil)
 	const slug = "mile-high-electric" // a $25 deposit, paid
+	f.notPreview(t, slug)             // the person is told (TestToldHowThePersonHears has the preview)
 	a, csrf := f.signIn(t, slug)
 	tests := []struct {
 		name        string

@@ -78,7 +78,7 @@ type itemView struct {
 	Assistant string
 	Deposit   string
 	// Unreachable marks a live request whose person nobody writes to
-	// (booking.Contact.Reach): the business calls them.
+	// (booking.PersonReach): the business calls them.
 	Unreachable *unreachableView
 }
 
@@ -137,9 +137,10 @@ type requestView struct {
 	Erase  *actionLink
 	// Told says, after a move the person hears of, how they do.
 	Told *toldView
-	// Unreachable: nobody writes to the person (booking.Contact.Reach);
-	// shown next to the phone while the request is live.
-	Unreachable bool
+	// Unreachable says that nobody writes to the person
+	// (booking.PersonReach), and why; shown next to the phone while the
+	// request is live. "" when someone does.
+	Unreachable string
 }
 
 type eventView struct {
@@ -303,7 +304,7 @@ func buildItem(req booking.InboxRequest, b *booking.Business, lang string, now t
 		v.Name, v.Place = tr(lang, "details_erased"), req.Address.ZIP
 	}
 	if unreachable(req) {
-		u := &unreachableView{Text: tr(lang, "unreachable"), Call: tr(lang, "unreachable_call")}
+		u := &unreachableView{Text: unreachableText(req, lang), Call: tr(lang, "unreachable_call")}
 		u.Phone, u.PhoneLink = phone(req.Contact.Phone)
 		v.Unreachable = u
 	}
@@ -311,10 +312,20 @@ func buildItem(req booking.InboxRequest, b *booking.Business, lang string, now t
 }
 
 // unreachable reports whether req is live (new or accepted: an answer or
-// a change may still come) and nobody writes to its person.
+// a change may still come) and nobody writes to its person
+// (booking.PersonReach).
 func unreachable(req booking.InboxRequest) bool {
 	live := req.Status == booking.StatusNew || req.Status == booking.StatusAccepted
-	return live && req.Contact.Reach().None()
+	return live && req.Reach.None()
+}
+
+// unreachableText is the mark of a request nobody writes to the person
+// of: why, when a way they chose does not reach them.
+func unreachableText(req booking.InboxRequest, lang string) string {
+	if req.Reach.Held != "" {
+		return tr(lang, "unreachable_held_"+string(req.Reach.Held))
+	}
+	return tr(lang, "unreachable")
 }
 
 func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, now time.Time) requestView {
@@ -336,7 +347,9 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 		Deposit:   depositText(req.Deposit, lang),
 	}
 	v.Phone, v.PhoneLink = phone(c.Phone)
-	v.Unreachable = unreachable(req)
+	if unreachable(req) {
+		v.Unreachable = unreachableText(req, lang)
+	}
 	if c.SMSConsent {
 		v.SMS = tr(lang, "sms_yes")
 	}

@@ -41,6 +41,11 @@ type Config struct {
 	// (booking.Bookings.SimulateDeposits). PAYMENTS=stripe, or unset, is
 	// deposits as the business file says.
 	SimulateDeposits bool
+	// TextsOff says the stack sends no texts: SMS_ORIGINATION_IDENTITY is
+	// unset (the notify function logs each text instead). The functions
+	// that tell who is written to (booking.PersonReach) pass it on as
+	// booking.Config.TextsOff; template.yaml gives them the variable.
+	TextsOff bool
 }
 
 // ConfigFrom reads and checks the configuration of a function that builds
@@ -48,6 +53,7 @@ type Config struct {
 func ConfigFrom(getenv func(string) string) (Config, error) {
 	c, err := TableConfigFrom(getenv)
 	c.SiteURL = strings.TrimSpace(getenv("SITE_URL"))
+	c.TextsOff = strings.TrimSpace(getenv("SMS_ORIGINATION_IDENTITY")) == ""
 	errs := []error{err}
 	if u, err := url.Parse(c.SiteURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" || strings.HasSuffix(c.SiteURL, "/") {
 		errs = append(errs, fmt.Errorf("SITE_URL must be an absolute http(s) URL without a trailing slash, got %q", c.SiteURL))

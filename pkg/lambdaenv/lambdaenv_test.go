@@ -64,6 +64,29 @@ func TestConfigPayments(t *testing.T) {
 
 // TestTableConfigFrom: a function that builds no URLs needs TABLE_NAME
 // only; SITE_URL is neither required nor checked.
+// TestConfigTextsOff: without SMS_ORIGINATION_IDENTITY the stack sends no
+// texts, and the functions that say who is written to know it.
+func TestConfigTextsOff(t *testing.T) {
+	tests := []struct {
+		name, identity string
+		want           bool
+	}{
+		{"unset", "", true},
+		{"spaces", "  ", true},
+		{"a phone number", "+18005550199", false},
+		{"a pool", "pool-0123456789abcdef", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := map[string]string{"TABLE_NAME": "t", "SITE_URL": "https://book.example.com", "SMS_ORIGINATION_IDENTITY": tt.identity}
+			c, err := ConfigFrom(func(k string) string { return env[k] })
+			if err != nil || c.TextsOff != tt.want {
+				t.Errorf("got TextsOff %v, %v; want %v, nil", c.TextsOff, err, tt.want)
+			}
+		})
+	}
+}
+
 func TestTableConfigFrom(t *testing.T) {
 	tests := []struct {
 		name    string

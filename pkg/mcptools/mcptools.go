@@ -155,11 +155,8 @@ func (t *tools) requestService(ctx context.Context, args requestServiceArgs) (re
 	}
 	reminders := []string{"Tell the person this is a request, not a confirmed appointment: " + b.Name + " has not accepted it yet. " +
 		"They can follow it at " + c.StatusURL + " (code " + c.Code + ")."}
-	if strings.TrimSpace(in.Contact.Email) == "" && !in.Contact.SMSConsent {
-		// Nobody will write to them (decisions.md, "How the person hears back").
-		reminders = append(reminders, "The person gave no e-mail and did not allow texts: nobody will write to them about this request. "+
-			"Give them status_url ("+c.StatusURL+") to keep: the business's answer shows there, and the business may call them. "+
-			"On that page they can still add an e-mail or allow texts.")
+	if silent := nobodyWillWrite(b, in.Contact, t.bookings.Delivery(), c.StatusURL); silent != "" {
+		reminders = append(reminders, silent)
 	}
 	if c.PaymentURL != nil && b.BookingDeposit != nil {
 		reminders = append(reminders, fmt.Sprintf("A deposit is due: the person pays it themselves at %s within %d minutes, or the request expires and the window is released. Never ask for card details.",
@@ -207,6 +204,42 @@ func businessReminders(b *booking.Business) []string {
 		r = append(r, "This site is a preview: requests reach a preview inbox and any deposit is simulated.")
 	}
 	return r
+}
+
+// nobodyWillWrite is what the assistant is told when nobody will write to
+// the person of a request just sent with contact c (booking.PersonReach,
+// the rule pkg/notify sends by; decisions.md, "How the person hears
+// back"): why, to give them statusURL to keep, and which ways they may
+// still add on that page. "" when someone writes to them.
+func nobodyWillWrite(b *booking.Business, c booking.Contact, d booking.Delivery, statusURL string) string {
+	c.Email = strings.TrimSpace(c.Email)
+	if phone, ok := booking.NormalizePhone(c.Phone); ok {
+		c.Phone = phone
+	}
+	reach := booking.PersonReach(b, c, d)
+	if !reach.None() {
+		return ""
+	}
+	why := "The person gave no e-mail and did not allow texts"
+	switch reach.Held {
+	case booking.HeldExample:
+		why = b.Name + " is an example business, which writes to nobody"
+	case booking.HeldPreview:
+		why = b.Name + " is a preview: its messages go to a preview inbox, not to the person"
+	case booking.HeldTextsOff:
+		why = "This service sends no texts, and the person gave no e-mail"
+	}
+	var add string
+	switch ways := booking.AddableWays(b, c, d); {
+	case ways.Email && ways.SMS:
+		add = " On that page they can still add an e-mail or allow texts."
+	case ways.Email:
+		add = " On that page they can still add an e-mail."
+	case ways.SMS:
+		add = " On that page they can still allow texts."
+	}
+	return why + ": nobody will write to them about this request. " +
+		"Give them status_url (" + statusURL + ") to keep: the business's answer shows there, and the business may call them." + add
 }
 
 func exampleReminder(b *booking.Business) string {

@@ -122,8 +122,9 @@ type Composer struct {
 // change) implies, to exactly the recipients that may have them:
 //
 //   - an example business: nobody, ever;
-//   - the person: by e-mail only to contact.email, when given; by text
-//     only when contact.sms_consent is true, to +1 and the 10 digits (as
+//   - the person: by booking.PersonReach, as every front door says it: by
+//     e-mail only to contact.email, when given; by text only when
+//     contact.sms_consent is true, to +1 and the 10 digits (as
 //     the request is after the change: a way the status page added hears
 //     every later change); of a way added (booking.ActionContact), only
 //     that way;
@@ -139,31 +140,21 @@ func (c Composer) Messages(ch Change, r booking.Request, b *booking.Business) []
 	var msgs []Message
 	if kind, ok := personKind(ch.Event); ok {
 		t := c.personText(kind, ch, r, b)
-		var channels []Channel
-		reach := r.Contact.Reach()
-		if reach.Email {
-			channels = append(channels, ChannelEmail)
+		// The preview stands for the ways the person chose.
+		if chosen := channelsOf(r.Contact.Reach(), ch, kind); b.Preview && len(chosen) > 0 && c.PreviewInbox != "" {
+			msgs = append(msgs, c.preview(ch, kind, AudiencePerson, chosen, t, b))
 		}
-		if reach.SMS {
-			channels = append(channels, ChannelSMS)
-		}
-		if kind == KindWayAdded {
-			// Only the way just added: the others heard of the request already.
-			channels = slices.DeleteFunc(channels, func(c Channel) bool { return string(c) != ch.Event.Added })
-		}
-		switch {
-		case b.Preview && len(channels) > 0 && c.PreviewInbox != "":
-			msgs = append(msgs, c.preview(ch, kind, AudiencePerson, channels, t, b))
-		case b.Preview:
-		default:
-			for _, channel := range channels {
-				m := t.message(ch, kind, AudiencePerson, channel)
-				m.To = r.Contact.Email
-				if channel == ChannelSMS {
-					m.To = "+1" + r.Contact.Phone
-				}
-				msgs = append(msgs, m)
+		// The person is written to by booking.PersonReach, the rule every
+		// front door tells (none for a preview business). Its texts-off
+		// and opt-out parts are the Notifier's, decided at send time
+		// (Notifier.send), so the Composer's Delivery is zero.
+		for _, channel := range channelsOf(booking.PersonReach(b, r.Contact, booking.Delivery{}), ch, kind) {
+			m := t.message(ch, kind, AudiencePerson, channel)
+			m.To = r.Contact.Email
+			if channel == ChannelSMS {
+				m.To = "+1" + r.Contact.Phone
 			}
+			msgs = append(msgs, m)
 		}
 	}
 	if kind, ok := businessKind(ch.Event); ok {
@@ -185,6 +176,23 @@ func (c Composer) Messages(ch Change, r booking.Request, b *booking.Business) []
 		}
 	}
 	return msgs
+}
+
+// channelsOf lists reach's channels for a message of kind about ch: of a
+// way added (booking.ActionContact), only that way, as the others heard of
+// the request already.
+func channelsOf(reach booking.Reach, ch Change, kind Kind) []Channel {
+	var channels []Channel
+	if reach.Email {
+		channels = append(channels, ChannelEmail)
+	}
+	if reach.SMS {
+		channels = append(channels, ChannelSMS)
+	}
+	if kind == KindWayAdded {
+		channels = slices.DeleteFunc(channels, func(c Channel) bool { return string(c) != ch.Event.Added })
+	}
+	return channels
 }
 
 // limitPrefix starts the change ID of a limit hit: it names a business and

@@ -20,12 +20,13 @@ import (
 // person. It shows the ways masked (j…@…, …0147): the page shows nothing
 // of the person that its address would give away to another holder.
 type hearBackView struct {
-	Ways      string // "by e-mail to j…@…, and by text to …0147"; "" when nobody will write
-	Silent    bool   // nobody will write to the person
-	Action    string // where the forms post
-	EmailForm bool   // no e-mail yet: a form to add one
-	SMSForm   bool   // texts off: a form to turn them on
-	PhoneTail string // "…0147"
+	Ways       string // "by e-mail to j…@…, and by text to …0147"; "" when nobody will write
+	Silent     bool   // nobody will write to the person
+	SilentMore string // what then: the page, a call, and the ways offered below
+	Action     string // where the forms post
+	EmailForm  bool   // no e-mail yet, and one would be written to: a form to add one
+	SMSForm    bool   // texts off, and a text would go out: a form to turn them on
+	PhoneTail  string // "…0147"
 	// The form as posted, when it was refused: what was typed, and the
 	// message next to its field.
 	Email      string
@@ -33,26 +34,40 @@ type hearBackView struct {
 	SMSError   string
 }
 
-// buildHearBack describes how r (as read) reaches its person at now; nil
+// buildHearBack describes how r (as read) reaches its person at now, by
+// booking.PersonReach for its business b and the deployment d: the ways
+// that are written to, and the ways offered only when they would be (an
+// example or preview business writes to nobody; texts may be off). nil
 // once the request is closed (nothing more will be told) or too old to
 // change.
-func buildHearBack(r booking.Request, lang string, now time.Time) *hearBackView {
+func buildHearBack(r booking.Request, b *booking.Business, d booking.Delivery, lang string, now time.Time) *hearBackView {
 	if !r.Effective(now).Status.Live() {
 		return nil
 	}
 	c := r.Contact
-	v := &hearBackView{Silent: c.Silent(), Action: "/r/" + r.Code + "/contact", PhoneTail: phoneTail(c.Phone)}
+	reach := booking.PersonReach(b, c, d)
+	v := &hearBackView{Silent: reach.None(), Action: "/r/" + r.Code + "/contact", PhoneTail: phoneTail(c.Phone)}
 	var ways []string
-	if c.Email != "" {
+	if reach.Email {
 		ways = append(ways, tr(lang, "hear_by_email", maskEmail(c.Email)))
 	}
-	if c.SMSConsent {
+	if reach.SMS {
 		ways = append(ways, tr(lang, "hear_by_text", v.PhoneTail))
 	}
 	v.Ways = strings.Join(ways, tr(lang, "hear_and"))
 	if r.CanAddContact(now) {
-		v.EmailForm = c.Email == ""
-		v.SMSForm = !c.SMSConsent && c.Phone != ""
+		add := booking.AddableWays(b, c, d)
+		v.EmailForm, v.SMSForm = add.Email, add.SMS
+	}
+	switch {
+	case v.EmailForm && v.SMSForm:
+		v.SilentMore = tr(lang, "hear_silent_more")
+	case v.EmailForm:
+		v.SilentMore = tr(lang, "hear_silent_more_email")
+	case v.SMSForm:
+		v.SilentMore = tr(lang, "hear_silent_more_sms")
+	default:
+		v.SilentMore = tr(lang, "hear_silent_more_none")
 	}
 	return v
 }
@@ -91,7 +106,7 @@ func (h *handler) addContact(w http.ResponseWriter, r *http.Request) {
 	email := strings.TrimSpace(r.PostFormValue("email"))
 	refuse := func(status int, key string, args ...any) {
 		v := buildStatus(req, b, h.Now())
-		v.HearBack = buildHearBack(req, lang, h.Now())
+		v.HearBack = buildHearBack(req, b, h.Bookings.Delivery(), lang, h.Now())
 		hb, text := v.HearBack, tr(lang, key, args...)
 		switch {
 		case hb != nil && way == booking.WaySMS && hb.SMSForm:
@@ -142,13 +157,14 @@ func (h *handler) addContact(w http.ResponseWriter, r *http.Request) {
 }
 
 // hearNotice is the sentence ?done=email or ?done=sms shows: only when
-// the stored request has that way.
-func hearNotice(req booking.Request, done string) string {
+// the stored request has that way and it is written to
+// (booking.PersonReach).
+func hearNotice(req booking.Request, reach booking.Reach, done string) string {
 	lang := language(req)
 	switch {
-	case done == booking.WayEmail && req.Contact.Email != "":
+	case done == booking.WayEmail && reach.Email:
 		return tr(lang, "notice_email", maskEmail(req.Contact.Email))
-	case done == booking.WaySMS && req.Contact.SMSConsent:
+	case done == booking.WaySMS && reach.SMS:
 		return tr(lang, "notice_sms", phoneTail(req.Contact.Phone))
 	}
 	return ""

@@ -3,6 +3,7 @@ package pages_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -10,7 +11,9 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/htmlpage/pagetest"
+	"github.com/doorstep/doorstep/pkg/pages"
 )
 
 // createWith sends a request to desert-cool-hvac (no deposit) with the
@@ -247,4 +250,97 @@ func TestLookup(t *testing.T) {
 		res = pagetest.Do(t, f.h, "GET", "/r/", nil)
 		wantIn(t, res.Body, "Find your request")
 	})
+}
+
+// TestHearBackFollowsPersonReach: the status page says the ways that
+// actually reach the person (booking.PersonReach: what pkg/notify sends),
+// and offers only the ways that would: an example business writes to
+// nobody, a preview business's messages go to its preview inbox, and a
+// deployment without texts sends none. The words "Nobody will write to
+// you" follow, with what the page then offers.
+func TestHearBackFollowsPersonReach(t *testing.T) {
+	f := newFixture(t, nil)
+	textsOn := f.h
+	textsOff := pages.New(pages.Config{
+		Bookings: bookingtest.New(t, booking.Config{Store: f.store, SiteURL: siteURL, Now: f.clock.Now, TextsOff: true}),
+		Now:      f.clock.Now, Log: slog.New(slog.DiscardHandler),
+	})
+	const (
+		plain = iota
+		example
+		preview
+		noTexts // the deployment sends no texts
+	)
+	const email = "jordan@example.com"
+	tests := []struct {
+		name    string
+		email   string
+		sms     bool
+		lang    string
+		setting int
+		want    []string
+		notWant []string
+	}{
+		{"example business, both ways", email, true, "en", example,
+			[]string{"Nobody will write to you: keep this page.", "The business&#39;s answer shows here, and the business may call you.</p>"},
+			[]string{`id="hear-ways"`, `id="hear-email"`, `id="hear-sms"`, "below"}},
+		{"example business, neither way", "", false, "es", example,
+			[]string{"Nadie le escribirá: guarde esta página.", "el negocio puede llamarle.</p>"},
+			[]string{`id="hear-email"`, `id="hear-sms"`, "abajo"}},
+		{"preview business, e-mail", email, false, "en", preview,
+			[]string{"Nobody will write to you: keep this page."},
+			[]string{`id="hear-ways"`, `id="hear-email"`, `id="hear-sms"`}},
+		{"texts off, texts only", "", true, "en", noTexts,
+			[]string{"Nobody will write to you: keep this page.", "To be told, add an e-mail address below.", `id="hear-email"`},
+			[]string{`id="hear-ways"`, `id="hear-sms"`, "by text"}},
+		{"texts off, both ways", email, true, "es", noTexts,
+			[]string{"La respuesta del negocio le llega por correo electrónico a j…@…."},
+			[]string{"Nadie le escribirá", "por mensaje de texto", `id="hear-sms"`, `id="hear-email"`}},
+		{"texts off, neither way", "", false, "es", noTexts,
+			[]string{"Nadie le escribirá: guarde esta página.", "Para que le avisen, añada un correo electrónico abajo.", `id="hear-email"`},
+			[]string{`id="hear-sms"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := f.store.UpdateBusiness(context.Background(), "desert-cool-hvac", func(stored *booking.Business) (*booking.Business, error) {
+				c := *stored
+				c.Example, c.Preview = tt.setting == example, tt.setting == preview
+				return &c, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.h = textsOn
+			if tt.setting == noTexts {
+				f.h = textsOff
+			}
+			defer func() { f.h = textsOn }()
+			c := f.createWith(t, tt.email, tt.sms, tt.lang)
+			res := f.do(t, "GET", "/r/"+c.Code, nil)
+			if res.status != http.StatusOK {
+				t.Fatalf("got %d, want 200", res.status)
+			}
+			wantIn(t, res.body, tt.want...)
+			wantNotIn(t, res.body, tt.notWant...)
+		})
+	}
+}
+
+// TestHearNoticeFollowsPersonReach: texts turned on where the deployment
+// sends none (a form posted all the same) are stored, but ?done=sms does
+// not say "We will text": no text would go.
+func TestHearNoticeFollowsPersonReach(t *testing.T) {
+	f := newFixture(t, nil)
+	f.h = pages.New(pages.Config{
+		Bookings: bookingtest.New(t, booking.Config{Store: f.store, SiteURL: siteURL, Now: f.clock.Now, TextsOff: true}),
+		Now:      f.clock.Now, Log: slog.New(slog.DiscardHandler),
+	})
+	c := f.createWith(t, "", false, "en")
+	res := f.do(t, "POST", "/r/"+c.Code+"/contact", url.Values{"way": {"sms"}, "sms_consent": {"yes"}})
+	if res.status != http.StatusSeeOther || res.location != "/r/"+c.Code+"?done=sms" {
+		t.Fatalf("got %d to %q, want 303 to ?done=sms", res.status, res.location)
+	}
+	page := f.do(t, "GET", res.location, nil)
+	wantIn(t, page.body, "Nobody will write to you: keep this page.", `id="hear-email"`)
+	wantNotIn(t, page.body, "We will text", "by text to", `id="hear-sms"`)
 }

@@ -113,7 +113,7 @@ func (h *handler) status(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.renderStatus(w, http.StatusOK, req, b, h.notice(req, r.URL.Query().Get("done")))
+	h.renderStatus(w, http.StatusOK, req, b, h.notice(req, b, r.URL.Query().Get("done")))
 }
 
 // notice is the sentence the status page shows for ?done=, what just
@@ -121,7 +121,7 @@ func (h *handler) status(w http.ResponseWriter, r *http.Request) {
 // reloaded later, or made up, shows nothing untrue. paid and cancelled come
 // from these pages; paid, refunded and unavailable also from the return
 // from Stripe and the way there (pkg/stripepay).
-func (h *handler) notice(req booking.Request, done string) string {
+func (h *handler) notice(req booking.Request, b *booking.Business, done string) string {
 	lang, d := language(req), req.Deposit
 	atStripe := d != nil && !h.simulated(req) // only such a payment is refunded, or cannot be opened
 	switch done {
@@ -142,7 +142,7 @@ func (h *handler) notice(req booking.Request, done string) string {
 			return tr(lang, "notice_cancelled")
 		}
 	case booking.WayEmail, booking.WaySMS:
-		return hearNotice(req, done)
+		return hearNotice(req, booking.PersonReach(b, req.Contact, h.Bookings.Delivery()), done)
 	case "erased":
 		return erasedNotice(req) // erase.go
 	}
@@ -152,7 +152,7 @@ func (h *handler) notice(req booking.Request, done string) string {
 func (h *handler) renderStatus(w http.ResponseWriter, status int, req booking.Request, b *booking.Business, notice string) {
 	v := buildStatus(req, b, h.Now())
 	v.Notice = notice
-	v.HearBack = buildHearBack(req, language(req), h.Now())
+	v.HearBack = buildHearBack(req, b, h.Bookings.Delivery(), language(req), h.Now())
 	render(w, status, "status", language(req), v.Title+" · "+b.Name, v)
 }
 
