@@ -32,7 +32,9 @@ import (
 // range that is no range with the problem next to its field, then
 // downloads the CSV of the month: the file holds the two requests, the
 // erased one without the person's details, the other's name (which starts
-// with =) neutralised. Every page is checked with axe-core and for touch
+// with =) neutralised. Last, it declines that other request and erases
+// its details from the inbox (its erase page, then the button), and the
+// request's page says the details are erased. Every page is checked with axe-core and for touch
 // targets, and screenshotted to artifacts/screenshots/personal-{lang}-{n}-{page}.png.
 func TestBrowserPersonalData(t *testing.T) {
 	shots := axetest.Screenshots(t)
@@ -47,14 +49,17 @@ func TestBrowserPersonalData(t *testing.T) {
 		lang, slug, zip, city string
 		eraseTitle, erased    string // the erase page's heading; the status page's notice after it (pkg/pages)
 		inboxErased           string // the inbox's request page, where the name was (pkg/inboxweb)
+		inboxErase, done      string // the inbox's erase page's heading; the request page's notice after it
 		badDate               string // the export page's refusal of a date that is none
 		header                string // the CSV's first column
 		cancelled             string // the cancelled request's state in the CSV
 	}{
 		{"en", "desert-cool-hvac", "85004", "Phoenix", "Erase your details", "Your details are erased.",
-			"Details erased", "Enter a date, such as 2026-11-01.", "Request code", "Cancelled"},
+			"Details erased", "Erase the person's details?", "The person's details are erased.",
+			"Enter a date, such as 2026-11-01.", "Request code", "Cancelled"},
 		{"es", "limpieza-la-estrella", "90026", "Los Angeles", "Borrar sus datos", "Sus datos están borrados.",
-			"Datos borrados", "Escriba una fecha, como 2026-11-01.", "Código de solicitud", "Cancelada"},
+			"Datos borrados", "¿Borrar los datos de la persona?", "Los datos de la persona están borrados.",
+			"Escriba una fecha, como 2026-11-01.", "Código de solicitud", "Cancelada"},
 	}
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
@@ -186,6 +191,29 @@ func TestBrowserPersonalData(t *testing.T) {
 			if strings.Contains(string(data), "Erin Erase") {
 				t.Errorf("the CSV holds an erased name:\n%s", data)
 			}
+
+			// 5. The business declines the other request, then erases its
+			// details from the inbox: the request's page, its erase page,
+			// the button, the request's page again.
+			p.open(srv.URL + "/inbox/requests/" + formula.Code)
+			p.click("a#decline")
+			p.click("button#confirm")
+			p.click("a#erase")
+			if got := p.text("h1"); got != tt.inboxErase {
+				t.Errorf("inbox erase page: got %q, want %q", got, tt.inboxErase)
+			}
+			p.check("inbox-erase")
+			p.click("button#confirm")
+			if got := p.text("#notice"); got != tt.done {
+				t.Errorf("after the inbox's erase: got notice %q, want %q", got, tt.done)
+			}
+			if got := p.text("h1"); !strings.HasPrefix(got, tt.inboxErased) {
+				t.Errorf("after the inbox's erase: got heading %q, want it to start %q", got, tt.inboxErased)
+			}
+			if p.count("#erased") != 1 || p.count("a#erase") != 0 {
+				t.Errorf("after the inbox's erase: want the erased line and no erase link")
+			}
+			p.check("inbox-erase-done")
 		})
 	}
 	if log := logs.String(); strings.Contains(log, "Erin Erase") || strings.Contains(log, "3035550170") {
