@@ -62,7 +62,7 @@ func New(c Config) http.Handler {
 	mux := edge.Mux(h.routes())
 	// API Gateway sends /r/ to the route GET /r, with its slash.
 	mux.HandleFunc("GET /r/{$}", h.lookup)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r) })
+	mux.HandleFunc("/", h.elsewhere)
 	// A form posted from another site is refused (Sec-Fetch-Site, Origin).
 	return edge.AccessLog(h.Log, site.Headers(maxFormBytes, http.NewCrossOriginProtection().Handler(mux)))
 }
@@ -322,6 +322,18 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	h.Log.Error("pages: server error", "route", r.Pattern, "error", err)
 	lang := htmlpage.AcceptLanguage(r)
 	renderMessage(w, http.StatusInternalServerError, lang, tr(lang, "error_title"), tr(lang, "error"), "")
+}
+
+// elsewhere answers what no route serves: another method on a page's
+// path is 405 with Allow, anything else the 404 page.
+func (h *handler) elsewhere(w http.ResponseWriter, r *http.Request) {
+	if allow := edge.Allow(h.routes(), r); allow != "" {
+		w.Header().Set("Allow", allow)
+		lang := htmlpage.AcceptLanguage(r)
+		renderMessage(w, http.StatusMethodNotAllowed, lang, tr(lang, "method_title"), tr(lang, "method"), "")
+		return
+	}
+	h.notFound(w, r)
 }
 
 // notFound is the plain 404 page, in the browser's language.
