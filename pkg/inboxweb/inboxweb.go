@@ -90,7 +90,7 @@ type handler struct {
 //	POST /inbox/requests/{code}/{action}      make the move
 //	GET  /inbox/settings                      pause or resume online requests; the links to the sections
 //	POST /inbox/settings                      do it, once confirmed
-//	GET  /inbox/settings/{section}            a section of the settings (settingsSections): hours, days-off, notice, calendar, booking-form
+//	GET  /inbox/settings/{section}            a section of the settings (settingsSections): hours, days-off, notice, calendar, booking-form, texts
 //	POST /inbox/settings/{form}               change the schedule: days-off (add one), remove-day-off, notice, crews, hours, reminder
 //	POST /inbox/settings/feed                 make a new calendar feed address (the old one stops), 303 to its page
 //	GET  /inbox/settings/feed                 the new address, whole, to copy or subscribe to (until back to settings)
@@ -103,7 +103,8 @@ type handler struct {
 //
 // Every form that changes something is a POST carrying the session's CSRF
 // token, from this site only (sameSite), each of its fields once. Another
-// business's request is the 404 page, as an unknown code is. The access
+// business's request is the 404 page, as an unknown code is; another
+// method on a page's path is 405 with Allow. The access
 // log records the route pattern, never the path (which may hold a token).
 func New(c Config) http.Handler {
 	h := newHandler(c)

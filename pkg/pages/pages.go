@@ -39,9 +39,10 @@ type handler struct {
 }
 
 // New returns the pages' handler. The code in the address is the only key:
-// the pages show nothing of the person but the city of the address (see
-// the views in view.go), and an unknown code is a plain 404 page. No
-// JavaScript, nothing loaded from another site.
+// the pages show nothing of the person but the city of the address and,
+// masked, how they hear back (see the views in view.go), and an unknown
+// code is a plain 404 page; another method on a page's path is 405 with
+// Allow. No JavaScript, nothing loaded from another site.
 //
 //	GET  /r                 the form to type a request's code (and /r/); ?code= leads to its status
 //	GET  /r/{code}          the status; ?done= says what just happened
