@@ -110,12 +110,7 @@ func TestBrowserInbox(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
-			var b *booking.Business
-			for _, x := range businesses {
-				if x.Slug == tt.slug {
-					b = x
-				}
-			}
+			b := businessOf(businesses, tt.slug)
 			if b == nil || b.InboxEmail == "" || b.DefaultLanguage != tt.lang {
 				t.Fatalf("businesses.json: want %s with an inbox_email and default_language %s, got %+v", tt.slug, tt.lang, b)
 			}

@@ -45,6 +45,16 @@ func demoBusinessesFor(t *testing.T) []*booking.Business {
 	return businesses
 }
 
+// businessOf is the business of businesses with slug, nil when none.
+func businessOf(businesses []*booking.Business, slug string) *booking.Business {
+	for _, b := range businesses {
+		if b.Slug == slug {
+			return b
+		}
+	}
+	return nil
+}
+
 // serveLocal serves newHandler over the businesses on a test server, whose
 // URL is the site's, logging to log; wrap, unless nil, wraps the handler
 // (to watch or delay what the browser sends). The server and its store

@@ -63,12 +63,7 @@ func TestBrowserPersonalData(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
-			var b *booking.Business
-			for _, x := range businesses {
-				if x.Slug == tt.slug {
-					b = x
-				}
-			}
+			b := businessOf(businesses, tt.slug)
 			if b == nil || b.InboxEmail == "" || b.DefaultLanguage != tt.lang || b.BookingDeposit != nil {
 				t.Fatalf("businesses.json: want %s with an inbox_email, default_language %s and no deposit, got %+v", tt.slug, tt.lang, b)
 			}
