@@ -57,7 +57,8 @@ type handler struct {
 // A deposit paid at Stripe is paid through the payment function
 // (pkg/stripepay's /pay/{code}/checkout and /pay/{code}/return), which
 // sends the person back here with ?done= paid, refunded or unavailable;
-// this package does not link stripe-go (README, "Binary sizes").
+// this package does not link stripe-go (docs/performance.md: the bootstrap
+// sizes).
 func New(c Config) http.Handler {
 	h := newHandler(c)
 	mux := edge.Mux(h.routes())
