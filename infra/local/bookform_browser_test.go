@@ -14,9 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/doorstep/doorstep/pkg/bookform"
@@ -40,33 +37,9 @@ func TestBrowserBookingForm(t *testing.T) {
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	var handler http.Handler
 	var posts atomic.Int32 // the forms sent
 	var slow atomic.Bool   // answer the forms sent late, as a slow network does
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || !strings.HasPrefix(r.URL.Path, bookform.Path) {
-			handler.ServeHTTP(w, r)
-			return
-		}
-		posts.Add(1)
-		// The request is handled in full, whatever the browser does
-		// meanwhile; its answer is late when slow.
-		rec := httptest.NewRecorder()
-		handler.ServeHTTP(rec, r.WithContext(context.WithoutCancel(r.Context())))
-		if slow.Load() {
-			time.Sleep(time.Second)
-		}
-		for k, v := range rec.Header() {
-			w.Header()[k] = v
-		}
-		w.WriteHeader(rec.Code)
-		w.Write(rec.Body.Bytes())
-	}))
-	t.Cleanup(srv.Close)
-	businesses, err := loadBusinesses("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	businesses := demoBusinessesFor(t)
 	for i := range businesses {
 		switch businesses[i].Slug {
 		case "hudson-heights-electric", "mile-high-electric":
@@ -74,11 +47,27 @@ func TestBrowserBookingForm(t *testing.T) {
 			businesses[i].Languages = []string{"en", "es"}
 		}
 	}
-	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeStore()
+	srv := serveLocal(ctx, t, businesses, slog.New(slog.DiscardHandler), func(handler http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodPost || !strings.HasPrefix(r.URL.Path, bookform.Path) {
+				handler.ServeHTTP(w, r)
+				return
+			}
+			posts.Add(1)
+			// The request is handled in full, whatever the browser does
+			// meanwhile; its answer is late when slow.
+			rec := httptest.NewRecorder()
+			handler.ServeHTTP(rec, r.WithContext(context.WithoutCancel(r.Context())))
+			if slow.Load() {
+				time.Sleep(time.Second)
+			}
+			for k, v := range rec.Header() {
+				w.Header()[k] = v
+			}
+			w.WriteHeader(rec.Code)
+			w.Write(rec.Body.Bytes())
+		})
+	})
 	browser := axetest.Browser(ctx, t)
 
 	tests := []struct {
@@ -100,33 +89,12 @@ func TestBrowserBookingForm(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			old, _ := filepath.Glob(filepath.Join(shots, "book-"+tt.name+"-*.png"))
-			for _, f := range old {
-				os.Remove(f)
-			}
-			tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-			defer cancelTab()
+			// JavaScript off: the form must work without it.
+			p := newPhoneTab(t, browser, shots, "book-"+tt.name, tt.lang, scriptsOff)
+			tab := p.ctx
 			phone := func(width int64) error {
 				return chromedp.Do(tab, chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile))
 			}
-			// A phone's viewport, in the person's language.
-			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
-				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
-					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": tt.lang}})
-				return chromedp.Void{}, err
-			}
-			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
-				t.Fatal(err)
-			}
-			// JavaScript off: the form must work without it. It is on only
-			// while axe-core (itself a script) checks a page.
-			scripts := func(on bool) {
-				t.Helper()
-				if _, err := chromedp.Call(tab, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !on}); err != nil {
-					t.Fatal(err)
-				}
-			}
-			scripts(false)
 			n := 0
 			// check screenshots the page at a phone's width, and checks it
 			// with axe-core and for touch targets there and at a desktop's.
@@ -134,7 +102,7 @@ func TestBrowserBookingForm(t *testing.T) {
 				t.Helper()
 				n++
 				axetest.Screenshot(tab, t, shots, "book-"+tt.name+"-"+itoa(n)+"-"+step)
-				scripts(true)
+				p.setScripts(true)
 				for _, width := range []int64{390, 1280} {
 					if err := chromedp.Do(tab, chromedp.EmulateViewport(width, 844)); err != nil {
 						t.Fatal(err)
@@ -142,32 +110,17 @@ func TestBrowserBookingForm(t *testing.T) {
 					t.Run("axe "+itoa(n)+"-"+step+" "+strconv.Itoa(int(width)), func(t *testing.T) { axetest.Check(tab, t) })
 					axetest.CheckTargets(tab, t)
 				}
-				scripts(false)
+				p.setScripts(false)
 				if err := phone(390); err != nil {
 					t.Fatal(err)
 				}
 				axetest.CheckLang(tab, t, step, tt.lang)
 			}
-			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
-			click := func(sel string) { t.Helper(); axetest.Click(tab, t, sel) }
-			tick := func(sel string) {
-				t.Helper()
-				if err := chromedp.Do(tab, chromedp.Click(chromedp.CSS(sel))); err != nil {
-					t.Fatalf("tick %s: %v", sel, err)
-				}
-			}
-			typeIn := func(sel, value string) {
-				t.Helper()
-				if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS(sel), value)); err != nil {
-					t.Fatalf("type in %s: %v", sel, err)
-				}
-			}
-
 			// The first step: danger first, then the service and the ZIP code.
 			if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+bookform.Path+tt.slug)); err != nil {
 				t.Fatal(err)
 			}
-			if got := text("h1"); got != tt.heading {
+			if got := p.text("h1"); got != tt.heading {
 				t.Errorf("got %q, want %q", got, tt.heading)
 			}
 			if got, err := chromedp.Run(tab, chromedp.Evaluate[bool](`document.querySelector("#danger-title").compareDocumentPosition(document.querySelector("input[name=service]")) === 4`)); err != nil || !got {
@@ -182,13 +135,13 @@ func TestBrowserBookingForm(t *testing.T) {
 			if err != nil {
 				t.Errorf("the phone's screenshot: %v", err)
 			}
-			tick(`input[name=service][value="` + tt.service + `"]`)
+			p.tick(`input[name=service][value="` + tt.service + `"]`)
 			if tt.taken {
 				// A ZIP code outside the area is answered at once, with
 				// the business's phone.
-				typeIn("#zip", "99999")
-				click("button#next")
-				if got := text("#zip-error"); !strings.Contains(got, "does not work in this ZIP code") {
+				p.typeIn("#zip", "99999")
+				p.click("button#next")
+				if got := p.text("#zip-error"); !strings.Contains(got, "does not work in this ZIP code") {
 					t.Errorf("got %q next to the ZIP code, want the refusal", got)
 				}
 				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("a.call"), "href")); !strings.HasPrefix(got.Value, "tel:+") {
@@ -202,35 +155,35 @@ func TestBrowserBookingForm(t *testing.T) {
 				if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+bookform.Path+tt.slug)); err != nil {
 					t.Fatal(err)
 				}
-				tick(`input[name=service][value="` + tt.service + `"]`)
+				p.tick(`input[name=service][value="` + tt.service + `"]`)
 			}
-			typeIn("#zip", tt.zip)
+			p.typeIn("#zip", tt.zip)
 			// A day of the week, on the same page.
-			tick(`fieldset#day input[name=day]:not(#soonest)`)
-			click("button#next")
+			p.tick(`fieldset#day input[name=day]:not(#soonest)`)
+			p.click("button#next")
 
 			// The window, the address, the contact, what is needed; send.
 			check("details")
-			tick("#window-0")
+			p.tick("#window-0")
 			window, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#window-0"), "value"))
-			typeIn("#street", "4417 Wisteria Lane")
-			typeIn("#city", "Lakewood")
-			typeIn("#name", "Quentin Zebulon")
+			p.typeIn("#street", "4417 Wisteria Lane")
+			p.typeIn("#city", "Lakewood")
+			p.typeIn("#name", "Quentin Zebulon")
 			if !tt.phoneLater {
-				typeIn("#phone", tt.phone)
+				p.typeIn("#phone", tt.phone)
 			}
-			typeIn("#email", "quentin@example.com")
-			typeIn("#description", "The breaker trips.")
+			p.typeIn("#email", "quentin@example.com")
+			p.typeIn("#description", "The breaker trips.")
 			if tt.phoneLater {
-				click("button#send")
-				if got := text("#phone-error"); !strings.HasPrefix(got, "Escriba un número de EE. UU. de 10 dígitos") {
+				p.click("button#send")
+				if got := p.text("#phone-error"); !strings.HasPrefix(got, "Escriba un número de EE. UU. de 10 dígitos") {
 					t.Errorf("got %q next to the phone, want the refusal in Spanish", got)
 				}
 				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#street"), "value")); got.Value != "4417 Wisteria Lane" {
 					t.Errorf("after the refusal: got street %q, want what was typed", got.Value)
 				}
 				check("phone-refused")
-				typeIn("#phone", tt.phone)
+				p.typeIn("#phone", tt.phone)
 			}
 			if tt.taken {
 				// Someone takes the window through the JSON API meanwhile.
@@ -240,8 +193,8 @@ func TestBrowserBookingForm(t *testing.T) {
 					t.Fatalf("the other request: %v %v", res, err)
 				}
 				res.Body.Close()
-				click("button#send")
-				if got := text("#window-error"); got != tt.taken_ {
+				p.click("button#send")
+				if got := p.text("#window-error"); got != tt.taken_ {
 					t.Errorf("got %q next to the windows, want %q", got, tt.taken_)
 				}
 				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#name"), "value")); got.Value != "Quentin Zebulon" {
@@ -251,19 +204,19 @@ func TestBrowserBookingForm(t *testing.T) {
 					t.Errorf("after the refusal: the taken window %s is still offered", window.Value)
 				}
 				check("window-taken")
-				tick("#window-0")
+				p.tick("#window-0")
 			}
 			if tt.deposit {
-				click("button#send") // the deposit's box not ticked
+				p.click("button#send") // the deposit's box not ticked
 				want := map[string]string{"en": "tick the box", "es": "marque la casilla"}[tt.lang]
-				if got := text("#deposit_accepted-error"); !strings.Contains(got, want) {
+				if got := p.text("#deposit_accepted-error"); !strings.Contains(got, want) {
 					t.Errorf("got %q next to the deposit's box, want the refusal", got)
 				}
 				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#street"), "value")); got.Value != "4417 Wisteria Lane" {
 					t.Errorf("after the refusal: got street %q, want what was typed", got.Value)
 				}
 				check("deposit-refused")
-				tick("#deposit_accepted")
+				p.tick("#deposit_accepted")
 			}
 			if tt.double {
 				// Two presses on the button, the second while the first
@@ -288,7 +241,7 @@ func TestBrowserBookingForm(t *testing.T) {
 					t.Errorf("the double click sent the form %d times, want 2", got)
 				}
 			} else {
-				click("button#send")
+				p.click("button#send")
 			}
 			loc, err := chromedp.Run(tab, chromedp.Location())
 			if err != nil || !strings.HasPrefix(loc, srv.URL+tt.wantPath) {
@@ -320,16 +273,7 @@ func TestBrowserBookingForm(t *testing.T) {
 	// sent with a forged token (nothing is stored).
 	for _, lang := range []string{"en", "es"} {
 		t.Run("messages "+lang, func(t *testing.T) {
-			tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-			defer cancelTab()
-			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
-				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
-					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": lang}})
-				return chromedp.Void{}, err
-			}
-			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
-				t.Fatal(err)
-			}
+			tab := newPhoneTab(t, browser, shots, "book-messages-"+lang, lang, scriptsOn).ctx
 			check := func(page, want string) {
 				t.Helper()
 				if got := axetest.Text(tab, t, "h1"); got != want {

@@ -8,17 +8,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/network"
-	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/security"
 	"github.com/chromedp/cdproto/target"
 	"github.com/chromedp/chromedp"
@@ -26,145 +21,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/bookform"
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/htmlpage/axetest"
-	"github.com/doorstep/doorstep/pkg/inboxweb"
-	"github.com/doorstep/doorstep/pkg/notify"
 )
-
-// phoneTab is a person's phone in a browser tab of its own: 390×844,
-// touch, the person's language, JavaScript off (on only while axe-core
-// checks a page). It counts the pages the tab opens (top-level documents)
-// and the taps the test makes (a choice, a button, a link, or a text
-// field tapped to type in it).
-type phoneTab struct {
-	t     *testing.T
-	ctx   context.Context
-	lang  string
-	shots string
-	name  string
-	n     int
-	pages atomic.Int32
-	taps  int
-}
-
-func newPhoneTab(t *testing.T, browser context.Context, shots, name, lang string) *phoneTab {
-	t.Helper()
-	old, _ := filepath.Glob(filepath.Join(shots, "phone-"+name+"-*.png"))
-	for _, f := range old {
-		os.Remove(f)
-	}
-	ctx, cancel := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-	t.Cleanup(cancel)
-	p := &phoneTab{t: t, ctx: ctx, lang: lang, shots: shots, name: name}
-	acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
-		_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
-			network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": lang}})
-		return chromedp.Void{}, err
-	}
-	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
-		t.Fatal(err)
-	}
-	if err := chromedp.Listen(ctx, func(ev any) {
-		if e, ok := ev.(*page.EventFrameNavigated); ok && e.Frame.ParentID == "" {
-			p.pages.Add(1)
-		}
-	}); err != nil {
-		t.Fatal(err)
-	}
-	p.scripts(false)
-	return p
-}
-
-func (p *phoneTab) scripts(on bool) {
-	p.t.Helper()
-	if _, err := chromedp.Call(p.ctx, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: !on}); err != nil {
-		p.t.Fatal(err)
-	}
-}
-
-// open opens an address as a link followed: a page, no tap.
-func (p *phoneTab) open(url string) {
-	p.t.Helper()
-	if err := chromedp.Do(p.ctx, chromedp.Navigate(url)); err != nil {
-		p.t.Fatalf("open %s: %v", url, err)
-	}
-}
-
-// check screenshots the page and checks it with axe-core, for touch
-// targets and its language, at a phone's width.
-func (p *phoneTab) check(step string) {
-	p.t.Helper()
-	p.n++
-	name := itoa(p.n) + "-" + step
-	axetest.Screenshot(p.ctx, p.t, p.shots, "phone-"+p.name+"-"+name)
-	p.scripts(true)
-	p.t.Run("axe "+name, func(t *testing.T) { axetest.Check(p.ctx, t) })
-	axetest.CheckTargets(p.ctx, p.t)
-	p.scripts(false)
-	axetest.CheckLang(p.ctx, p.t, step, p.lang)
-}
-
-// soon bounds a look at the page: what is not there fails the test soon.
-func (p *phoneTab) soon() (context.Context, context.CancelFunc) {
-	return context.WithTimeout(p.ctx, 15*time.Second)
-}
-
-func (p *phoneTab) text(sel string) string {
-	p.t.Helper()
-	ctx, cancel := p.soon()
-	defer cancel()
-	return axetest.Text(ctx, p.t, sel)
-}
-
-func (p *phoneTab) attr(sel, name string) string {
-	p.t.Helper()
-	ctx, cancel := p.soon()
-	defer cancel()
-	v, err := chromedp.Run(ctx, chromedp.AttributeValue(chromedp.CSS(sel), name))
-	if err != nil {
-		p.t.Fatalf("%s's %s: %v", sel, name, err)
-	}
-	return v.Value
-}
-
-// click taps a button or a link and waits for the page it opens.
-func (p *phoneTab) click(sel string) {
-	p.t.Helper()
-	p.taps++
-	ctx, cancel := p.soon()
-	defer cancel()
-	axetest.Click(ctx, p.t, sel)
-}
-
-// tick taps a choice.
-func (p *phoneTab) tick(sel string) {
-	p.t.Helper()
-	p.taps++
-	ctx, cancel := p.soon()
-	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(sel))); err != nil {
-		p.t.Fatalf("tick %s: %v", sel, err)
-	}
-}
-
-// typeIn taps a text field and types in it.
-func (p *phoneTab) typeIn(sel, value string) {
-	p.t.Helper()
-	p.taps++
-	ctx, cancel := p.soon()
-	defer cancel()
-	if err := chromedp.Do(ctx, chromedp.SendKeys(chromedp.CSS(sel), value)); err != nil {
-		p.t.Fatalf("type in %s: %v", sel, err)
-	}
-}
-
-func (p *phoneTab) location() string {
-	p.t.Helper()
-	loc, err := chromedp.Run(p.ctx, chromedp.Location())
-	if err != nil {
-		p.t.Fatal(err)
-	}
-	return loc
-}
 
 // phoneWords are the words TestBrowserBookingFormPhone looks for, by
 // language (pkg/bookform and pkg/pages text.go).
@@ -205,29 +62,19 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	var handler http.Handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-	t.Cleanup(srv.Close)
 	// Another site: localhost is not 127.0.0.1's site.
 	var other http.Handler
 	otherSrv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { other.ServeHTTP(w, r) }))
 	t.Cleanup(otherSrv.Close)
 	otherURL := strings.Replace(otherSrv.URL, "127.0.0.1", "localhost", 1)
-	businesses, err := loadBusinesses("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	businesses := demoBusinessesFor(t)
 	for _, b := range businesses {
 		switch b.Slug {
 		case "austin-rapid-plumbing", "mile-high-electric":
 			b.Languages = []string{"en", "es"} // its deposit's rules in both languages
 		}
 	}
-	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeStore()
+	srv := serveLocal(ctx, t, businesses, slog.New(slog.DiscardHandler), nil)
 	browser := axetest.Browser(ctx, t)
 
 	// A page of another site that posts to the form: the form answers
@@ -246,7 +93,7 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 		phone := func(n int) string { return "(512) 555-01" + itoa(10*i+n) }
 
 		t.Run(lang+" plain", func(t *testing.T) {
-			p := newPhoneTab(t, browser, shots, lang+"-plain", lang)
+			p := newPhoneTab(t, browser, shots, "phone-"+lang+"-plain", lang, scriptsOff)
 			p.open(srv.URL + bookform.Path + "desert-cool-hvac?lang=" + lang)
 			p.pages.Store(1) // the form opened from a link
 			p.check("start")
@@ -316,7 +163,7 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 
 		t.Run(lang+" soonest", func(t *testing.T) {
 			// An urgent service: the soonest window, on the first page.
-			p := newPhoneTab(t, browser, shots, lang+"-soonest", lang)
+			p := newPhoneTab(t, browser, shots, "phone-"+lang+"-soonest", lang, scriptsOff)
 			p.open(srv.URL + bookform.Path + "desert-cool-hvac?lang=" + lang)
 			p.pages.Store(1)
 			p.tick(`input[name=service][value="ac-not-cooling"]`)
@@ -345,7 +192,7 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 		})
 
 		t.Run(lang+" deposit", func(t *testing.T) {
-			p := newPhoneTab(t, browser, shots, lang+"-deposit", lang)
+			p := newPhoneTab(t, browser, shots, "phone-"+lang+"-deposit", lang, scriptsOff)
 			p.open(srv.URL + bookform.Path + "austin-rapid-plumbing?lang=" + lang)
 			p.pages.Store(1)
 			if got := p.text("#deposit-amount"); got != w["deposit"] {
@@ -390,7 +237,7 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 		t.Run(lang+" three mistakes", func(t *testing.T) {
 			// No street, a phone that is no phone, the deposit's box not
 			// ticked: one refusal lists them all.
-			p := newPhoneTab(t, browser, shots, lang+"-mistakes", lang)
+			p := newPhoneTab(t, browser, shots, "phone-"+lang+"-mistakes", lang, scriptsOff)
 			p.open(srv.URL + bookform.Path + "austin-rapid-plumbing?lang=" + lang)
 			p.pages.Store(1)
 			p.tick(`input[name=service][value="leak-repair"]`)
@@ -432,11 +279,11 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 			if loc := p.location(); !strings.HasSuffix(loc, "#phone") {
 				t.Errorf("the phone's link: got %s", loc)
 			}
-			p.scripts(true)
+			p.setScripts(true)
 			if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.querySelector("#phone").value = ""`)); err != nil {
 				t.Fatal(err)
 			}
-			p.scripts(false)
+			p.setScripts(false)
 			p.typeIn("#phone", phone(4))
 			p.typeIn("#street", "4417 Wisteria Lane")
 			if ok, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`document.querySelector("#window-0").checked`)); err != nil || !ok {
@@ -453,7 +300,7 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 
 		t.Run(lang+" day gone", func(t *testing.T) {
 			// A form opened before midnight and sent after: its day has gone.
-			p := newPhoneTab(t, browser, shots, lang+"-day-gone", lang)
+			p := newPhoneTab(t, browser, shots, "phone-"+lang+"-day-gone", lang, scriptsOff)
 			p.open(srv.URL + bookform.Path + "desert-cool-hvac?lang=" + lang)
 			p.tick(`input[name=service][value="ac-tune-up"]`)
 			p.typeIn("#zip", "85004")
@@ -504,7 +351,7 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 				}
 				res.Body.Close()
 			}
-			p := newPhoneTab(t, browser, shots, lang+"-email-limit", lang)
+			p := newPhoneTab(t, browser, shots, "phone-"+lang+"-email-limit", lang, scriptsOff)
 			p.open(srv.URL + bookform.Path + "limpieza-la-estrella?lang=" + lang)
 			p.tick(`input[name=service][value="standard-cleaning"]`)
 			p.typeIn("#zip", "90026")
@@ -524,7 +371,7 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 		})
 
 		t.Run(lang+" addresses", func(t *testing.T) {
-			p := newPhoneTab(t, browser, shots, lang+"-addresses", lang)
+			p := newPhoneTab(t, browser, shots, "phone-"+lang+"-addresses", lang, scriptsOff)
 			for _, path := range []string{"/book/", "/book", "/book/desert-cool-hvac/x"} {
 				p.open(srv.URL + path)
 				if got := p.text("h1"); got != w["not found"] {
@@ -587,9 +434,6 @@ func TestBrowserBookingFormEmbedded(t *testing.T) {
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	var handler http.Handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-	t.Cleanup(srv.Close)
 	// Each business's own site, on another site: {slug}.localhost (which
 	// Chromium reaches on the loopback) is not 127.0.0.1's site. A
 	// business's url is https; the tab takes the test server's certificate.
@@ -604,10 +448,7 @@ func TestBrowserBookingFormEmbedded(t *testing.T) {
 	site.Config.ErrorLog = log.New(io.Discard, "", 0)
 	t.Cleanup(site.Close)
 	siteURL := func(slug string) string { return strings.Replace(site.URL, "127.0.0.1", slug+".localhost", 1) }
-	businesses, err := loadBusinesses("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	businesses := demoBusinessesFor(t)
 	for _, b := range businesses {
 		switch b.Slug {
 		case "desert-cool-hvac", "austin-rapid-plumbing":
@@ -615,22 +456,18 @@ func TestBrowserBookingFormEmbedded(t *testing.T) {
 			b.Languages = []string{"en", "es"}
 		}
 	}
-	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeStore()
+	srv := serveLocal(ctx, t, businesses, slog.New(slog.DiscardHandler), nil)
 	browser := axetest.Browser(ctx, t)
 
 	// The snippet, as the settings' booking form section gives it to the
 	// business.
 	for _, slug := range []string{"desert-cool-hvac", "austin-rapid-plumbing"} {
-		p := newPhoneTab(t, browser, shots, "embed-"+slug, "en")
+		p := newPhoneTab(t, browser, shots, "phone-embed-"+slug, "en", scriptsOff)
 		signIn(t, p, srv.URL, "inbox@"+slug+".example.com")
 		p.open(srv.URL + "/inbox/settings/booking-form")
-		p.scripts(true)
+		p.setScripts(true)
 		snippet, err := chromedp.Run(p.ctx, chromedp.Value(chromedp.CSS("#embed-frame")))
-		p.scripts(false)
+		p.setScripts(false)
 		if err != nil || !strings.HasPrefix(snippet, `<iframe src="`+srv.URL+bookform.Path+slug+`"`) {
 			t.Fatalf("the booking form section's snippet: got %q (%v)", snippet, err)
 		}
@@ -648,7 +485,7 @@ func TestBrowserBookingFormEmbedded(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p := newPhoneTab(t, browser, shots, "embedded-"+tt.name, tt.lang)
+			p := newPhoneTab(t, browser, shots, "phone-embedded-"+tt.name, tt.lang, scriptsOff)
 			if _, err := chromedp.Call(p.ctx, security.SetIgnoreCertificateErrors, security.SetIgnoreCertificateErrorsParams{Ignore: true}); err != nil {
 				t.Fatal(err)
 			}
@@ -718,27 +555,4 @@ func TestBrowserBookingFormEmbedded(t *testing.T) {
 			}
 		})
 	}
-}
-
-// signIn signs the business with the inbox address email in, in the tab,
-// with the link the local server's outbox holds.
-func signIn(t *testing.T, p *phoneTab, base, email string) {
-	t.Helper()
-	p.open(base + "/inbox")
-	p.typeIn("#email", email)
-	p.click("button#send")
-	var outbox struct{ Messages []notify.Message }
-	getJSON(t, base+"/dev/outbox", &outbox)
-	link := ""
-	for _, m := range outbox.Messages { // newest first
-		if m.Kind == inboxweb.KindSignIn && m.To == email {
-			link = signInLink.FindString(m.Body)
-			break
-		}
-	}
-	if link == "" {
-		t.Fatalf("outbox: no sign-in link to %s", email)
-	}
-	p.open(link)
-	p.click("button#sign-in")
 }

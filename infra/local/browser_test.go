@@ -6,9 +6,6 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -69,19 +66,9 @@ func TestBrowserInbox(t *testing.T) {
 	// Long enough for both languages on a busy machine.
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
-	var handler http.Handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-	t.Cleanup(srv.Close)
-	businesses, err := loadBusinesses("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var logs logBuffer
-	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeStore()
+	businesses := demoBusinessesFor(t)
+	srv := serveLocal(ctx, t, businesses, slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug})), nil)
 
 	browser := axetest.Browser(ctx, t)
 
@@ -123,12 +110,7 @@ func TestBrowserInbox(t *testing.T) {
 	}
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
-			var b *booking.Business
-			for _, x := range businesses {
-				if x.Slug == tt.slug {
-					b = x
-				}
-			}
+			b := businessOf(businesses, tt.slug)
 			if b == nil || b.InboxEmail == "" || b.DefaultLanguage != tt.lang {
 				t.Fatalf("businesses.json: want %s with an inbox_email and default_language %s, got %+v", tt.slug, tt.lang, b)
 			}
@@ -164,55 +146,23 @@ func TestBrowserInbox(t *testing.T) {
 
 			// Each language in a browser context of its own: no cookie
 			// (session, language) carries over.
-			// This run's screenshots replace the last run's, whose pages
-			// may have been numbered otherwise.
-			old, _ := filepath.Glob(filepath.Join(shots, "inbox-"+tt.lang+"-*.png"))
-			for _, f := range old {
-				os.Remove(f)
-			}
-			tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-			defer cancelTab()
-			n := 0
-			shot := func(name string) {
-				t.Helper()
-				n++
-				axetest.Screenshot(tab, t, shots, "inbox-"+tt.lang+"-"+itoa(n)+"-"+name)
-				t.Run("axe "+itoa(n)+"-"+name, func(t *testing.T) { axetest.Check(tab, t) })
-				axetest.CheckTargets(tab, t)
-				axetest.CheckLang(tab, t, name, tt.lang)
-			}
-			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
-			click := func(sel string) { t.Helper(); axetest.Click(tab, t, sel) }
-			navigate := func(url string) {
-				t.Helper()
-				if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
-					t.Fatalf("open %s: %v", url, err)
-				}
-			}
-			// A phone's viewport, touch and all (headless Chromium's window
-			// is never narrower than 500 px), in the owner's language: the
-			// signed-out pages follow the browser's Accept-Language, the
-			// signed-in ones the business's default_language.
-			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
-				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
-					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": tt.lang}})
-				return chromedp.Void{}, err
-			}
-			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
-				t.Fatal(err)
-			}
+			// A phone's tab, in the owner's language: the signed-out pages
+			// follow the browser's Accept-Language, the signed-in ones the
+			// business's default_language.
+			p := newPhoneTab(t, browser, shots, "inbox-"+tt.lang, tt.lang, scriptsOn)
+			tab := p.ctx
 
 			// The person's status page, and the deposit paid where one is
 			// asked (simulated on the local server).
-			navigate(created.StatusURL)
+			p.open(created.StatusURL)
 			if w, err := chromedp.Run(tab, chromedp.Evaluate[int]("innerWidth")); err != nil || w != 390 {
 				t.Fatalf("got a viewport %d px wide (%v), want a phone's 390", w, err)
 			}
-			shot("person-status")
+			p.check("person-status")
 			if tt.deposit {
-				click("a#pay")
-				shot("person-pay")
-				click("button#pay")
+				p.click("a#pay")
+				p.check("person-pay")
+				p.click("button#pay")
 				if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#deposit"), "data-deposit")); got.Value != string(booking.DepositPaid) {
 					t.Fatalf("after paying: got deposit %q, want paid", got.Value)
 				}
@@ -226,39 +176,39 @@ func TestBrowserInbox(t *testing.T) {
 			if want := srv.URL + "/book/" + tt.slug; profile.BookingURL != want {
 				t.Errorf("getBusiness: got booking_url %q, want the local form %q", profile.BookingURL, want)
 			}
-			navigate(profile.BookingURL)
+			p.open(profile.BookingURL)
 			if n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("main form").length`)); n == 0 {
 				t.Errorf("booking_url %s: no form on the page", profile.BookingURL)
 			}
 
 			// 2. The business signs in with a link from the outbox.
-			navigate(srv.URL + "/inbox")
-			if got := text("h1"); got != tt.signIn {
+			p.open(srv.URL + "/inbox")
+			if got := p.text("h1"); got != tt.signIn {
 				t.Errorf("sign-in form: got %q, want %q", got, tt.signIn)
 			}
-			shot("sign-in")
+			p.check("sign-in")
 			if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS("#email"), b.InboxEmail)); err != nil {
 				t.Fatal(err)
 			}
-			click("button#send")
-			if got := text("h1"); got != tt.sent {
+			p.click("button#send")
+			if got := p.text("h1"); got != tt.sent {
 				t.Errorf("after asking for a link: got %q, want %q", got, tt.sent)
 			}
-			shot("sent")
+			p.check("sent")
 			// Past the hourly limit of sign-in links for one address, the
 			// page says so (the same for any address, a business's or not).
 			limited := map[string]string{"en": "Too many sign-in links", "es": "Demasiados enlaces para iniciar sesión"}[tt.lang]
 			for i := 0; i <= booking.MaxSignInsPerHour; i++ {
-				navigate(srv.URL + "/inbox")
+				p.open(srv.URL + "/inbox")
 				if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS("#email"), "nobody-"+tt.lang+"@example.com")); err != nil {
 					t.Fatal(err)
 				}
-				click("button#send")
+				p.click("button#send")
 			}
-			if got := text("h1"); got != limited {
+			if got := p.text("h1"); got != limited {
 				t.Errorf("past the sign-in limit: got %q, want %q", got, limited)
 			}
-			shot("sign-in-limited")
+			p.check("sign-in-limited")
 			var outbox struct{ Messages []notify.Message }
 			getJSON(t, srv.URL+"/dev/outbox", &outbox)
 			link := ""
@@ -274,26 +224,22 @@ func TestBrowserInbox(t *testing.T) {
 			secrets = append(secrets, strings.TrimPrefix(link, srv.URL+"/inbox/sign-in/"))
 			// The outbox in the browser is a page (in English: the local
 			// server's own), newest first, whose sign-in link is tapped.
-			navigate(srv.URL + "/dev/outbox")
-			n++
-			axetest.Screenshot(tab, t, shots, "inbox-"+tt.lang+"-"+itoa(n)+"-outbox")
-			t.Run("axe "+itoa(n)+"-outbox", func(t *testing.T) { axetest.Check(tab, t) })
-			axetest.CheckTargets(tab, t)
-			axetest.CheckLang(tab, t, "outbox", "en")
-			if got := text("h1"); got != "Outbox" {
+			p.open(srv.URL + "/dev/outbox")
+			p.checkIn("outbox", "en")
+			if got := p.text("h1"); got != "Outbox" {
 				t.Errorf("outbox page: got heading %q, want Outbox", got)
 			}
 			tos, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`[...document.querySelectorAll("li.message .meta strong")].map(e => e.textContent)`))
 			if err != nil || len(tos) != len(outbox.Messages) || tos[0] != outbox.Messages[0].To || tos[len(tos)-1] != outbox.Messages[len(tos)-1].To {
 				t.Errorf("outbox page: got the recipients %v (%v), want the JSON's %d, newest first", tos, err, len(outbox.Messages))
 			}
-			click(`li.message a[href="` + link + `"]`)
-			if got := text("h1"); got != tt.token {
+			p.click(`li.message a[href="` + link + `"]`)
+			if got := p.text("h1"); got != tt.token {
 				t.Errorf("sign-in link: got %q, want %q", got, tt.token)
 			}
-			shot("token")
-			click("button#sign-in")
-			if got := text("main h1"); got != tt.inbox {
+			p.check("token")
+			p.click("button#sign-in")
+			if got := p.text("main h1"); got != tt.inbox {
 				t.Errorf("after signing in: got %q, want %q", got, tt.inbox)
 			}
 			session := func(ctx context.Context, target *chromedp.Target) (string, error) {
@@ -320,18 +266,18 @@ func TestBrowserInbox(t *testing.T) {
 				t.Errorf("inbox: got the request %q, want it new", got.Value)
 			}
 			if tt.answer != "" {
-				if got := text("h2#answer"); got != tt.answer {
+				if got := p.text("h2#answer"); got != tt.answer {
 					t.Errorf("inbox: got section %q, want %q", got, tt.answer)
 				}
 			}
-			shot("inbox")
+			p.check("inbox")
 
 			// 3. The new request: offer another window, then accept.
-			click(item)
+			p.click(item)
 			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#state"), "data-state")); got.Value != string(booking.StatusNew) {
 				t.Errorf("request page: got %q, want new", got.Value)
 			}
-			if got := text("#description"); got != "Please ring twice." {
+			if got := p.text("#description"); got != "Please ring twice." {
 				t.Errorf("request page: got description %q", got)
 			}
 			// Who, where, what and when first, then the moves that fit a
@@ -344,7 +290,7 @@ func TestBrowserInbox(t *testing.T) {
 			if got := slices.DeleteFunc(slices.Clone(order), func(id string) bool { return !slices.Contains(wantOrder, id) }); !slices.Equal(got, wantOrder) {
 				t.Errorf("request page: got the parts in the order %v, want %v", got, wantOrder)
 			}
-			if got := text("h1"); !strings.HasPrefix(got, "Test Person") {
+			if got := p.text("h1"); !strings.HasPrefix(got, "Test Person") {
 				t.Errorf("request page: got heading %q, want the person's name first", got)
 			}
 			if href, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("a#map"), "href")); !strings.HasPrefix(href.Value, "https://www.google.com/maps/search/?api=1&query=1+Test+St") {
@@ -355,22 +301,22 @@ func TestBrowserInbox(t *testing.T) {
 					t.Errorf("request page: a new request offers %s", gone)
 				}
 			}
-			shot("request")
+			p.check("request")
 			// The decline's confirmation, left without declining.
-			click("a#decline")
-			shot("confirm-decline")
-			click("main a.secondary")
-			click("a#move")
-			if got := text("h1"); got != tt.moveHeading {
+			p.click("a#decline")
+			p.check("confirm-decline")
+			p.click("main a.secondary")
+			p.click("a#move")
+			if got := p.text("h1"); got != tt.moveHeading {
 				t.Errorf("move page: got %q, want %q", got, tt.moveHeading)
 			}
 			// First the days, then the windows of the one picked.
 			if n, _ := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("input[type=radio]").length`)); n != 0 {
 				t.Errorf("move page: got %d windows before a day is picked, want none", n)
 			}
-			shot("move")
-			click("a.card.day")
-			shot("move-day")
+			p.check("move")
+			p.click("a.card.day")
+			p.check("move-day")
 			// The button is in view without scrolling past the windows.
 			inView, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector("#confirm").getBoundingClientRect())`))
 			if err != nil || !inView {
@@ -382,22 +328,22 @@ func TestBrowserInbox(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dayText := text("#picked-day")
-			label := text("fieldset.choices label:last-of-type")
+			dayText := p.text("#picked-day")
+			label := p.text("fieldset.choices label:last-of-type")
 			// Picked as a tap does, whatever the button kept in view covers.
 			if _, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(i => (i.click(), i.checked))(document.querySelector("`+pick+`"))`)); err != nil {
 				t.Fatal(err)
 			}
-			click("button#confirm")
+			p.click("button#confirm")
 			// The offer answers the request: it is accepted at the new
 			// window, with nothing more to press (issue 20).
 			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#state"), "data-state")); got.Value != string(booking.StatusAccepted) {
 				t.Errorf("after offering another window: got %q, want accepted", got.Value)
 			}
-			if got := text(".notice"); got != tt.accepted {
+			if got := p.text(".notice"); got != tt.accepted {
 				t.Errorf("after offering another window: got notice %q, want %q", got, tt.accepted)
 			}
-			shot("accepted")
+			p.check("accepted")
 			// 4. The settings: a short page that links to its sections,
 			// each one tap from the page and from every other section, and
 			// none taller than two phone screens.
@@ -423,16 +369,16 @@ func TestBrowserInbox(t *testing.T) {
 				ok, err := chromedp.Run(tab, chromedp.Evaluate[bool](`(r => r.top >= 0 && r.bottom <= innerHeight)(document.querySelector("`+sel+`").getBoundingClientRect())`))
 				return err == nil && ok
 			}
-			click("header a[href='/inbox/settings']")
+			p.click("header a[href='/inbox/settings']")
 			if h := height(); h > twoScreens {
 				t.Errorf("settings page: %d px tall, want at most %d", h, twoScreens)
 			}
-			shot("settings")
+			p.check("settings")
 			for i, section := range []string{"hours", "days-off", "notice", "calendar", "booking-form", "texts"} {
 				if i == 0 {
-					click("#open-" + section)
+					p.click("#open-" + section)
 				} else {
-					click("#to-" + section)
+					p.click("#to-" + section)
 				}
 				if got := path(); got != "/inbox/settings/"+section {
 					t.Errorf("section %s: got %s", section, got)
@@ -445,13 +391,13 @@ func TestBrowserInbox(t *testing.T) {
 					t.Errorf("section %s: %d px tall, want at most two phone screens (%d)", section, h, twoScreens)
 				}
 				t.Logf("settings section %s (%s): %d px", section, tt.lang, h)
-				shot("settings-" + section)
+				p.check("settings-" + section)
 			}
 
 			// taps and pages count what the owner does, from the inbox: a tap
 			// that opens a page, or one that ticks a box or enters a field.
 			taps, pages := 0, 0
-			open := func(sel string) { t.Helper(); taps++; pages++; click(sel) }
+			open := func(sel string) { t.Helper(); taps++; pages++; p.click(sel) }
 			tick := func(sel string) {
 				t.Helper()
 				taps++
@@ -476,7 +422,7 @@ func TestBrowserInbox(t *testing.T) {
 			if len(before.Windows) == 0 {
 				t.Fatalf("availability on %s: no window before closing the day", closed)
 			}
-			navigate(srv.URL + "/inbox")
+			p.open(srv.URL + "/inbox")
 			open("header a[href='/inbox/settings']")
 			open("#open-days-off")
 			enter("#from", closed)
@@ -486,10 +432,10 @@ func TestBrowserInbox(t *testing.T) {
 			if got := path(); got != "/inbox/settings/days-off" {
 				t.Errorf("after adding a day off: got %s, want the days-off section", got)
 			}
-			if got := text("#days-off-list"); !strings.Contains(got, "Test day off") {
+			if got := p.text("#days-off-list"); !strings.Contains(got, "Test day off") {
 				t.Errorf("settings: the days off are %q, want the one just added", got)
 			}
-			if got := text(".notice"); got != tt.dayOffAdded {
+			if got := p.text(".notice"); got != tt.dayOffAdded {
 				t.Errorf("after adding a day off: got notice %q, want %q", got, tt.dayOffAdded)
 			}
 			if !shown(".notice") {
@@ -498,11 +444,11 @@ func TestBrowserInbox(t *testing.T) {
 			if h := height(); h > twoScreens {
 				t.Errorf("the days-off section with a day off: %d px tall, want at most %d", h, twoScreens)
 			}
-			shot("settings-day-off")
+			p.check("settings-day-off")
 
 			// The tallest hours section: two intervals every day, and room
 			// for a third (typed in two saves: a closed day has one row).
-			click("#to-hours")
+			p.click("#to-hours")
 			for pass := range 2 {
 				var fill []chromedp.Action[chromedp.Void]
 				for _, d := range []string{"mon", "tue", "wed", "thu", "fri", "sat", "sun"} {
@@ -514,8 +460,8 @@ func TestBrowserInbox(t *testing.T) {
 				if err := chromedp.Do(tab, fill...); err != nil {
 					t.Fatal(err)
 				}
-				click("#hours button")
-				if got := text(".notice"); got != tt.hoursSaved {
+				p.click("#hours button")
+				if got := p.text(".notice"); got != tt.hoursSaved {
 					t.Fatalf("split hours every day: got notice %q, want %q", got, tt.hoursSaved)
 				}
 			}
@@ -527,7 +473,7 @@ func TestBrowserInbox(t *testing.T) {
 				t.Errorf("the hours section with two intervals every day: %d px tall, want at most %d", h, twoScreens)
 			}
 			t.Logf("settings section hours, two intervals every day (%s): %d px", tt.lang, h)
-			shot("settings-hours-split")
+			p.check("settings-hours-split")
 
 			// An owner's hours change: from the inbox, Settings, Hours,
 			// today and tomorrow open 24 hours, Save.
@@ -536,7 +482,7 @@ func TestBrowserInbox(t *testing.T) {
 			today, tomorrowDay := time.Now().In(loc), time.Now().In(loc).AddDate(0, 0, 1)
 			allDay := []string{weekday(today), weekday(tomorrowDay)}
 			taps, pages = 0, 0
-			navigate(srv.URL + "/inbox")
+			p.open(srv.URL + "/inbox")
 			open("header a[href='/inbox/settings']")
 			open("#open-hours")
 			for _, d := range allDay {
@@ -550,18 +496,18 @@ func TestBrowserInbox(t *testing.T) {
 			if got := path(); got != "/inbox/settings/hours" {
 				t.Errorf("after saving the hours: got %s, want the hours section", got)
 			}
-			if got := text(".notice"); got != tt.hoursSaved {
+			if got := p.text(".notice"); got != tt.hoursSaved {
 				t.Errorf("after saving the hours: got notice %q, want %q", got, tt.hoursSaved)
 			}
 			for _, d := range allDay {
-				if got := text("#day-" + d); !strings.Contains(got, tt.open24) {
+				if got := p.text("#day-" + d); !strings.Contains(got, tt.open24) {
 					t.Errorf("hours: %s shows %q, want %q", d, got, tt.open24)
 				}
 				if checked, _ := chromedp.Run(tab, chromedp.Evaluate[bool](`document.querySelector("#`+d+`-allday").checked`)); !checked {
 					t.Errorf("hours: %s is not ticked open 24 hours after saving", d)
 				}
 			}
-			if got := text("main"); strings.Contains(got, "12:00 AM – 12:00 AM") || strings.Contains(got, "00:00 – 24:00") {
+			if got := p.text("main"); strings.Contains(got, "12:00 AM – 12:00 AM") || strings.Contains(got, "00:00 – 24:00") {
 				t.Errorf("hours: a day open 24 hours reads as midnight to midnight: %q", got)
 			}
 			var stored struct{ Hours map[string][]booking.Interval }
@@ -571,7 +517,7 @@ func TestBrowserInbox(t *testing.T) {
 					t.Errorf("getBusiness: %s hours %v, want 00:00 to 24:00", d, got)
 				}
 			}
-			shot("settings-hours-24")
+			p.check("settings-hours-24")
 
 			// Two problems at once: each one item of the list at the top
 			// (its marker on its first line, not mid-sentence), linked to
@@ -587,18 +533,18 @@ func TestBrowserInbox(t *testing.T) {
 				chromedp.SetValue(chromedp.CSS("#"+bad+"-open-0"), "8 oclock"), chromedp.SetValue(chromedp.CSS("#"+bad+"-close-0"), "5:00 PM")); err != nil {
 				t.Fatal(err)
 			}
-			click("#hours button")
-			if got := text("#problems a[href='#" + bad + "-open-0']"); !strings.HasSuffix(got, tt.timeError) {
+			p.click("#hours button")
+			if got := p.text("#problems a[href='#" + bad + "-open-0']"); !strings.HasSuffix(got, tt.timeError) {
 				t.Errorf("a time that is none: got %q at the top, want it to end with %q", got, tt.timeError)
 			}
-			if got := text("#" + bad + "-open-0-error"); got != tt.timeError {
+			if got := p.text("#" + bad + "-open-0-error"); got != tt.timeError {
 				t.Errorf("a time that is none: got %q next to the field, want %q", got, tt.timeError)
 			}
 			if got, _ := chromedp.Run(tab, chromedp.Value(chromedp.CSS("#"+bad+"-open-0"))); got != "8 oclock" {
 				t.Errorf("a time that is none: the field shows %q, want what was typed", got)
 			}
-			closeError := text("#" + late + "-close-0-error")
-			if got := text("#problems a[href='#" + late + "-close-0']"); !strings.HasSuffix(got, closeError) {
+			closeError := p.text("#" + late + "-close-0-error")
+			if got := p.text("#problems a[href='#" + late + "-close-0']"); !strings.HasSuffix(got, closeError) {
 				t.Errorf("a close before the open: got %q at the top, want it to end with %q", got, closeError)
 			}
 			type listItem struct {
@@ -623,21 +569,21 @@ func TestBrowserInbox(t *testing.T) {
 			if !shown("#problems") {
 				t.Errorf("two problems: the list of problems is out of view")
 			}
-			shot("settings-error")
+			p.check("settings-error")
 
 			// The notice and the crews, in their section.
-			click("#to-notice")
+			p.click("#to-notice")
 			if err := chromedp.Do(tab, chromedp.SetValue(chromedp.CSS("#notice_hours"), "2"), chromedp.SetValue(chromedp.CSS("#notice_minutes"), "0")); err != nil {
 				t.Fatal(err)
 			}
-			click("#notice button")
-			if got := text(".notice"); got != tt.noticeSaved {
+			p.click("#notice button")
+			if got := p.text(".notice"); got != tt.noticeSaved {
 				t.Errorf("after setting the notice: got notice %q, want %q", got, tt.noticeSaved)
 			}
 			if got := path(); got != "/inbox/settings/notice" {
 				t.Errorf("after setting the notice: got %s, want the notice section", got)
 			}
-			shot("settings-notice")
+			p.check("settings-notice")
 			var after booking.Availability
 			getJSON(t, srv.URL+"/api/v1/businesses/"+tt.slug+"/availability?days=1&from="+closed, &after)
 			if len(after.Windows) != 0 {
@@ -659,14 +605,14 @@ func TestBrowserInbox(t *testing.T) {
 			if err := chromedp.Do(tab, chromedp.SetValue(chromedp.CSS("#crews_per_window"), "2")); err != nil {
 				t.Fatal(err)
 			}
-			click("#crews button")
-			if got := text(".notice"); got != tt.crewsSaved {
+			p.click("#crews button")
+			if got := p.text(".notice"); got != tt.crewsSaved {
 				t.Errorf("after setting the crews: got notice %q, want %q", got, tt.crewsSaved)
 			}
 			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#crews_per_window"), "value")); got.Value != "2" {
 				t.Errorf("after setting the crews: the form shows %q crews, want 2", got.Value)
 			}
-			shot("settings-crews")
+			p.check("settings-crews")
 
 			// 5. Today first: tomorrow's accepted job (Maria's), then the
 			// request that needs an answer, each card with the name, the
@@ -680,9 +626,9 @@ func TestBrowserInbox(t *testing.T) {
 			waiting := send(soon.Windows[1].Start, "Sam Waiting", 7)
 			if tt.deposit {
 				for _, c := range []booking.Created{maria, waiting} {
-					navigate(c.StatusURL)
-					click("a#pay")
-					click("button#pay")
+					p.open(c.StatusURL)
+					p.click("a#pay")
+					p.click("button#pay")
 				}
 			}
 			req, _ := http.NewRequest(http.MethodPost, srv.URL+"/api/v1/inbox/requests/"+maria.Code+"/accept", nil)
@@ -692,7 +638,7 @@ func TestBrowserInbox(t *testing.T) {
 			} else {
 				res.Body.Close()
 			}
-			navigate(srv.URL + "/inbox")
+			p.open(srv.URL + "/inbox")
 			parts, err := chromedp.Run(tab, chromedp.Evaluate[[]string](`[...document.querySelectorAll("main h2[id], main a.card")].map(e => e.id || e.dataset.code)`))
 			if err != nil || len(parts) == 0 || parts[0] != "soon" {
 				t.Errorf("inbox: got the parts %v (%v), want today's and tomorrow's jobs first", parts, err)
@@ -702,39 +648,39 @@ func TestBrowserInbox(t *testing.T) {
 				t.Errorf("inbox: got the parts %v, want soon, Maria's job %s, answer, the new request %s in this order", parts, maria.Code, waiting.Code)
 			}
 			card := `a.card[data-code="` + maria.Code + `"]`
-			if got := text(card + " .name"); got != "Maria Lopez" {
+			if got := p.text(card + " .name"); got != "Maria Lopez" {
 				t.Errorf("inbox: Maria's card names %q", got)
 			}
-			if got := text(card + " .service"); got == "" {
+			if got := p.text(card + " .service"); got == "" {
 				t.Errorf("inbox: Maria's card shows no service")
 			}
-			if got := text(card + " .window"); !strings.Contains(got, display.Clock(tt.lang, soon.Windows[0].Start, loc)) {
+			if got := p.text(card + " .window"); !strings.Contains(got, display.Clock(tt.lang, soon.Windows[0].Start, loc)) {
 				t.Errorf("inbox: Maria's card shows the window %q, want it to start at %s", got, display.Clock(tt.lang, soon.Windows[0].Start, loc))
 			}
 			if got, _ := chromedp.Run(tab, chromedp.Evaluate[string](`document.querySelector('`+card+`').closest("ul").previousElementSibling.textContent`)); !strings.HasPrefix(got, tt.tomorrow+" · ") {
 				t.Errorf("inbox: Maria's job is under %q, want %q", got, tt.tomorrow+" · …")
 			}
-			shot("inbox-today-first")
+			p.check("inbox-today-first")
 			// The settings page shows the hours at a glance: today and
 			// tomorrow open 24 hours.
-			click("header a[href='/inbox/settings']")
-			if got := text("#open-hours"); !strings.Contains(got, ": "+tt.open24) {
+			p.click("header a[href='/inbox/settings']")
+			if got := p.text("#open-hours"); !strings.Contains(got, ": "+tt.open24) {
 				t.Errorf("settings page: the hours read %q, want a day %q", got, tt.open24)
 			}
-			shot("settings-summary")
-			click("#open-calendar")
+			p.check("settings-summary")
+			p.click("#open-calendar")
 
 			// The calendar feed: a new address, shown whole, which a
 			// calendar app subscribes to; it lists the accepted job.
-			click("#new-feed button")
-			feed := text("#feed-address-value")
+			p.click("#new-feed button")
+			feed := p.text("#feed-address-value")
 			if !strings.HasPrefix(feed, srv.URL+"/calendar/"+tt.slug+".") || !strings.HasSuffix(feed, ".ics") {
 				t.Fatalf("feed page: got address %q, want %s/calendar/%s.<secret>.ics", feed, srv.URL, tt.slug)
 			}
 			if err := chromedp.Do(tab, chromedp.Reload()); err != nil {
 				t.Fatal(err)
 			}
-			if got := text("#feed-address-value"); got != feed {
+			if got := p.text("#feed-address-value"); got != feed {
 				t.Errorf("feed page, reloaded: got address %q, want the same %q", got, feed)
 			}
 			if href, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("a#subscribe"), "href")); href.Value != "webcal://"+strings.TrimPrefix(feed, "http://") {
@@ -746,26 +692,26 @@ func TestBrowserInbox(t *testing.T) {
 			if got, err := chromedp.Run(tab, chromedp.Poll[string](`document.querySelector("#copy-status").textContent || null`, chromedp.WithPollingTimeout(5*time.Second))); err != nil || got != tt.copied {
 				t.Errorf("feed page: after Copy got %q, want %q", got, tt.copied)
 			}
-			shot("settings-feed")
+			p.check("settings-feed")
 			if status, event := feedEvent(t, feed, created.Code); status != "CONFIRMED" {
 				t.Errorf("the feed's event of the accepted request %s: status %q, want CONFIRMED (%v)", created.Code, status, event)
 			}
-			navigate(srv.URL + "/inbox/requests/XXXX-XXXX-XXXX")
-			if got := text("main h1"); got != tt.notFound {
+			p.open(srv.URL + "/inbox/requests/XXXX-XXXX-XXXX")
+			if got := p.text("main h1"); got != tt.notFound {
 				t.Errorf("unknown code: got %q, want %q", got, tt.notFound)
 			}
-			shot("not-found")
+			p.check("not-found")
 
 			// 4. The person's status page: the new window, changed by the
 			// business.
-			navigate(created.StatusURL)
+			p.open(created.StatusURL)
 			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#state"), "data-state")); got.Value != string(booking.StatusAccepted) {
 				t.Errorf("status page: got %q, want accepted", got.Value)
 			}
-			if got := text("strong.moved"); got != tt.moved {
+			if got := p.text("strong.moved"); got != tt.moved {
 				t.Errorf("status page: got %q, want %q", got, tt.moved)
 			}
-			window := text("dl dd")
+			window := p.text("dl dd")
 			clockStart, _, _ := strings.Cut(label, " – ")
 			if !strings.Contains(window, dayText) || !strings.Contains(window, clockStart) {
 				t.Errorf("status page: got window %q, want %s at %s", window, dayText, clockStart)
@@ -775,22 +721,22 @@ func TestBrowserInbox(t *testing.T) {
 			if got := status.ArrivalWindow.Start.UTC().Format(time.RFC3339); got != start.Value || !status.ArrivalWindow.ChangedByBusiness {
 				t.Errorf("getServiceRequest: got window %s changed_by_business %v, want %s true", got, status.ArrivalWindow.ChangedByBusiness, start.Value)
 			}
-			shot("person-moved")
-			click("a#cancel")
-			shot("person-cancel")
+			p.check("person-moved")
+			p.click("a#cancel")
+			p.check("person-cancel")
 
 			// Signed out, the used link offers a new one.
-			navigate(srv.URL + "/inbox")
-			click("button#sign-out")
-			if got := text("h1"); got != tt.signIn {
+			p.open(srv.URL + "/inbox")
+			p.click("button#sign-out")
+			if got := p.text("h1"); got != tt.signIn {
 				t.Errorf("after signing out: got %q, want the sign-in form %q", got, tt.signIn)
 			}
-			navigate(link)
-			click("button#sign-in")
-			if got := text(".notice"); got != tt.spent {
+			p.open(link)
+			p.click("button#sign-in")
+			if got := p.text(".notice"); got != tt.spent {
 				t.Errorf("a used link: got %q, want %q", got, tt.spent)
 			}
-			shot("spent")
+			p.check("spent")
 		})
 	}
 

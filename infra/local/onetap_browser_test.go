@@ -5,14 +5,11 @@ import (
 	"encoding/json"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -34,19 +31,8 @@ func TestBrowserOneTap(t *testing.T) {
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	var handler http.Handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-	t.Cleanup(srv.Close)
-	businesses, err := loadBusinesses("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var logs logBuffer
-	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.NewTextHandler(&logs, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeStore()
+	srv := serveLocal(ctx, t, demoBusinessesFor(t), slog.New(slog.NewTextHandler(&logs, nil)), nil)
 	browser := axetest.Browser(ctx, t)
 
 	tests := []struct {
@@ -95,57 +81,34 @@ func TestBrowserOneTap(t *testing.T) {
 				t.Fatalf("outbox: no new-request e-mail with a one-tap link for %s", created.Code)
 			}
 
-			tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-			defer cancelTab()
-			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
-				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
-					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": tt.lang}})
-				return chromedp.Void{}, err
-			}
-			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
-				t.Fatal(err)
-			}
-			n := 0
-			shot := func(name string) {
-				t.Helper()
-				n++
-				axetest.Screenshot(tab, t, shots, "onetap-"+tt.lang+"-"+itoa(n)+"-"+name)
-				t.Run("axe "+itoa(n)+"-"+name, func(t *testing.T) { axetest.Check(tab, t) })
-				axetest.CheckTargets(tab, t)
-				axetest.CheckLang(tab, t, name, tt.lang)
-			}
-			taps := 0
-			click := func(sel string) { t.Helper(); taps++; axetest.Click(tab, t, sel) }
-			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
+			p := newPhoneTab(t, browser, shots, "onetap-"+tt.lang, tt.lang, scriptsOn)
 
 			// Signed out, the owner taps the link in the e-mail ...
-			taps++
-			if err := chromedp.Do(tab, chromedp.Navigate(link)); err != nil {
-				t.Fatalf("open the link: %v", err)
-			}
-			if got := text("h1"); got != tt.open {
+			p.taps++
+			p.open(link)
+			if got := p.text("h1"); got != tt.open {
 				t.Errorf("the link's page: got %q, want %q", got, tt.open)
 			}
-			shot("link")
+			p.check("link")
 			// ... taps its one button, and is on the request, signed in ...
-			click("button#sign-in")
-			if got, _ := chromedp.Run(tab, chromedp.Evaluate[string]("location.pathname")); got != "/inbox/requests/"+created.Code {
+			p.click("button#sign-in")
+			if got, _ := chromedp.Run(p.ctx, chromedp.Evaluate[string]("location.pathname")); got != "/inbox/requests/"+created.Code {
 				t.Fatalf("after the button: at %q, want the request's page", got)
 			}
-			shot("request")
+			p.check("request")
 			// ... and accepts it.
-			click("button#accept")
-			if got := text(".notice"); got != tt.done {
+			p.click("button#accept")
+			if got := p.text(".notice"); got != tt.done {
 				t.Errorf("after accepting: got notice %q, want %q", got, tt.done)
 			}
-			if got := text("h1#state"); !strings.HasSuffix(got, tt.state) {
+			if got := p.text("h1#state"); !strings.HasSuffix(got, tt.state) {
 				t.Errorf("after accepting: got %q, want it %s", got, tt.state)
 			}
-			shot("accepted")
-			if taps != 3 {
-				t.Errorf("got %d taps from the e-mail to an accepted request, want 3", taps)
+			p.check("accepted")
+			if p.taps != 3 {
+				t.Errorf("got %d taps from the e-mail to an accepted request, want 3", p.taps)
 			}
-			t.Logf("%s: %d taps from the new-request e-mail to an accepted request", tt.lang, taps)
+			t.Logf("%s: %d taps from the new-request e-mail to an accepted request", tt.lang, p.taps)
 			if token := strings.TrimPrefix(strings.Split(link, "?")[0], srv.URL+"/inbox/sign-in/"); strings.Contains(logs.String(), token) {
 				t.Error("the server's log holds the link's token")
 			}
@@ -165,19 +128,8 @@ func TestBrowserOwnerTexts(t *testing.T) {
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	var handler http.Handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-	t.Cleanup(srv.Close)
-	businesses, err := loadBusinesses("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var logs logBuffer
-	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.NewTextHandler(&logs, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeStore()
+	srv := serveLocal(ctx, t, demoBusinessesFor(t), slog.New(slog.NewTextHandler(&logs, nil)), nil)
 	browser := axetest.Browser(ctx, t)
 
 	outbox := func() []notify.Message {
@@ -233,58 +185,28 @@ func TestBrowserOwnerTexts(t *testing.T) {
 			if link == "" {
 				t.Fatal("no one-tap link in the outbox")
 			}
-			tab, cancelTab := chromedp.NewContext(browser, chromedp.WithNewBrowserContext())
-			defer cancelTab()
-			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
-				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
-					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": tt.lang}})
-				return chromedp.Void{}, err
-			}
-			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
-				t.Fatal(err)
-			}
-			n := 0
-			shot := func(name string) {
-				t.Helper()
-				n++
-				axetest.Screenshot(tab, t, shots, "texts-"+tt.lang+"-"+itoa(n)+"-"+name)
-				t.Run("axe "+itoa(n)+"-"+name, func(t *testing.T) { axetest.Check(tab, t) })
-				axetest.CheckTargets(tab, t)
-				axetest.CheckLang(tab, t, name, tt.lang)
-			}
-			click := func(sel string) { t.Helper(); axetest.Click(tab, t, sel) }
-			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
-			typeIn := func(sel, s string) {
-				t.Helper()
-				if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS(sel), s)); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if err := chromedp.Do(tab, chromedp.Navigate(link)); err != nil {
-				t.Fatal(err)
-			}
-			click("button#sign-in")
-			if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+"/inbox/settings")); err != nil {
-				t.Fatal(err)
-			}
-			click("a#open-texts") // the settings' "Ways to be told" section
-			shot("settings")
+			p := newPhoneTab(t, browser, shots, "texts-"+tt.lang, tt.lang, scriptsOn)
+			p.open(link)
+			p.click("button#sign-in")
+			p.open(srv.URL + "/inbox/settings")
+			p.click("a#open-texts") // the settings' "Ways to be told" section
+			p.check("settings")
 			// A number that is none is refused next to its field.
-			typeIn("#owner_phone", "555")
-			click("button#send-code")
-			if got := text("#owner_phone-error"); got == "" {
+			p.typeIn("#owner_phone", "555")
+			p.click("button#send-code")
+			if got := p.text("#owner_phone-error"); got == "" {
 				t.Error("no error next to a number that is none")
 			}
-			shot("bad-number")
-			if _, err := chromedp.Run(tab, chromedp.Evaluate[string](`document.getElementById("owner_phone").value = ""`)); err != nil {
+			p.check("bad-number")
+			if _, err := chromedp.Run(p.ctx, chromedp.Evaluate[string](`document.getElementById("owner_phone").value = ""`)); err != nil {
 				t.Fatal(err)
 			}
-			typeIn("#owner_phone", tt.mobile)
-			click("button#send-code")
-			if got := text(".notice"); got != tt.sent {
+			p.typeIn("#owner_phone", tt.mobile)
+			p.click("button#send-code")
+			if got := p.text(".notice"); got != tt.sent {
 				t.Errorf("after asking for a code: got %q, want %q", got, tt.sent)
 			}
-			shot("code-sent")
+			p.check("code-sent")
 			sent := ""
 			for _, m := range outbox() {
 				if m.Kind == "phone_code" && m.To == "+1"+tt.mobile {
@@ -295,17 +217,15 @@ func TestBrowserOwnerTexts(t *testing.T) {
 			if sent == "" {
 				t.Fatal("no code texted in the outbox")
 			}
-			typeIn("#code", sent)
-			click("button#confirm-code")
-			if got := text(".notice"); got != tt.confirmed {
+			p.typeIn("#code", sent)
+			p.click("button#confirm-code")
+			if got := p.text(".notice"); got != tt.confirmed {
 				t.Errorf("after the code: got %q, want %q", got, tt.confirmed)
 			}
-			if _, err := chromedp.Run(tab, chromedp.Click(chromedp.CSS("#text_me-urgent"))); err != nil { // a radio: no page to wait for
-				t.Fatal(err)
-			}
-			click("button#save-text-me")
-			shot("texts-urgent")
-			if checked, err := chromedp.Run(tab, chromedp.Evaluate[bool](`document.getElementById("text_me-urgent").checked`)); err != nil || !checked {
+			p.tick("#text_me-urgent") // a radio: no page to wait for
+			p.click("button#save-text-me")
+			p.check("texts-urgent")
+			if checked, err := chromedp.Run(p.ctx, chromedp.Evaluate[bool](`document.getElementById("text_me-urgent").checked`)); err != nil || !checked {
 				t.Errorf("urgent only is not the choice shown (%v)", err)
 			}
 

@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,14 +15,10 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/browser"
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/htmlpage/axetest"
-	"github.com/doorstep/doorstep/pkg/inboxweb"
-	"github.com/doorstep/doorstep/pkg/notify"
 )
 
 // TestBrowserPersonalData drives Chromium at a phone's size (390×844)
@@ -37,48 +32,38 @@ import (
 // range that is no range with the problem next to its field, then
 // downloads the CSV of the month: the file holds the two requests, the
 // erased one without the person's details, the other's name (which starts
-// with =) neutralised. Every page is checked with axe-core and for touch
+// with =) neutralised. Last, it declines that other request and erases
+// its details from the inbox (its erase page, then the button), and the
+// request's page says the details are erased. Every page is checked with axe-core and for touch
 // targets, and screenshotted to artifacts/screenshots/personal-{lang}-{n}-{page}.png.
 func TestBrowserPersonalData(t *testing.T) {
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
-	var handler http.Handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-	t.Cleanup(srv.Close)
-	businesses, err := loadBusinesses("")
-	if err != nil {
-		t.Fatal(err)
-	}
 	var logs logBuffer
-	handler, closeStore, err := newHandler(ctx, businesses, srv.URL, slog.New(slog.NewTextHandler(&logs, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeStore()
+	businesses := demoBusinessesFor(t)
+	srv := serveLocal(ctx, t, businesses, slog.New(slog.NewTextHandler(&logs, nil)), nil)
 	chrome := axetest.Browser(ctx, t)
 
 	tests := []struct {
 		lang, slug, zip, city string
 		eraseTitle, erased    string // the erase page's heading; the status page's notice after it (pkg/pages)
 		inboxErased           string // the inbox's request page, where the name was (pkg/inboxweb)
+		inboxErase, done      string // the inbox's erase page's heading; the request page's notice after it
 		badDate               string // the export page's refusal of a date that is none
 		header                string // the CSV's first column
 		cancelled             string // the cancelled request's state in the CSV
 	}{
 		{"en", "desert-cool-hvac", "85004", "Phoenix", "Erase your details", "Your details are erased.",
-			"Details erased", "Enter a date, such as 2026-11-01.", "Request code", "Cancelled"},
+			"Details erased", "Erase the person's details?", "The person's details are erased.",
+			"Enter a date, such as 2026-11-01.", "Request code", "Cancelled"},
 		{"es", "limpieza-la-estrella", "90026", "Los Angeles", "Borrar sus datos", "Sus datos están borrados.",
-			"Datos borrados", "Escriba una fecha, como 2026-11-01.", "Código de solicitud", "Cancelada"},
+			"Datos borrados", "¿Borrar los datos de la persona?", "Los datos de la persona están borrados.",
+			"Escriba una fecha, como 2026-11-01.", "Código de solicitud", "Cancelada"},
 	}
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
-			var b *booking.Business
-			for _, x := range businesses {
-				if x.Slug == tt.slug {
-					b = x
-				}
-			}
+			b := businessOf(businesses, tt.slug)
 			if b == nil || b.InboxEmail == "" || b.DefaultLanguage != tt.lang || b.BookingDeposit != nil {
 				t.Fatalf("businesses.json: want %s with an inbox_email, default_language %s and no deposit, got %+v", tt.slug, tt.lang, b)
 			}
@@ -108,115 +93,63 @@ func TestBrowserPersonalData(t *testing.T) {
 			mine := send(0, "Erin Erase", "303555017"+itoa(i)[1:])
 			formula := send(1, "=HYPERLINK(\"http://evil.example\")", "303555018"+itoa(i)[1:])
 
-			tab, cancelTab := chromedp.NewContext(chrome, chromedp.WithNewBrowserContext())
-			defer cancelTab()
-			n := 0
-			shot := func(name string) {
-				t.Helper()
-				n++
-				axetest.Screenshot(tab, t, shots, "personal-"+tt.lang+"-"+itoa(n)+"-"+name)
-				t.Run("axe "+itoa(n)+"-"+name, func(t *testing.T) { axetest.Check(tab, t) })
-				axetest.CheckTargets(tab, t)
-				axetest.CheckLang(tab, t, name, tt.lang)
-			}
-			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
-			click := func(sel string) { t.Helper(); axetest.Click(tab, t, sel) }
-			navigate := func(url string) {
-				t.Helper()
-				if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
-					t.Fatalf("open %s: %v", url, err)
-				}
-			}
-			count := func(sel string) int {
-				t.Helper()
-				c, err := chromedp.Run(tab, chromedp.Evaluate[int](`document.querySelectorAll("`+sel+`").length`))
-				if err != nil {
-					t.Fatal(err)
-				}
-				return c
-			}
-			acceptLanguage := func(ctx context.Context, target *chromedp.Target) (chromedp.Void, error) {
-				_, err := cdp.Call(ctx, target, network.SetExtraHTTPHeaders,
-					network.SetExtraHTTPHeadersParams{Headers: network.Headers{"Accept-Language": tt.lang}})
-				return chromedp.Void{}, err
-			}
-			if err := chromedp.Do(tab, chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile), acceptLanguage); err != nil {
-				t.Fatal(err)
-			}
+			p := newPhoneTab(t, chrome, shots, "personal-"+tt.lang, tt.lang, scriptsOn)
 
 			// 1. The person cancels, then erases their details.
-			navigate(mine.StatusURL)
-			if count("a#erase") != 0 {
+			p.open(mine.StatusURL)
+			if p.count("a#erase") != 0 {
 				t.Errorf("a live request offers to erase its details")
 			}
-			click("a#cancel")
-			click("button#confirm")
-			if got, _ := chromedp.Run(tab, chromedp.AttributeValue(chromedp.CSS("#state"), "data-state")); got.Value != string(booking.StatusCancelled) {
+			p.click("a#cancel")
+			p.click("button#confirm")
+			if got, _ := chromedp.Run(p.ctx, chromedp.AttributeValue(chromedp.CSS("#state"), "data-state")); got.Value != string(booking.StatusCancelled) {
 				t.Fatalf("after cancelling: got state %q", got.Value)
 			}
-			shot("cancelled")
-			click("a#erase")
-			if got := text("h1"); got != tt.eraseTitle {
+			p.check("cancelled")
+			p.click("a#erase")
+			if got := p.text("h1"); got != tt.eraseTitle {
 				t.Errorf("erase page: got %q, want %q", got, tt.eraseTitle)
 			}
-			shot("erase")
-			click("button#confirm-erase")
-			if got := text("p.notice"); got != tt.erased {
+			p.check("erase")
+			p.click("button#confirm-erase")
+			if got := p.text("p.notice"); got != tt.erased {
 				t.Errorf("after erasing: got notice %q, want %q", got, tt.erased)
 			}
-			if count("#erased") != 1 || count("a#erase") != 0 {
+			if p.count("#erased") != 1 || p.count("a#erase") != 0 {
 				t.Errorf("after erasing: want the erased line and no erase link")
 			}
-			shot("erased")
+			p.check("erased")
 
 			// 2. The business signs in with a link from the outbox.
-			navigate(srv.URL + "/inbox")
-			if err := chromedp.Do(tab, chromedp.SendKeys(chromedp.CSS("#email"), b.InboxEmail)); err != nil {
-				t.Fatal(err)
-			}
-			click("button#send")
-			var outbox struct{ Messages []notify.Message }
-			getJSON(t, srv.URL+"/dev/outbox", &outbox)
-			link := ""
-			for _, m := range outbox.Messages { // newest first
-				if m.Kind == inboxweb.KindSignIn && m.To == b.InboxEmail {
-					link = signInLink.FindString(m.Body)
-					break
-				}
-			}
-			if link == "" {
-				t.Fatalf("outbox: no sign-in link to %s", b.InboxEmail)
-			}
-			navigate(link)
-			click("button#sign-in")
+			signIn(t, p, srv.URL, b.InboxEmail)
 
 			// 3. The erased request in the inbox: "details erased", never an error.
-			navigate(srv.URL + "/inbox/requests/" + mine.Code)
-			if got := text("h1"); !strings.HasPrefix(got, tt.inboxErased) {
+			p.open(srv.URL + "/inbox/requests/" + mine.Code)
+			if got := p.text("h1"); !strings.HasPrefix(got, tt.inboxErased) {
 				t.Errorf("inbox: the erased request's heading is %q, want it to start %q", got, tt.inboxErased)
 			}
-			if count("#erased") != 1 || count("a#erase") != 0 {
+			if p.count("#erased") != 1 || p.count("a#erase") != 0 {
 				t.Errorf("inbox: want the erased line and no erase link on an erased request")
 			}
-			shot("inbox-erased")
+			p.check("inbox-erased")
 
 			// 4. The export: a range that is none, then the month's CSV.
-			click("a#export-link")
-			shot("export")
-			navigate(srv.URL + "/inbox/export.csv?from=2026-02-30&to=2026-03-01")
-			if got := text("#from-error"); got != tt.badDate {
+			p.click("a#export-link")
+			p.check("export")
+			p.open(srv.URL + "/inbox/export.csv?from=2026-02-30&to=2026-03-01")
+			if got := p.text("#from-error"); got != tt.badDate {
 				t.Errorf("export: got %q next to from, want %q", got, tt.badDate)
 			}
-			shot("export-refused")
-			navigate(srv.URL + "/inbox/export")
+			p.check("export-refused")
+			p.open(srv.URL + "/inbox/export")
 			dir := t.TempDir()
-			progress := chromedp.Events(tab, browser.DownloadProgress)
+			progress := chromedp.Events(p.ctx, browser.DownloadProgress)
 			enabled := true
-			if err := chromedp.Do(tab, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+			if err := chromedp.Do(p.ctx, chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 				// In the tab's own browser context: the default one's behaviour is not its.
 				_, err := chromedp.Call(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
 					Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &enabled,
-					BrowserContextID: chromedp.FromContext(tab).BrowserContextID,
+					BrowserContextID: chromedp.FromContext(p.ctx).BrowserContextID,
 				})
 				return err
 			}), chromedp.Click(chromedp.CSS("button#download"))); err != nil {
@@ -253,6 +186,29 @@ func TestBrowserPersonalData(t *testing.T) {
 			if strings.Contains(string(data), "Erin Erase") {
 				t.Errorf("the CSV holds an erased name:\n%s", data)
 			}
+
+			// 5. The business declines the other request, then erases its
+			// details from the inbox: the request's page, its erase page,
+			// the button, the request's page again.
+			p.open(srv.URL + "/inbox/requests/" + formula.Code)
+			p.click("a#decline")
+			p.click("button#confirm")
+			p.click("a#erase")
+			if got := p.text("h1"); got != tt.inboxErase {
+				t.Errorf("inbox erase page: got %q, want %q", got, tt.inboxErase)
+			}
+			p.check("inbox-erase")
+			p.click("button#confirm")
+			if got := p.text("#notice"); got != tt.done {
+				t.Errorf("after the inbox's erase: got notice %q, want %q", got, tt.done)
+			}
+			if got := p.text("h1"); !strings.HasPrefix(got, tt.inboxErased) {
+				t.Errorf("after the inbox's erase: got heading %q, want it to start %q", got, tt.inboxErased)
+			}
+			if p.count("#erased") != 1 || p.count("a#erase") != 0 {
+				t.Errorf("after the inbox's erase: want the erased line and no erase link")
+			}
+			p.check("inbox-erase-done")
 		})
 	}
 	if log := logs.String(); strings.Contains(log, "Erin Erase") || strings.Contains(log, "3035550170") {

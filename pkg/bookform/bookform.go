@@ -117,7 +117,7 @@ func (h *handler) routes() []edge.Route {
 
 // methodNotAllowed answers another method on the form: 405 with Allow.
 func (h *handler) methodNotAllowed(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Allow", "GET, HEAD, POST")
+	w.Header().Set("Allow", edge.Allow(h.routes(), r))
 	lang := htmlpage.AcceptLanguage(r)
 	render(w, http.StatusMethodNotAllowed, "message", lang, tr(lang, "method_title"), "", messageView{Heading: tr(lang, "method_title"), Text: tr(lang, "method")})
 }

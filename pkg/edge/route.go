@@ -2,6 +2,7 @@ package edge
 
 import (
 	"net/http"
+	"slices"
 	"strings"
 )
 
@@ -56,4 +57,34 @@ func Mount(mux *http.ServeMux, h http.Handler, routes []Route) {
 			mux.Handle(r.Path, h)
 		}
 	}
+}
+
+// Allow is the Allow header of r's path among the routes that name a
+// method: the methods they serve it with, HEAD with GET, sorted ("GET,
+// HEAD, POST"); "" when none serves the path. An HTML edge whose catch-all
+// route gets r answers 405 with it when it is not "", its 404 page
+// otherwise, as the JSON API answers 405 METHOD_NOT_ALLOWED.
+func Allow(routes []Route, r *http.Request) string {
+	mux := http.NewServeMux()
+	var methods []string
+	for _, rt := range routes {
+		if rt.Method == "" {
+			continue
+		}
+		mux.Handle(rt.Pattern(), http.NotFoundHandler())
+		methods = append(methods, rt.Method)
+		if rt.Method == http.MethodGet {
+			methods = append(methods, http.MethodHead)
+		}
+	}
+	slices.Sort(methods)
+	var allow []string
+	for _, m := range slices.Compact(methods) {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := mux.Handler(probe); pattern != "" {
+			allow = append(allow, m)
+		}
+	}
+	return strings.Join(allow, ", ")
 }

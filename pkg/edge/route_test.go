@@ -68,3 +68,35 @@ func TestMuxAndMount(t *testing.T) {
 		})
 	}
 }
+
+// TestAllow: the methods of the routes that serve r's path, whatever r's
+// method; none for a path only a catch-all (no method) serves.
+func TestAllow(t *testing.T) {
+	routes := []Route{
+		{Method: http.MethodGet, Path: "/r/{code}"},
+		{Method: http.MethodPost, Path: "/r/{code}/cancel"},
+		{Method: http.MethodGet, Path: "/r/{code}/cancel"},
+		{Method: http.MethodPost, Path: "/inbox/settings/{form}"},
+		{Method: http.MethodPost, Path: "/inbox/settings/feed"},
+		{Method: http.MethodGet, Path: "/inbox/settings/feed"},
+		{Path: "/inbox/"},
+	}
+	tests := []struct {
+		method, path, want string
+	}{
+		{http.MethodPut, "/r/AB", "GET, HEAD"},
+		{http.MethodDelete, "/r/AB/cancel", "GET, HEAD, POST"},
+		{http.MethodPut, "/inbox/settings/hours", "POST"},
+		{http.MethodPut, "/inbox/settings/feed", "GET, HEAD, POST"},
+		{http.MethodPut, "/inbox/other", ""},
+		{http.MethodGet, "/r/AB/other", ""},
+		{http.MethodPut, "/other", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
+			if got := Allow(routes, httptest.NewRequest(tt.method, tt.path, nil)); got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -5,8 +5,8 @@
 // the security headers with the Content-Security-Policy that allows only
 // the page's own style sheet, and texts in en and es. Its test helpers are
 // in pagetest and axetest. It is apart from pkg/edge so that only the
-// functions with pages link html/template (see docs/performance.md, "Binary
-// sizes").
+// functions with pages link html/template (docs/performance.md: the
+// bootstrap sizes).
 package htmlpage
 
 import (

@@ -96,7 +96,7 @@ type handler struct {
 //	POST /inbox/requests/{code}/{action}      make the move
 //	GET  /inbox/settings                      pause or resume online requests; the links to the sections
 //	POST /inbox/settings                      do it, once confirmed
-//	GET  /inbox/settings/{section}            a section of the settings (settingsSections): hours, days-off, notice, calendar, booking-form
+//	GET  /inbox/settings/{section}            a section of the settings (settingsSections): hours, days-off, notice, calendar, booking-form, texts
 //	POST /inbox/settings/{form}               change the schedule: days-off (add one), remove-day-off, notice, crews, hours, reminder
 //	POST /inbox/settings/feed                 make a new calendar feed address (the old one stops), 303 to its page
 //	GET  /inbox/settings/feed                 the new address, whole, to copy or subscribe to (until back to settings)
@@ -109,7 +109,8 @@ type handler struct {
 //
 // Every form that changes something is a POST carrying the session's CSRF
 // token, from this site only (sameSite), each of its fields once. Another
-// business's request is the 404 page, as an unknown code is. The access
+// business's request is the 404 page, as an unknown code is; another
+// method on a page's path is 405 with Allow. The access
 // log records the route pattern, never the path (which may hold a token).
 func New(c Config) http.Handler {
 	h := newHandler(c)
@@ -136,7 +137,6 @@ func newHandler(c Config) *handler {
 
 func (h *handler) routes() []edge.Route {
 	get, post := http.MethodGet, http.MethodPost
-	notFound := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r, nil) })
 	return []edge.Route{
 		{Method: get, Path: "/inbox", Handler: http.HandlerFunc(h.home)},
 		{Method: post, Path: "/inbox/sign-in", Handler: http.HandlerFunc(h.startSignIn)},
@@ -159,8 +159,8 @@ func (h *handler) routes() []edge.Route {
 		{Method: post, Path: "/inbox/settings/owner-phone", Handler: h.form(h.startOwnerPhone)},
 		{Method: post, Path: "/inbox/settings/owner-phone-code", Handler: h.form(h.confirmOwnerPhone)},
 		{Method: post, Path: "/inbox/settings/text-me", Handler: h.form(h.setTextMe)},
-		{Path: "/inbox", Handler: notFound},
-		{Path: "/inbox/", Handler: notFound},
+		{Path: "/inbox", Handler: http.HandlerFunc(h.elsewhere)},
+		{Path: "/inbox/", Handler: http.HandlerFunc(h.elsewhere)},
 	}
 }
 
@@ -270,6 +270,24 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	h.Log.Error("inboxweb: server error", "route", r.Pattern, "error", err)
 	lang := language(w, r, nil)
 	h.message(w, r, http.StatusInternalServerError, lang, nil, tr(lang, "error_title"), tr(lang, "error"))
+}
+
+// elsewhere answers what no route of a method serves: another method on
+// a page's path is 405 with Allow, anything else the 404 page.
+func (h *handler) elsewhere(w http.ResponseWriter, r *http.Request) {
+	if allow := edge.Allow(h.routes(), r); allow != "" {
+		h.methodNotAllowed(w, r, allow)
+		return
+	}
+	h.notFound(w, r, nil)
+}
+
+// methodNotAllowed is the page of a method the path does not serve: 405
+// with the methods it does (allow).
+func (h *handler) methodNotAllowed(w http.ResponseWriter, r *http.Request, allow string) {
+	w.Header().Set("Allow", allow)
+	lang := language(w, r, nil)
+	h.message(w, r, http.StatusMethodNotAllowed, lang, nil, tr(lang, "method_title"), tr(lang, "method"))
 }
 
 // notFound is the plain 404 page.

@@ -56,7 +56,7 @@ var ErrOptedOut = notify.ErrOptedOut
 func PhoneCodeText(b *booking.Business, code string) (lang, body string) {
 	minutes := int(booking.PhoneCodeTTL / time.Minute)
 	if b.DefaultLanguage == "es" {
-		return "es", fmt.Sprintf("Doorstep: su código es %s. Confirma este número para recibir avisos de solicitudes de %s. Sirve %d minutos. Responda STOP para no recibir más", code, b.Name, minutes)
+		return "es", fmt.Sprintf("Doorstep: su código es %s. Con él confirma este número para recibir avisos de solicitudes de %s. Sirve %d minutos. Responda STOP para no recibir más", code, b.Name, minutes)
 	}
 	return "en", fmt.Sprintf("Doorstep: your code is %s. It confirms this number for texts about %s's new requests. It works for %d minutes. Reply STOP to opt out", code, b.Name, minutes)
 }

@@ -591,8 +591,6 @@ func TestNotFound(t *testing.T) {
 	}{
 		{"another path", "GET", "/inbox/nothing", agent{}},
 		{"another path, signed in", "GET", "/inbox/requests", a},
-		{"another method", "PUT", "/inbox", a},
-		{"another method on a request", "DELETE", "/inbox/requests/" + code, a},
 		{"an unknown move", "GET", "/inbox/requests/" + code + "/pay", a},
 		{"a move the business never makes", "POST", "/inbox/requests/" + code + "/expire", a},
 	}
@@ -609,6 +607,42 @@ func TestNotFound(t *testing.T) {
 			wantIn(t, res.body, "No page of your inbox has this address.")
 		})
 	}
+	if got := f.request(t, code).Status; got != booking.StatusNew {
+		t.Errorf("got %s, want new", got)
+	}
+}
+
+// TestMethodNotAllowed: another method on a path of the inbox is 405 with
+// the path's methods in Allow, a page in the reader's language, and moves
+// nothing; a path the inbox does not have stays 404 whatever the method.
+func TestMethodNotAllowed(t *testing.T) {
+	f := newFixture(t, nil)
+	a, _ := f.signIn(t, "desert-cool-hvac")
+	code := f.create(t, "desert-cool-hvac", "", "", 1)
+	tests := []struct {
+		name, method, path string
+		who                agent
+		allow, want        string
+	}{
+		{"the inbox", "PUT", "/inbox", a, "GET, HEAD", "This page cannot do that"},
+		{"a request", "DELETE", "/inbox/requests/" + code, a, "GET, HEAD", "This page cannot do that"},
+		{"a move", "PUT", "/inbox/requests/" + code + "/accept", a, "GET, HEAD, POST", "This page cannot do that"},
+		{"sign-in, in Spanish", "PUT", "/inbox/sign-in", agent{header: []string{"Accept-Language", "es"}}, "POST", "Esta página no puede hacer eso"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := f.do(t, tt.who, tt.method, tt.path, nil)
+			if res.status != http.StatusMethodNotAllowed || res.header.Get("Allow") != tt.allow {
+				t.Fatalf("got %d with Allow %q, want 405 with %q", res.status, res.header.Get("Allow"), tt.allow)
+			}
+			wantIn(t, res.body, tt.want)
+		})
+	}
+	t.Run("another path", func(t *testing.T) {
+		if res := f.do(t, a, "PUT", "/inbox/nothing", nil); res.status != http.StatusNotFound {
+			t.Errorf("got %d, want 404", res.status)
+		}
+	})
 	if got := f.request(t, code).Status; got != booking.StatusNew {
 		t.Errorf("got %s, want new", got)
 	}

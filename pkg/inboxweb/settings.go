@@ -101,8 +101,14 @@ func (h *handler) settings(w http.ResponseWriter, r *http.Request, s Session) {
 // section shows a section of the settings ({form} is its key), with
 // ?done= the form of it just saved.
 func (h *handler) section(w http.ResponseWriter, r *http.Request, s Session) {
-	sec, ok := sectionOf(r.PathValue("form"))
-	if !ok || sec.Key != r.PathValue("form") {
+	form := r.PathValue("form")
+	sec, ok := sectionOf(form)
+	switch {
+	case ok && sec.Key == form:
+	case slices.Contains(scheduleForms, form): // a form's address, only posted to
+		h.methodNotAllowed(w, r, http.MethodPost)
+		return
+	default:
 		h.notFound(w, r, &s)
 		return
 	}

@@ -460,7 +460,8 @@ func TestInboxOnADayOff(t *testing.T) {
 }
 
 // The settings page links to each section; a section is a page of its
-// own, and what is no section is the 404 page.
+// own, a form's address is 405 (POST only), and anything else is the 404
+// page.
 func TestSettingsSections(t *testing.T) {
 	f := newFixture(t, nil)
 	a, _ := f.signIn(t, "desert-cool-hvac")
@@ -473,9 +474,16 @@ func TestSettingsSections(t *testing.T) {
 		}
 		wantIn(t, res.body, `href="/inbox/settings/`+section+`" id="to-`+section+`" aria-current="page"`, `<a href="/inbox/settings">Settings</a>`)
 	}
-	for _, path := range []string{"/inbox/settings/crews", "/inbox/settings/feed-stopped", "/inbox/settings/nope"} {
+	for _, path := range []string{"/inbox/settings/feed-stopped", "/inbox/settings/nope"} {
 		if res := f.do(t, a, "GET", path, nil); res.status != http.StatusNotFound {
 			t.Errorf("GET %s: got %d, want 404", path, res.status)
+		}
+	}
+	// A form's address that is no section: the form is posted there, never
+	// opened.
+	for _, path := range []string{"/inbox/settings/crews", "/inbox/settings/reminder", "/inbox/settings/remove-day-off"} {
+		if res := f.do(t, a, "GET", path, nil); res.status != http.StatusMethodNotAllowed || res.header.Get("Allow") != "POST" {
+			t.Errorf("GET %s: got %d with Allow %q, want 405 with POST", path, res.status, res.header.Get("Allow"))
 		}
 	}
 }

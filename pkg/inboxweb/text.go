@@ -339,6 +339,8 @@ var texts = htmlpage.Texts{
 		// Errors.
 		"not_found_title": "Page not found",
 		"not_found":       "No page of your inbox has this address.",
+		"method_title":    "This page cannot do that",
+		"method":          "Use the links and buttons of your inbox.",
 		"bad_form_title":  "Not sent",
 		"bad_form":        "This form could not be sent: it is not one of your inbox's forms. Nothing changed. Open the page again and retry.",
 		"forbidden_title": "Not sent",
@@ -665,6 +667,8 @@ var texts = htmlpage.Texts{
 
 		"not_found_title": "Página no encontrada",
 		"not_found":       "Ninguna página de su bandeja tiene esta dirección.",
+		"method_title":    "Esta página no puede hacer eso",
+		"method":          "Use los enlaces y botones de su bandeja.",
 		"bad_form_title":  "No enviado",
 		"bad_form":        "Este formulario no se pudo enviar: no es uno de los formularios de su bandeja. No cambió nada. Abra la página otra vez e inténtelo de nuevo.",
 		"forbidden_title": "No enviado",

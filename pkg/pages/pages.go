@@ -39,9 +39,10 @@ type handler struct {
 }
 
 // New returns the pages' handler. The code in the address is the only key:
-// the pages show nothing of the person but the city of the address (see
-// the views in view.go), and an unknown code is a plain 404 page. No
-// JavaScript, nothing loaded from another site.
+// the pages show nothing of the person but the city of the address and,
+// masked, how they hear back (see the views in view.go), and an unknown
+// code is a plain 404 page; another method on a page's path is 405 with
+// Allow. No JavaScript, nothing loaded from another site.
 //
 //	GET  /r                 the form to type a request's code (and /r/); ?code= leads to its status
 //	GET  /r/{code}          the status; ?done= says what just happened
@@ -56,13 +57,14 @@ type handler struct {
 // A deposit paid at Stripe is paid through the payment function
 // (pkg/stripepay's /pay/{code}/checkout and /pay/{code}/return), which
 // sends the person back here with ?done= paid, refunded or unavailable;
-// this package does not link stripe-go (README, "Binary sizes").
+// this package does not link stripe-go (docs/performance.md: the bootstrap
+// sizes).
 func New(c Config) http.Handler {
 	h := newHandler(c)
 	mux := edge.Mux(h.routes())
 	// API Gateway sends /r/ to the route GET /r, with its slash.
 	mux.HandleFunc("GET /r/{$}", h.lookup)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { h.notFound(w, r) })
+	mux.HandleFunc("/", h.elsewhere)
 	// A form posted from another site is refused (Sec-Fetch-Site, Origin).
 	return edge.AccessLog(h.Log, site.Headers(maxFormBytes, http.NewCrossOriginProtection().Handler(mux)))
 }
@@ -322,6 +324,18 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	h.Log.Error("pages: server error", "route", r.Pattern, "error", err)
 	lang := htmlpage.AcceptLanguage(r)
 	renderMessage(w, http.StatusInternalServerError, lang, tr(lang, "error_title"), tr(lang, "error"), "")
+}
+
+// elsewhere answers what no route serves: another method on a page's
+// path is 405 with Allow, anything else the 404 page.
+func (h *handler) elsewhere(w http.ResponseWriter, r *http.Request) {
+	if allow := edge.Allow(h.routes(), r); allow != "" {
+		w.Header().Set("Allow", allow)
+		lang := htmlpage.AcceptLanguage(r)
+		renderMessage(w, http.StatusMethodNotAllowed, lang, tr(lang, "method_title"), tr(lang, "method"), "")
+		return
+	}
+	h.notFound(w, r)
 }
 
 // notFound is the plain 404 page, in the browser's language.

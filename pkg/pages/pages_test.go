@@ -104,6 +104,40 @@ func TestStatusPage(t *testing.T) {
 	})
 }
 
+// TestMethodNotAllowed: another method on a page's path is 405 with the
+// path's methods in Allow, a page in the browser's language, and changes
+// nothing; a path no page has stays 404 whatever the method.
+func TestMethodNotAllowed(t *testing.T) {
+	f := newFixture(t, nil)
+	c := f.create(t, "desert-cool-hvac", "85004", "en", 1)
+	tests := []struct {
+		name, method, path, lang, allow, want string
+	}{
+		{"the status page", "PUT", "/r/" + c.Code, "", "GET, HEAD", "This page cannot do that"},
+		{"the cancel page", "DELETE", "/r/" + c.Code + "/cancel", "", "GET, HEAD, POST", "This page cannot do that"},
+		{"the contact form", "GET", "/r/" + c.Code + "/contact", "", "POST", "This page cannot do that"},
+		{"the payment page, in Spanish", "PATCH", "/pay/" + c.Code, "es", "GET, HEAD, POST", "Esta página no puede hacer eso"},
+		{"the lookup", "POST", "/r", "", "GET, HEAD", "This page cannot do that"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res := f.do(t, tt.method, tt.path, nil, "Accept-Language", tt.lang)
+			if res.status != http.StatusMethodNotAllowed || res.header.Get("Allow") != tt.allow {
+				t.Fatalf("got %d with Allow %q, want 405 with %q", res.status, res.header.Get("Allow"), tt.allow)
+			}
+			wantIn(t, res.body, tt.want)
+		})
+	}
+	t.Run("another path", func(t *testing.T) {
+		if res := f.do(t, "PUT", "/r/"+c.Code+"/other", nil); res.status != http.StatusNotFound {
+			t.Errorf("got %d, want 404", res.status)
+		}
+	})
+	if got := f.request(t, c.Code).Status; got != booking.StatusNew {
+		t.Errorf("got %s, want new", got)
+	}
+}
+
 func TestNotFound(t *testing.T) {
 	f := newFixture(t, nil)
 	check := func(t *testing.T, path, lang, want string) {

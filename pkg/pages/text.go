@@ -87,6 +87,8 @@ var texts = htmlpage.Texts{
 		// Errors.
 		"not_found_title": "Page not found",
 		"not_found":       "No request has this address. Check the link you were sent.",
+		"method_title":    "This page cannot do that",
+		"method":          "Open your request with the link you were sent, and use its buttons.",
 		"error_title":     "Something went wrong",
 		"error":           "Something went wrong on our side. Try again in a minute.",
 	},
@@ -166,6 +168,8 @@ var texts = htmlpage.Texts{
 
 		"not_found_title": "Página no encontrada",
 		"not_found":       "Ninguna solicitud tiene esta dirección. Revise el enlace que recibió.",
+		"method_title":    "Esta página no puede hacer eso",
+		"method":          "Abra su solicitud con el enlace que recibió y use sus botones.",
 		"error_title":     "Algo salió mal",
 		"error":           "Algo salió mal de nuestro lado. Inténtelo de nuevo en un minuto.",
 	},

@@ -13,7 +13,7 @@ import (
 
 // The person's way to Stripe's page and back. They are served by the
 // payment function, not by the person's pages (pkg/pages), which do not
-// link stripe-go (README, "Binary sizes"). These routes render nothing:
+// link stripe-go (docs/performance.md: the bootstrap sizes). These routes render nothing:
 // every answer is a 303, to Stripe or to the status page {SITE_URL}/r/{code},
 // whose ?done= says what happened (the page shows it only when the stored
 // request agrees).

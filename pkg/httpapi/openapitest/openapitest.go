@@ -184,7 +184,7 @@ func Serve(t testing.TB, h http.Handler, req *http.Request) *httptest.ResponseRe
 // belong to no operation, by the tag of the path's operations:
 //   - a known path of the JSON API with another method is 405
 //     (components/responses/MethodNotAllowed); of the pages (tags pages and
-//     business-web), the 404 page (PageNotFound); of the payment routes
+//     business-web), the 405 page (PageMethodNotAllowed); of the payment routes
 //     (tag payments), 405 (PaymentMethodNotAllowed); of the calendars (tag
 //     calendar), the plain 404 (CalendarNotFound);
 //   - any other path is 404: the 404 page (PageNotFound) under the pages'
@@ -264,7 +264,7 @@ func (c *checker) checkNoRoute(t testing.TB, where string, r *http.Request, rout
 		}
 		switch tag {
 		case tagPages, tagBusinessWeb:
-			want, name = http.StatusNotFound, "PageNotFound"
+			want, name = http.StatusMethodNotAllowed, "PageMethodNotAllowed"
 		case tagPayments:
 			want, name = http.StatusMethodNotAllowed, "PaymentMethodNotAllowed"
 		case tagCalendar:

@@ -51,6 +51,13 @@ var (
 	formHeader = http.Header{"Content-Type": {"application/x-www-form-urlencoded"}}
 )
 
+// pageAllowing is htmlHeader with an Allow header: a 405 page's.
+func pageAllowing(allow string) http.Header {
+	h := htmlHeader.Clone()
+	h.Set("Allow", allow)
+	return h
+}
+
 func redirectHeader(location string) http.Header {
 	return http.Header{"Location": {location}, "Cache-Control": {"no-store"}}
 }
@@ -104,9 +111,11 @@ func TestCheck(t *testing.T) {
 		{"the 404 page", "GET", "/r/ZZZZ-ZZZZ-ZZZZ", "", nil, 404, htmlHeader, page, ""},
 		{"another path under /r/: the 404 page", "GET", "/r/ZZZZ-ZZZZ-ZZZZ/other", "", nil, 404, htmlHeader, page, ""},
 		{"another path under /r/ answered JSON", "GET", "/r/ZZZZ-ZZZZ-ZZZZ/other", "", nil, 404, jsonHeader, errorBody("NOT_FOUND"), "does not match the document"},
-		{"another method on a page: the 404 page", "PUT", "/r/7K3M-Q9TD-2HXA", "", nil, 404, htmlHeader, page, ""},
-		{"another method on a page answered 405", "PUT", "/r/7K3M-Q9TD-2HXA", "", nil, 405,
-			http.Header{"Content-Type": {"application/json"}, "Allow": {"GET"}}, errorBody("METHOD_NOT_ALLOWED"), "want 404, got 405"},
+		{"another method on a page: the 405 page", "PUT", "/r/7K3M-Q9TD-2HXA", "", nil, 405, pageAllowing("GET, HEAD"), page, ""},
+		{"another method on a page answered 404", "PUT", "/r/7K3M-Q9TD-2HXA", "", nil, 404, htmlHeader, page, "want 405, got 404"},
+		{"another method on a page without Allow", "PUT", "/r/7K3M-Q9TD-2HXA", "", nil, 405, htmlHeader, page, `"Allow" missing`},
+		{"another method on a page answered JSON", "PUT", "/r/7K3M-Q9TD-2HXA", "", nil, 405,
+			http.Header{"Content-Type": {"application/json"}, "Allow": {"GET"}}, errorBody("METHOD_NOT_ALLOWED"), "does not match the document"},
 		{"cancel form", "POST", "/r/7K3M-Q9TD-2HXA/cancel", "deposit=refunded", formHeader, 303, redirectHeader("/r/7K3M-Q9TD-2HXA?done=cancelled"), "", ""},
 		{"cancel form without a deposit, refused", "POST", "/r/7K3M-Q9TD-2HXA/cancel", "", formHeader, 409, htmlHeader, page, ""},
 		{"cancel form without a deposit, accepted", "POST", "/r/7K3M-Q9TD-2HXA/cancel", "", formHeader, 303, redirectHeader("/r/7K3M-Q9TD-2HXA"), "", "the document refuses this request"},
@@ -119,7 +128,7 @@ func TestCheck(t *testing.T) {
 		{"the web inbox as JSON", "GET", "/inbox", "", nil, 200, jsonHeader, created, "does not match the document"},
 		{"another path under /inbox/: the 404 page", "GET", "/inbox/nothing", "", nil, 404, htmlHeader, page, ""},
 		{"another path under /inbox/ answered JSON", "GET", "/inbox/nothing", "", nil, 404, jsonHeader, errorBody("NOT_FOUND"), "does not match the document"},
-		{"another method on the web inbox: the 404 page", "PUT", "/inbox", "", nil, 404, htmlHeader, page, ""},
+		{"another method on the web inbox: the 405 page", "PUT", "/inbox", "", nil, 405, pageAllowing("GET, HEAD"), page, ""},
 		{"a move", "POST", "/inbox/requests/7K3M-Q9TD-2HXA/accept", "csrf=abc", formHeader, 303, redirectHeader("/inbox/requests/7K3M-Q9TD-2HXA?done=accept"), "", ""},
 		{"a move without its CSRF token, refused", "POST", "/inbox/requests/7K3M-Q9TD-2HXA/accept", "", formHeader, 403, htmlHeader, page, ""},
 		{"a move without its CSRF token, made", "POST", "/inbox/requests/7K3M-Q9TD-2HXA/accept", "", formHeader, 303, redirectHeader("/inbox/requests/7K3M-Q9TD-2HXA"), "", "the document refuses this request"},
