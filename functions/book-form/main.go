@@ -58,7 +58,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	// stack without Stripe (PAYMENTS=simulated), the simulated payment.
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
-		SimulateDeposits: c.SimulateDeposits,
+		SimulateDeposits: c.SimulateDeposits, TextsOff: c.TextsOff,
 	})
 	if err != nil {
 		return nil, err

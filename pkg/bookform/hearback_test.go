@@ -2,11 +2,15 @@ package bookform_test
 
 import (
 	"context"
+	"log/slog"
 	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/doorstep/doorstep/pkg/bookform"
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
+	"github.com/doorstep/doorstep/pkg/htmlpage/pagetest"
 )
 
 // TestHowToHearBack: the contact step asks how the business should tell
@@ -38,6 +42,24 @@ func TestHowToHearBack(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a deployment that sends no texts", func(t *testing.T) {
+		// The same store, on a stack without an SMS origination identity:
+		// texts are not offered, and the question and its warning name
+		// e-mail alone.
+		off := bookingtest.New(t, booking.Config{Store: f.store, SiteURL: siteURL, Now: f.clock.Now, TextsOff: true})
+		h, err := bookform.New(bookform.Config{Bookings: off, Key: key, Now: f.clock.Now, Log: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for lang, want := range map[string][]string{
+			"en": {"By e-mail, or not at all.", "With no e-mail, nobody will write to you"},
+			"es": {"Por correo electrónico, o de ninguna forma.", "Sin correo, nadie le escribirá"},
+		} {
+			res := pagetest.Do(t, h, "GET", bookform.Path+plain+"?"+url.Values{"service": {"ac-not-cooling"}, "zip": {"85004"}, "day": {day}, "lang": {lang}}.Encode(), nil)
+			wantIn(t, res.Body, append(want, `id="email"`, `id="no-way"`)...)
+			wantNotIn(t, res.Body, `id="sms_consent"`, "mensajes de texto, ambos", "by text, both")
+		}
+	})
 	t.Run("neither is allowed", func(t *testing.T) {
 		v := with(f.filled(t, plain, "ac-not-cooling", "85004", day), "email", "", "sms_consent", "")
 		res := f.post(t, plain, v)

@@ -27,6 +27,7 @@ type form struct {
 	CallText  string
 	Example   bool
 	Preview   bool
+	TextsOff  bool   // the deployment sends no texts: the form does not offer them
 	Switch    string // this step in the other language, when the business offers it
 
 	Heading string
@@ -151,7 +152,7 @@ type depositView struct {
 func (h *handler) newForm(r *http.Request, b *booking.Business, lang string) form {
 	f := form{
 		b: b, Lang: lang, Action: Path + b.Slug, Business: b.Name,
-		Example: b.Example, Preview: b.Preview,
+		Example: b.Example, Preview: b.Preview, TextsOff: h.Bookings.Delivery().TextsOff,
 	}
 	f.Phone, f.PhoneLink = htmlpage.Phone(b.Phone)
 	f.CallText = tr(lang, "call", f.Phone)
