@@ -175,23 +175,7 @@ func TestRemind(t *testing.T) {
 	if _, err := bookingtest.Inbox(t, bookings, b.Slug).Move(ctx, c.Code, booking.ActionAccept, time.Time{}); err != nil {
 		t.Fatal(err)
 	}
-	event := lambdatest.Event(t, "expire-holds.json")
-	var e map[string]any
-	if err := json.Unmarshal(event, &e); err != nil {
-		t.Fatal(err)
-	}
-	e["time"] = now.Format(time.RFC3339)
-	if event, err = json.Marshal(e); err != nil {
-		t.Fatal(err)
-	}
-	out, err := lambda.NewHandler(h).Invoke(lambdatest.WithPath(ctx, t.Name()+": a reminder due"), event)
-	if err != nil {
-		t.Fatalf("invoke: %v", err)
-	}
-	var got sweep.Report
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatalf("output %s: %v", out, err)
-	}
+	got, out := sweepAt(ctx, t, h, now, "a reminder due")
 	if got.Reminded != 1 {
 		t.Errorf("got %s, want 1 reminded", out)
 	}
@@ -287,16 +271,29 @@ func TestNudgeBusiness(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	got, out := sweepAt(ctx, t, h, now, "a nudge due")
+	r, err := env.Store.Request(ctx, c.Code)
+	if got.Nudged != 1 || err != nil || r.Status != booking.StatusNew || r.History[len(r.History)-1].Action != booking.ActionNudge {
+		t.Errorf("got %s, request %v (%v), want 1 nudged, still new, its last event the nudge", out, r, err)
+	}
+}
+
+// sweepAt invokes h on the sample scheduled event with its time set to
+// now, as EventBridge would send it then, and returns the sweep's report
+// and the answer as sent; why names the call in the permission log.
+func sweepAt(ctx context.Context, t *testing.T, h func(context.Context, events.EventBridgeEvent) (sweep.Report, error), now time.Time, why string) (sweep.Report, []byte) {
+	t.Helper()
 	event := lambdatest.Event(t, "expire-holds.json")
 	var e map[string]any
 	if err := json.Unmarshal(event, &e); err != nil {
 		t.Fatal(err)
 	}
 	e["time"] = now.Format(time.RFC3339)
-	if event, err = json.Marshal(e); err != nil {
+	event, err := json.Marshal(e)
+	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := lambda.NewHandler(h).Invoke(lambdatest.WithPath(ctx, t.Name()+": a nudge due"), event)
+	out, err := lambda.NewHandler(h).Invoke(lambdatest.WithPath(ctx, t.Name()+": "+why), event)
 	if err != nil {
 		t.Fatalf("invoke: %v", err)
 	}
@@ -304,8 +301,5 @@ func TestNudgeBusiness(t *testing.T) {
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("output %s: %v", out, err)
 	}
-	r, err := env.Store.Request(ctx, c.Code)
-	if got.Nudged != 1 || err != nil || r.Status != booking.StatusNew || r.History[len(r.History)-1].Action != booking.ActionNudge {
-		t.Errorf("got %s, request %v (%v), want 1 nudged, still new, its last event the nudge", out, r, err)
-	}
+	return got, out
 }
