@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -26,13 +25,7 @@ func TestLocalLogsAreTheFunctions(t *testing.T) {
 		t.Fatal(err)
 	}
 	var logs logBuffer
-	handler, closeStore, err := newHandler(ctx, businesses, "http://127.0.0.1:8080", logjson.New(&logs))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeStore()
-	srv := httptest.NewServer(handler)
-	defer srv.Close()
+	srv := serveLocal(ctx, t, businesses, logjson.New(&logs), nil)
 
 	res, err := http.Get(srv.URL + "/api/v1/businesses/desert-cool-hvac/availability?days=2")
 	if err != nil {
