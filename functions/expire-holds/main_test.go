@@ -143,17 +143,9 @@ func TestRemind(t *testing.T) {
 	}
 	now := time.Now().UTC().Truncate(time.Second) // the sweep's time
 	past := now.Add(-48 * time.Hour)
-	bookings := bookingtest.New(t, booking.Config{Store: env.Store, SiteURL: lambdatest.SiteURL, Now: func() time.Time { return past }})
-	b, err := bookings.Business(ctx, slug)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := bookings.ArrivalWindows(ctx, b, booking.WindowQuery{Days: 7})
-	if err != nil {
-		t.Fatal(err)
-	}
+	bookings, b, windows := bookingsAt(ctx, t, env, slug, past, 7)
 	var w booking.Window
-	for _, c := range a.Windows {
+	for _, c := range windows {
 		if at := b.RemindAt(c); c.Start.After(now) && !at.After(now) && at.After(past) {
 			w = c
 			break
@@ -245,17 +237,9 @@ func TestNudgeBusiness(t *testing.T) {
 	}
 	now := time.Now().UTC().Truncate(time.Second) // the sweep's time
 	past := now.Add(-3 * time.Hour)
-	bookings := bookingtest.New(t, booking.Config{Store: env.Store, SiteURL: lambdatest.SiteURL, Now: func() time.Time { return past }})
-	b, err := bookings.Business(ctx, slug)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := bookings.ArrivalWindows(ctx, b, booking.WindowQuery{Days: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	bookings, b, windows := bookingsAt(ctx, t, env, slug, past, 2)
 	var w booking.Window
-	for _, c := range a.Windows {
+	for _, c := range windows {
 		if c.Start.After(now.Add(time.Hour)) {
 			w = c
 			break
@@ -302,4 +286,20 @@ func sweepAt(ctx context.Context, t *testing.T, h func(context.Context, events.E
 		t.Fatalf("output %s: %v", out, err)
 	}
 	return got, out
+}
+
+// bookingsAt is the service over env's store with its clock stopped at
+// at, the business slug, and its windows open then over the next days.
+func bookingsAt(ctx context.Context, t *testing.T, env *lambdatest.Env, slug string, at time.Time, days int) (*booking.Bookings, *booking.Business, []booking.Window) {
+	t.Helper()
+	bookings := bookingtest.New(t, booking.Config{Store: env.Store, SiteURL: lambdatest.SiteURL, Now: func() time.Time { return at }})
+	b, err := bookings.Business(ctx, slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := bookings.ArrivalWindows(ctx, b, booking.WindowQuery{Days: days})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bookings, b, a.Windows
 }
