@@ -108,3 +108,68 @@ func TestMailEventRules(t *testing.T) {
 		t.Error("MailEventsDeadLetterAlarm does not watch MailEventsDeadLetterQueue")
 	}
 }
+
+// TestSenderIdentity checks the sending domain's identity: only with
+// SenderDomain, Easy DKIM with a 2048-bit key, the MAIL FROM domain
+// mail.<domain>, and outputs, under the same condition, that give every
+// DNS record it needs.
+func TestSenderIdentity(t *testing.T) {
+	tp := loadTemplate(t)
+	if got := notEmpty(field(tp.top, "Conditions", "HasSenderDomain")); got != "SenderDomain" {
+		t.Errorf("condition HasSenderDomain: a test of %q, want SenderDomain not empty", got)
+	}
+	if d := field(tp.top, "Parameters", "SenderDomain", "Default"); d == nil || plain(d) != "" {
+		t.Error(`SenderDomain: want Default "" (no identity made)`)
+	}
+	id := tp.only(t, "AWS::SES::EmailIdentity")
+	r := tp.resources[id]
+	if plain(field(r, "Condition")) != "HasSenderDomain" {
+		t.Errorf("%s: Condition %q, want HasSenderDomain", id, plain(field(r, "Condition")))
+	}
+	p := field(r, "Properties")
+	checks := []struct {
+		what string
+		ok   bool
+	}{
+		{"EmailIdentity !Ref SenderDomain", ref(field(p, "EmailIdentity")) == "SenderDomain"},
+		{"DKIM signing on", plain(field(p, "DkimAttributes", "SigningEnabled")) == "true"},
+		{"a 2048-bit DKIM key", plain(field(p, "DkimSigningAttributes", "NextSigningKeyLength")) == "RSA_2048_BIT"},
+		{"MAIL FROM mail.${SenderDomain}", field(p, "MailFromAttributes", "MailFromDomain").Value == "mail.${SenderDomain}"},
+		{"the configuration set by default", ref(field(p, "ConfigurationSetAttributes", "ConfigurationSetName")) == "MailConfigurationSet"},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("%s: want %s", id, c.what)
+		}
+	}
+	outputs := map[string]string{
+		"DkimRecord1":       "${" + id + ".DkimDNSTokenName1} CNAME ${" + id + ".DkimDNSTokenValue1}",
+		"DkimRecord2":       "${" + id + ".DkimDNSTokenName2} CNAME ${" + id + ".DkimDNSTokenValue2}",
+		"DkimRecord3":       "${" + id + ".DkimDNSTokenName3} CNAME ${" + id + ".DkimDNSTokenValue3}",
+		"MailFromMxRecord":  "mail.${SenderDomain} MX 10 feedback-smtp.${AWS::Region}.amazonses.com",
+		"MailFromSpfRecord": `mail.${SenderDomain} TXT "v=spf1 include:amazonses.com ~all"`,
+	}
+	for name, want := range outputs {
+		o := field(tp.top, "Outputs", name)
+		if plain(field(o, "Condition")) != "HasSenderDomain" {
+			t.Errorf("output %s: want Condition HasSenderDomain", name)
+		}
+		if v := field(o, "Value"); v == nil || v.Tag != "!Sub" || v.Value != want {
+			t.Errorf("output %s: %v, want !Sub %q", name, v, want)
+		}
+	}
+}
+
+// TestTracing: every function runs with X-Ray's active tracing (Globals),
+// none turns it off.
+func TestTracing(t *testing.T) {
+	tp := loadTemplate(t)
+	if got := plain(field(tp.globals, "Tracing")); got != "Active" {
+		t.Errorf("Globals.Function.Tracing %q, want Active", got)
+	}
+	for _, fn := range tp.ofType("AWS::Serverless::Function") {
+		if got := plain(tp.property(tp.resources[fn], "Tracing")); got != "Active" {
+			t.Errorf("%s: Tracing %q, want Active", fn, got)
+		}
+	}
+}
