@@ -51,24 +51,6 @@ type capacityMeter struct {
 	table string
 }
 
-// costStep is what one step of the journey used.
-type costStep struct {
-	Step        int            `json:"step"`
-	Name        string         `json:"name"`
-	RRU         float64        `json:"rru"` // as DynamoDB Local answered ReturnConsumedCapacity
-	WRU         float64        `json:"wru"`
-	RuleRRU     float64        `json:"rule_rru"` // by DynamoDB's documented rules, on the items' measured sizes
-	RuleWRU     float64        `json:"rule_wru"`
-	Calls       map[string]int `json:"calls"`       // DynamoDB operations: "GetItem" (strong), "GetItem (eventual)", ...
-	API         int            `json:"api"`         // API Gateway requests
-	Invocations int            `json:"invocations"` // Lambda invocations
-	HandlerMS   []float64      `json:"handler_ms"`  // each invocation's handler time, in process
-	Emails      int            `json:"emails"`
-	Texts       int            `json:"texts"`
-	Segments    int            `json:"segments"`
-	Note        string         `json:"note,omitempty"`
-}
-
 func (m *capacityMeter) client(base *dynamodb.Client) *dynamodb.Client {
 	ask := middleware.InitializeMiddlewareFunc("DoorstepBenchConsumedCapacity",
 		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
