@@ -497,10 +497,11 @@ func TestCostRun(t *testing.T) {
 		t.Fatalf("availability: %v, %s", err, rec.Body)
 	}
 
-	// 3. A create, with a phone and an e-mail, under an idempotency key.
+	// 3. A create, with a phone (texts agreed to) and an e-mail, under an
+	// idempotency key.
 	s = begin("create")
 	body := `{"window_start":"` + av.Windows[len(av.Windows)-1].Start + `","address":{"street":"1820 N 7th St","zip":"85006"},` +
-		`"contact":{"name":"Jordan Lee","phone":"602-555-0147","email":"jordan@example.com"},` +
+		`"contact":{"name":"Jordan Lee","phone":"602-555-0147","email":"jordan@example.com","sms_consent":true},` +
 		`"service_id":"ac-not-cooling","description":"The AC blows warm air."}`
 	req := httptest.NewRequestWithContext(ctx, http.MethodPost, floorSiteURL+"/api/v1/businesses/"+costSlug+"/requests", strings.NewReader(body))
 	req.Header.Set("Content-Type", "application/json")
