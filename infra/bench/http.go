@@ -373,7 +373,7 @@ func startLocal(ctx context.Context, root, tmp, fixture string) (string, string,
 		if got[0] != "" {
 			return got[0], got[1], stop, nil
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(2 * time.Minute): // DynamoDB Local starts in seconds, or in half a minute on a busy machine
 	case <-ctx.Done():
 	}
 	stop()
