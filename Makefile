@@ -64,7 +64,7 @@ help:
 	@echo "make vet             go vet ./..."
 	@echo "make lint            staticcheck $(STATICCHECK_VERSION) ./... (installed into $(STATICCHECK_DIR) on first use)"
 	@echo "make clean           remove bin/ and .aws-sam/"
-	@echo "make bench           Go benchmarks, wrk, floors, growth, Lambda sizes and cold starts: one table (ARGS='--skip growth' passes flags)"
+	@echo "make bench           Go benchmarks, wrk, floors, growth, Lambda sizes and cold starts, a booking's cost: one table (ARGS='--skip growth' passes flags)"
 	@echo "make ctl             the operator's command line: make ctl ARGS='requests list desert-cool-hvac'"
 	@echo "make dynamodb-local  install DynamoDB Local into $(DDB_LOCAL_DIR)"
 	@echo "make axe-core        install axe-core $(AXE_VERSION) into $(AXE_DIR)"
@@ -251,9 +251,12 @@ clean:
 
 # The performance figures (docs/performance.md): the Go benchmarks, wrk
 # against the local server (on DynamoDB Local) next to a bare net/http
-# ceiling, each operation against its floor, the growth of a filled store on
-# both engines, the Lambda binaries' sizes and every function's cold start
-# in AWS's runtime interface emulator, printed as one table by infra/bench.
+# ceiling and against DynamoDB Local's own (bare SDK calls in the same run),
+# each operation against its floor, the growth of a filled store on both
+# engines, the Lambda binaries' sizes and every function's cold start in
+# AWS's runtime interface emulator, and the cost of one booking's journey
+# (DynamoDB units, Lambda, API Gateway, e-mails, texts; part "cost"),
+# printed as one table by infra/bench.
 # Installs wrk (apt-get), DynamoDB Local and the emulator (go install,
 # pinned) when missing; without one of them its rows say "not run".
 RIE_DIR := .tools/aws-lambda-rie

@@ -121,7 +121,7 @@ func httpBenchmarks(ctx context.Context, root, tmp string, o options) ([]row, er
 	if err != nil {
 		return nil, err
 	}
-	local, stopLocal, err := startLocal(ctx, root, tmp, fixture)
+	local, engineURL, stopLocal, err := startLocal(ctx, root, tmp, fixture)
 	if err != nil {
 		return nil, err
 	}
@@ -201,7 +201,49 @@ func httpBenchmarks(ctx context.Context, root, tmp string, o options) ([]row, er
 	c.result = strings.TrimSuffix(c.result, errNote(create)) + socketNote(create)
 	c.verdict = verdict(create.rps()/ceil.rps() >= targetCreate && create["s201"] == answered && socketErrors(create) == 0)
 	rows = append(rows, c)
+
+	// The same operations against the engine's own ceiling, measured now
+	// on the local server's DynamoDB Local.
+	if engineURL == "" {
+		return append(rows, row{group: "HTTP", name: "the engine's ceiling", result: "-", verdict: "not run: the local server gave no DynamoDB Local address"}), nil
+	}
+	eGet, eList, eCreate, err := engineCeilings(ctx, engineURL, o, wrkCreateItems)
+	if err != nil {
+		return nil, err
+	}
+	workers := fmt.Sprintf("%d workers, %s", o.connections, o.duration)
+	rows = append(rows,
+		row{group: "HTTP", name: "engine ceiling: bare SDK GetItem of the business, DynamoDB Local of the rows above (" + workers + ")",
+			result: fmt.Sprintf("%s calls/s%s; getBusiness above, served from the business cache, %.1fx it", thousands(eGet.rps), engineErrNote(eGet), get.rps()/eGet.rps)},
+		engineRow(fmt.Sprintf("listArrivalWindows vs the engine's ceiling: bare SDK Query of 14 days of holds (%s)", workers), list, eList, targetListOfEngine),
+		engineRow(fmt.Sprintf("createServiceRequest vs the engine's ceiling: bare SDK Query of the hourly slots + TransactWriteItems of %d puts (%s)", wrkCreateItems, workers), create, eCreate, targetCreateOfEngine),
+	)
+	rows[len(rows)-1].verdict = verdict(create.rps()/eCreate.rps >= targetCreateOfEngine && create["s201"] == answered && socketErrors(create) == 0 && eCreate.errors == 0)
 	return rows, nil
+}
+
+// wrkCreateItems is the items of create.lua's creates' transaction: the
+// idempotency record, the phone's block check and open count, the hourly
+// slot, the business's open count, the window's hold and the request
+// (pkg/dynamo's createSteps; no e-mail).
+const wrkCreateItems = 7
+
+func engineRow(name string, r wrkResult, e engineRun, target float64) row {
+	ratio := r.rps() / e.rps
+	return row{
+		group:   "HTTP",
+		name:    name,
+		result:  fmt.Sprintf("engine %s calls/s%s; the operation %s req/s: %.0f%% of it", thousands(e.rps), engineErrNote(e), thousands(r.rps()), 100*ratio),
+		target:  fmt.Sprintf("≥ %.0f%% of the engine's ceiling", 100*target),
+		verdict: verdict(ratio >= target && r.errors() == 0 && e.errors == 0),
+	}
+}
+
+func engineErrNote(e engineRun) string {
+	if e.errors == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s calls failed)", thousands(float64(e.errors)))
 }
 
 func errNote(r wrkResult) string {
@@ -268,18 +310,19 @@ func writeFixture(root, tmp string) (string, error) {
 var listenLine = regexp.MustCompile(`listening on (http://127\.0\.0\.1:\d+)`)
 
 // startLocal builds infra/local and runs it on a free loopback port with the
-// fixture. It returns the server's base URL and a function that stops it.
-func startLocal(ctx context.Context, root, tmp, fixture string) (string, func(), error) {
+// fixture. It returns the server's base URL, its DynamoDB Local's ("" if
+// it runs on none) and a function that stops it.
+func startLocal(ctx context.Context, root, tmp, fixture string) (string, string, func(), error) {
 	bin := filepath.Join(tmp, "local")
 	build := exec.CommandContext(ctx, "go", "build", "-o", bin, "./infra/local")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
-		return "", nil, fmt.Errorf("go build ./infra/local: %w\n%s", err, out)
+		return "", "", nil, fmt.Errorf("go build ./infra/local: %w\n%s", err, out)
 	}
 	logPath := filepath.Join(tmp, "local.log")
 	logFile, err := os.Create(logPath)
 	if err != nil {
-		return "", nil, err
+		return "", "", nil, err
 	}
 	// make run's default engine: DynamoDB Local with its data on disk, in a
 	// fresh folder of this run.
@@ -288,11 +331,11 @@ func startLocal(ctx context.Context, root, tmp, fixture string) (string, func(),
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		logFile.Close()
-		return "", nil, err
+		return "", "", nil, err
 	}
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
-		return "", nil, err
+		return "", "", nil, err
 	}
 	stop := func() {
 		_ = cmd.Process.Signal(syscall.SIGTERM)
@@ -306,27 +349,40 @@ func startLocal(ctx context.Context, root, tmp, fixture string) (string, func(),
 		}
 		logFile.Close()
 	}
-	lines := make(chan string, 1)
+	lines := make(chan [2]string, 1)
 	go func() {
 		sc := bufio.NewScanner(stdout)
+		var base, engine string
 		for sc.Scan() {
 			if m := listenLine.FindStringSubmatch(sc.Text()); m != nil {
-				lines <- m[1]
+				base = m[1]
+			}
+			if m := engineLine.FindStringSubmatch(sc.Text()); m != nil {
+				engine = m[1]
+			}
+			// The banner follows the engine's lines.
+			if base != "" && strings.HasPrefix(sc.Text(), "Demo businesses:") {
 				break
 			}
 		}
+		lines <- [2]string{base, engine}
 		_, _ = io.Copy(io.Discard, stdout)
 	}()
 	select {
-	case base := <-lines:
-		return base, stop, nil
-	case <-time.After(30 * time.Second):
+	case got := <-lines:
+		if got[0] != "" {
+			return got[0], got[1], stop, nil
+		}
+	case <-time.After(2 * time.Minute): // DynamoDB Local starts in seconds, or in half a minute on a busy machine
 	case <-ctx.Done():
 	}
 	stop()
 	logTail, _ := os.ReadFile(logPath)
-	return "", nil, fmt.Errorf("the local server did not start:\n%s", logTail)
+	return "", "", nil, fmt.Errorf("the local server did not start:\n%s", logTail)
 }
+
+// engineLine is the local server's line that gives DynamoDB Local's address.
+var engineLine = regexp.MustCompile(`^DynamoDB Local: (http://127\.0\.0\.1:\d+)`)
 
 // startCeiling serves the bare handler on a free loopback port, with the
 // same server timeouts as the local server.

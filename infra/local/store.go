@@ -98,6 +98,10 @@ func openStore(ctx context.Context, o options) (*localStore, error) {
 		about: []string{
 			"Engine: DynamoDB Local, data in " + dir + " (kept between runs)",
 			"Start again from nothing: stop the server, then rm -rf " + dir,
+			// Its own address, for the AWS CLI (and make bench, which
+			// measures the engine's own throughput on it).
+			"DynamoDB Local: " + aws.ToString(client.Options().BaseEndpoint) + " (table " + tableName + "; aws dynamodb --endpoint-url " +
+				aws.ToString(client.Options().BaseEndpoint) + " describe-table --table-name " + tableName + ")",
 		},
 		close: func() { engine.Stop(); unlock() },
 	}, nil

@@ -115,6 +115,10 @@ func TestLocalKeepsDataAcrossRestarts(t *testing.T) {
 	if !strings.Contains(srv.banner, "rm -rf "+dir) {
 		t.Errorf("banner: got %q, want how to start again from nothing", srv.banner)
 	}
+	// The engine's own address, for the AWS CLI and make bench's ceiling.
+	if !regexp.MustCompile(`(?m)^DynamoDB Local: http://127\.0\.0\.1:\d+ `).MatchString(srv.banner) {
+		t.Errorf("banner: got %q, want DynamoDB Local's address", srv.banner)
+	}
 
 	// A second server on the same folder says the first is running.
 	err := run(context.Background(), []string{"--addr", "127.0.0.1:0", "--data", dir}, io.Discard)

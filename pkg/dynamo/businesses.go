@@ -76,6 +76,10 @@ func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(sto
 	_, err = s.client.TransactWriteItems(ctx, in)
 	s.businesses.forget(b.Slug)
 	if err == nil {
+		// This store's next read of the business is its own write, even
+		// when an eventually consistent read would still find the old one.
+		s.businesses.put(valid)
+		s.decoded.put(b.Slug, string(doc), valid)
 		return nil
 	}
 	// The first item that did not pass says why.
@@ -298,7 +302,12 @@ func (s *Store) Business(ctx context.Context, slug string) (*booking.Business, e
 	if b, ok := s.businesses.get(slug); ok {
 		return b, nil
 	}
-	item, err := s.get(ctx, businessPK(slug), skProfile)
+	// Eventually consistent, half a strongly consistent read's units: the
+	// record is an operator's or its business's settings, never a booking
+	// decision (DynamoDB's conditions make those), and a warm function
+	// already serves it up to BusinessCacheTTL old; a store that changed
+	// it serves its own change from the cache (UpdateBusiness).
+	item, err := readItem(ctx, s.client, s.table, businessPK(slug), skProfile, false)
 	if err != nil {
 		return nil, fmt.Errorf("get business %q: %w", slug, err)
 	}

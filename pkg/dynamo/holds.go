@@ -27,7 +27,10 @@ func (s *Store) HeldWindows(ctx context.Context, slug string, from, to, now time
 		return nil, nil // BETWEEN refuses a range whose ends are reversed
 	}
 	var held []time.Time
-	err := s.queryHolds(ctx, slug, "sk BETWEEN :first AND :last", map[string]types.AttributeValue{
+	// Eventually consistent (half the read units): a listing decides
+	// nothing; a window it shows free that was taken just now is refused
+	// by the create's condition (WINDOW_TAKEN).
+	err := s.queryHolds(ctx, slug, false, "sk BETWEEN :first AND :last", map[string]types.AttributeValue{
 		":first": str(holdSK(first, 0)),
 		":last":  str(holdSK(last, 0) + "#~"),
 	}, func(start time.Time, _ int, _ string, expires int64) {
@@ -42,7 +45,7 @@ func (s *Store) HeldWindows(ctx context.Context, slug string, from, to, now time
 // the expiry (Unix seconds) of each hold of the business whose sort key
 // meets the condition on sk, lapsed or not: a hold lapsed at now is absent
 // to every condition, but a move still deletes its own.
-func (s *Store) queryHolds(ctx context.Context, slug, skCondition string, values map[string]types.AttributeValue,
+func (s *Store) queryHolds(ctx context.Context, slug string, consistent bool, skCondition string, values map[string]types.AttributeValue,
 	fn func(start time.Time, slot int, code string, expires int64)) error {
 	values[":pk"] = str(businessPK(slug))
 	p := dynamodb.NewQueryPaginator(s.client.Query, &dynamodb.QueryInput{
@@ -50,7 +53,7 @@ func (s *Store) queryHolds(ctx context.Context, slug, skCondition string, values
 		KeyConditionExpression:    aws.String("pk = :pk AND " + skCondition),
 		ExpressionAttributeValues: values,
 		ProjectionExpression:      aws.String(attrSK + ", " + attrRequestCode + ", " + attrExpiresAt),
-		ConsistentRead:            aws.Bool(true),
+		ConsistentRead:            aws.Bool(consistent),
 		Limit:                     s.limit(),
 	})
 	for p.HasMorePages() {
@@ -91,7 +94,7 @@ type slotHold struct {
 // start, lapsed or not, by slot.
 func (s *Store) windowHolds(ctx context.Context, slug string, start time.Time) (map[int]slotHold, error) {
 	holds := map[int]slotHold{}
-	err := s.queryHolds(ctx, slug, "begins_with(sk, :window)", map[string]types.AttributeValue{
+	err := s.queryHolds(ctx, slug, true, "begins_with(sk, :window)", map[string]types.AttributeValue{
 		":window": str(holdSK(start, 0)),
 	}, func(_ time.Time, slot int, code string, expires int64) {
 		holds[slot] = slotHold{code, expires}

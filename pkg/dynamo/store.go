@@ -82,10 +82,16 @@ func (s *Store) get(ctx context.Context, pk, sk string) (map[string]types.Attrib
 
 // getItem reads one item, strongly consistent; nil when there is none.
 func getItem(ctx context.Context, client ops, table *string, pk, sk string) (map[string]types.AttributeValue, error) {
+	return readItem(ctx, client, table, pk, sk, true)
+}
+
+// readItem reads one item, strongly consistent or not (half the read
+// units); nil when there is none.
+func readItem(ctx context.Context, client ops, table *string, pk, sk string, consistent bool) (map[string]types.AttributeValue, error) {
 	out, err := client.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      table,
 		Key:            keyMap(pk, sk),
-		ConsistentRead: aws.Bool(true),
+		ConsistentRead: aws.Bool(consistent),
 	})
 	if err != nil {
 		return nil, err

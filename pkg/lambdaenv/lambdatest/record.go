@@ -54,6 +54,9 @@ func Record(t testing.TB, function string, getenv func(string) string) context.C
 			t.Errorf("permissions: %v", err)
 			return
 		}
+		for _, s := range rec.scans() {
+			t.Errorf("Scan: %s %s; no path a person or a business triggers may read the table whole (only infra/ctl scans; the sweeper queries its sparse indexes)", function, s)
+		}
 		calls := rec.take(d)
 		poller, err := iamcheck.PollerCalls(filepath.Join(root, "template.yaml"), function, d)
 		if err != nil {
@@ -160,6 +163,26 @@ func onCall(stack *middleware.Stack, name string, fn func(ctx context.Context, p
 			fn(ctx, in.Parameters)
 			return next.HandleInitialize(ctx, in)
 		}), middleware.Before)
+}
+
+// scans describes each DynamoDB Scan among the calls, with the path that
+// made it: every function serves a person, a business, the payment
+// provider, the table's stream or the schedule, none of which may read the
+// whole table.
+func (r *recorder) scans() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []string
+	for _, c := range r.calls {
+		if in, ok := c.input.(*dynamodb.ScanInput); ok {
+			index := ""
+			if in.IndexName != nil {
+				index = " index " + *in.IndexName
+			}
+			out = append(out, fmt.Sprintf("made a Scan of %s%s at %s", aws.ToString(in.TableName), index, c.path))
+		}
+	}
+	return out
 }
 
 // take returns the calls as the authorisations they need.
