@@ -466,7 +466,7 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	h.Log.Error("bookform: server error", "route", r.Pattern, "error", err)
 	lang := htmlpage.AcceptLanguage(r)
-	render(w, http.StatusInternalServerError, "message", lang, tr(lang, "error_title"), "", messageView{Heading: tr(lang, "error_title"), Text: tr(lang, "error")})
+	render(w, edge.PageFailure(w, err), "message", lang, tr(lang, "error_title"), "", messageView{Heading: tr(lang, "error_title"), Text: tr(lang, "error")})
 }
 
 // notFound is the 404 page, in the browser's language.
