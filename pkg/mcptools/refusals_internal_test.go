@@ -2,8 +2,8 @@ package mcptools
 
 import (
 	"strings"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
