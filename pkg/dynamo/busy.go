@@ -18,8 +18,14 @@ var busyCodes = map[string]bool{
 	"ThrottlingException":                    true,
 	"ProvisionedThroughputExceededException": true,
 	"RequestLimitExceeded":                   true,
-	"InternalServerError":                    true,
-	"ServiceUnavailable":                     true,
+	// DynamoDB answers a TransactWriteItems sent again with its
+	// ClientRequestToken while the first is still running with this; the
+	// SDK retries it, and when it outlasts the retries the outcome is not
+	// known yet. DynamoDB Local runs a transaction to its end before it
+	// answers, so only DynamoDB shows it.
+	"TransactionInProgressException": true,
+	"InternalServerError":            true,
+	"ServiceUnavailable":             true,
 }
 
 // busy reports whether err is a failure that outlived the SDK's retries

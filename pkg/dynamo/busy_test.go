@@ -40,6 +40,7 @@ func TestBusyFailures(t *testing.T) {
 		{"ThrottlingException", dynamoError(400, "ThrottlingException"), booking.ServerBusy, 3},
 		{"ProvisionedThroughputExceededException", dynamoError(400, "ProvisionedThroughputExceededException"), booking.ServerBusy, 3},
 		{"RequestLimitExceeded", dynamoError(400, "RequestLimitExceeded"), booking.ServerBusy, 3},
+		{"TransactionInProgressException", dynamoError(400, "TransactionInProgressException"), booking.ServerBusy, 3},
 		{"500", dynamoError(500, "InternalServerError"), booking.ServerBusy, 3},
 		{"503", dynamoError(503, "ServiceUnavailable"), booking.ServerBusy, 3},
 		{"connection closed before the answer", func(w http.ResponseWriter, r *http.Request) {
