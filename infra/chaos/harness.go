@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 
 	"sync"
 	"sync/atomic"
@@ -31,6 +32,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamolocal"
 	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/httpapi"
+	"github.com/doorstep/doorstep/pkg/mcptools"
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/pages"
 	"github.com/doorstep/doorstep/pkg/streams"
@@ -82,6 +84,8 @@ type answer struct {
 	status int
 	header http.Header
 	body   []byte
+	// mcpText is a tool server's refusal's text.
+	mcpText string
 }
 
 // create is one create's body, sent once and perhaps replayed.
@@ -89,6 +93,7 @@ type create struct {
 	n       int
 	slug    string
 	key     string // "" without an idempotency key
+	mcp     bool   // sent to the tool server's request_service, not the JSON API
 	body    []byte
 	tag     string // the description: names the create in the table
 	window  time.Time
@@ -208,6 +213,7 @@ func start(ctx context.Context, o options, out io.Writer) (*harness, error) {
 		return fail(err)
 	}
 	mux := http.NewServeMux()
+	edge.Mount(mux, mcptools.New(h.books, log), mcptools.Routes(h.books, log))
 	edge.Mount(mux, httpapi.NewInbox(h.books, log), httpapi.InboxRoutes(h.books, log))
 	pagesConfig := pages.Config{Bookings: h.books, Log: log, Now: h.clock.now}
 	edge.Mount(mux, pages.New(pagesConfig), pages.Routes(pagesConfig))
@@ -387,10 +393,19 @@ func (h *harness) create(rng *rand.Rand, i int) {
 		"description":      c.tag,
 		"deposit_accepted": b.BookingDeposit != nil,
 	}
-	c.body, _ = json.Marshal(body)
 	if rng.IntN(3) > 0 {
 		c.key = fmt.Sprintf("chaos-%d-%d", h.o.seed, i)
 	}
+	// One create in five is an assistant's, through the tool server.
+	if c.mcp = rng.IntN(5) == 0; c.mcp {
+		body["business"] = slug
+		if c.key != "" {
+			body["idempotency_key"] = c.key
+		}
+		body = map[string]any{"jsonrpc": "2.0", "id": i, "method": "tools/call",
+			"params": map[string]any{"name": "request_service", "arguments": body}}
+	}
+	c.body, _ = json.Marshal(body)
 	h.mu.Lock()
 	h.creates = append(h.creates, c)
 	h.mu.Unlock()
@@ -400,10 +415,17 @@ func (h *harness) create(rng *rand.Rand, i int) {
 // send sends c's body once more and records the answer.
 func (h *harness) send(c *create, op string) {
 	header := http.Header{"Content-Type": {"application/json"}}
-	if c.key != "" {
-		header.Set("Idempotency-Key", c.key)
+	var a answer
+	if c.mcp {
+		header.Set("Accept", "application/json, text/event-stream")
+		a = mcpAnswer(h.serve(http.MethodPost, mcptools.Path, header, c.body))
+		op = "mcp " + op
+	} else {
+		if c.key != "" {
+			header.Set("Idempotency-Key", c.key)
+		}
+		a = h.serve(http.MethodPost, "/api/v1/businesses/"+c.slug+"/requests", header, c.body)
 	}
-	a := h.serve(http.MethodPost, "/api/v1/businesses/"+c.slug+"/requests", header, c.body)
 	a.op = op
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -421,6 +443,38 @@ func (h *harness) send(c *create, op string) {
 			}
 		}
 	}
+}
+
+// mcpAnswer reads a tool call's answer as the JSON API's would be, for
+// the checks: a result with the request's code as a 201, a refusal
+// (isError) as its code's status with the JSON error, its text in
+// mcpText. A JSON-RPC error, or an answer that is neither, stays as it is
+// (and fails the checks).
+func mcpAnswer(a answer) answer {
+	var rpc struct {
+		Result *struct {
+			IsError           bool `json:"isError"`
+			Content           []struct{ Text string }
+			StructuredContent json.RawMessage `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if a.status != http.StatusOK || json.Unmarshal(a.body, &rpc) != nil || rpc.Result == nil {
+		return a
+	}
+	if !rpc.Result.IsError {
+		return answer{status: http.StatusCreated, header: a.header, body: rpc.Result.StructuredContent}
+	}
+	text := ""
+	if len(rpc.Result.Content) > 0 {
+		text = rpc.Result.Content[0].Text
+	}
+	code, message, _ := strings.Cut(text, ": ")
+	body, _ := json.Marshal(edge.ErrorBody{Error: edge.ErrorDetail{Code: booking.Code(code), Message: message}})
+	header := http.Header{"Content-Type": {"application/json"}}
+	if code == string(booking.ServerBusy) && strings.Contains(text, "Try again in") {
+		header.Set("Retry-After", "said in the text")
+	}
+	return answer{status: edge.Status(booking.Code(code)), header: header, body: body, mcpText: text}
 }
 
 // replay sends a keyed create's body again under its key.
