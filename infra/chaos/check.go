@@ -125,8 +125,13 @@ func num(v types.AttributeValue) string {
 	return ""
 }
 
-// live reports whether r holds its window at now.
+// live reports whether r holds its window at now: a hold lasts to its
+// window's end at the latest, and a visit's window that has ended holds
+// nothing, whatever its state says (an accepted job nobody marked done).
 func live(r *booking.Request, now time.Time) bool {
+	if !r.Window.End.After(now) {
+		return false
+	}
 	switch r.Status {
 	case booking.StatusNew, booking.StatusAccepted:
 		return true
