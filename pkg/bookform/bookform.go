@@ -445,6 +445,7 @@ var refusals = map[booking.Code]refusal{
 	booking.RateLimited:          {"top", "refused_rate", true},
 	booking.RequestRefused:       {"top", "refused_contact", true},
 	booking.IdempotencyKeyReused: {"top", "refused_reused", false},
+	booking.ServerBusy:           {"top", "refused_busy", false},
 }
 
 // language picks the page's language among the business's: ?lang=, the
