@@ -409,6 +409,15 @@ func (h *harness) create(rng *rand.Rand, i int) {
 	h.mu.Lock()
 	h.creates = append(h.creates, c)
 	h.mu.Unlock()
+	if c.key != "" && rng.IntN(6) == 0 {
+		// A retry while the first is still in flight: both get the same
+		// 201 once the first finishes, never WINDOW_TAKEN (decisions.md).
+		var wg sync.WaitGroup
+		wg.Go(func() { h.send(c, "create") })
+		wg.Go(func() { h.send(c, "replay in flight") })
+		wg.Wait()
+		return
+	}
 	h.send(c, "create")
 }
 
