@@ -419,7 +419,7 @@ func (r *report) print(out io.Writer) {
 	fmt.Fprintf(out, "Creates answered only SERVER_BUSY, without a key: %d (%d of them stored: the answer said retry, the outcome unknown to the caller)\n", r.unknown, r.unknownStored)
 	fmt.Fprintf(out, "Stream: %d batches delivered, %d of them twice, %d with failed records (redelivered); sweeps %d, failed %d\n",
 		h.streamRuns, h.streamTwice, h.streamFailed, h.sweeps, h.sweepFailed)
-	fmt.Fprintf(out, "Requests in the table: %d; messages due: %d; elapsed %s\n\n", r.requests, r.messages, r.elapsed.Round(time.Second))
+	fmt.Fprintf(out, "Requests in the table: %d; messages due: %d; elapsed %s; the service's errors: %s\n\n", r.requests, r.messages, r.elapsed.Round(time.Second), h.logPath)
 
 	fmt.Fprintf(out, "Operations run: %d\n", h.o.ops)
 	names := make([]string, 0, len(h.ops))

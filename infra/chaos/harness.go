@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 
 	"sync"
@@ -121,6 +122,7 @@ type harness struct {
 	// again with its ClientRequestToken without applying it again.
 	tokenHonoured bool
 	stop          func()
+	logPath       string // the service's error lines
 
 	mu      sync.Mutex
 	creates []*create
@@ -185,7 +187,15 @@ func start(ctx context.Context, o options, out io.Writer) (*harness, error) {
 	stops = append(stops, func() { srv.Close() })
 	faulty := faultyClient("http://" + ln.Addr().String())
 
-	log := slog.New(slog.DiscardHandler)
+	// The service's error lines go to a file the report names: a
+	// violation's cause is there.
+	logFile, err := os.CreateTemp("", "doorstep-chaos-*.log")
+	if err != nil {
+		return fail(err)
+	}
+	stops = append(stops, func() { logFile.Close() })
+	h.logPath = logFile.Name()
+	log := slog.New(slog.NewJSONHandler(logFile, &slog.HandlerOptions{Level: slog.LevelError}))
 	bs, err := booking.LoadBusinesses(bytes.NewReader(businessesJSON))
 	if err != nil {
 		return fail(err)
