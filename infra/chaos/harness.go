@@ -113,7 +113,8 @@ type harness struct {
 	store  *dynamo.Store
 	books  *booking.Bookings
 	mux    http.Handler
-	notify func(context.Context, events.DynamoDBEvent) (events.DynamoDBEventResponse, error)
+	notifier *notify.Notifier
+	log      *slog.Logger
 	stream *stream
 	box    *outbox
 	biz    map[string]*booking.Business
@@ -217,7 +218,7 @@ func start(ctx context.Context, o options, out io.Writer) (*harness, error) {
 		Businesses: h.store, Links: h.store, Email: h.box, SMS: h.box,
 		Ledger: dynamo.NewLedger(faulty, tableName), Log: log, Now: h.clock.now,
 	}
-	h.notify = streams.Notify(n, log)
+	h.notifier, h.log = n, log
 	h.books, err = booking.New(booking.Config{Store: h.store, SiteURL: siteURL, Now: h.clock.now, SimulateDeposits: true})
 	if err != nil {
 		return fail(err)
@@ -611,13 +612,10 @@ func (h *harness) deliver(ctx context.Context, rng *rand.Rand) {
 func (h *harness) deliverPending(ctx context.Context, twice bool) (failed bool) {
 	s := h.stream
 	for len(s.pending) > 0 {
-		batch := s.pending[:min(len(s.pending), 100)]
-		// A Lambda invocation has a deadline; the notifier bounds its
-		// sends and claims by it, on its own clock.
-		lctx := invocation{Context: ctx, deadline: h.clock.now().Add(lambdaTimeout)}
-		res, err := h.notify(lctx, events.DynamoDBEvent{Records: batch})
+		batch := s.pending[:min(len(s.pending), batchSize)]
+		res, err := h.invoke(ctx, batch)
 		if twice {
-			_, _ = h.notify(lctx, events.DynamoDBEvent{Records: batch})
+			_, _ = h.invoke(ctx, batch)
 		}
 		h.mu.Lock()
 		h.streamRuns++
@@ -646,6 +644,24 @@ func (h *harness) deliverPending(ctx context.Context, twice bool) (failed bool) 
 	}
 	return false
 }
+
+// invoke hands a batch to the notify function's handler as one Lambda
+// invocation: its clock starts at the service's clock and then runs as
+// the wall clock does (the other workers move the service's clock 3 s an
+// operation, which would eat a real invocation's 30 s at once), and its
+// deadline is lambdaTimeout on that clock.
+func (h *harness) invoke(ctx context.Context, batch []events.DynamoDBEventRecord) (events.DynamoDBEventResponse, error) {
+	begin, wall := h.clock.now(), time.Now()
+	n := *h.notifier
+	n.Now = func() time.Time { return begin.Add(time.Since(wall)) }
+	lctx := invocation{Context: ctx, deadline: begin.Add(lambdaTimeout)}
+	return streams.Notify(&n, h.log)(lctx, events.DynamoDBEvent{Records: batch})
+}
+
+// batchSize is the records of one invocation: fewer than Lambda's
+// default 100, so that a run has many invocations, each a chance of a
+// delivery twice.
+const batchSize = 10
 
 // lambdaTimeout is the notify function's timeout (template.yaml).
 const lambdaTimeout = 30 * time.Second
