@@ -105,20 +105,20 @@ type create struct {
 
 // harness is the wiring under test and what the workload saw.
 type harness struct {
-	o      options
-	out    io.Writer
-	clock  *clock
-	proxy  *proxy
-	direct *dynamodb.Client // DynamoDB Local without faults: setup and checks
-	store  *dynamo.Store
-	books  *booking.Bookings
-	mux    http.Handler
+	o        options
+	out      io.Writer
+	clock    *clock
+	proxy    *proxy
+	direct   *dynamodb.Client // DynamoDB Local without faults: setup and checks
+	store    *dynamo.Store
+	books    *booking.Bookings
+	mux      http.Handler
 	notifier *notify.Notifier
 	log      *slog.Logger
-	stream *stream
-	box    *outbox
-	biz    map[string]*booking.Business
-	slugs  []string
+	stream   *stream
+	box      *outbox
+	biz      map[string]*booking.Business
+	slugs    []string
 	// tokenHonoured: DynamoDB Local answered a TransactWriteItems sent
 	// again with its ClientRequestToken without applying it again.
 	tokenHonoured bool
