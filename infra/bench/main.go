@@ -26,7 +26,7 @@
 //
 //	go run ./infra/bench [--duration 5s] [--threads 2] [--connections 32] [--runs 20] [--floor-iterations 1000]
 //	    [--growth-levels 0,1000,10000,100000] [--growth-budget 20m] [--growth-memory-budget 3m] [--growth-calls 60]
-//	    [--skip gobench,form,http,floor,growth,lambda,path,cost]
+//	    [--skip gobench,form,http,floor,growth,lambda,path,chaos,cost]
 //
 // Everything listens on 127.0.0.1 only, and every child process is ended
 // when its part is done.
@@ -48,7 +48,7 @@ import (
 )
 
 // parts are the sections of the table, in its order; --skip leaves some out.
-var parts = []string{"gobench", "form", "http", "floor", "growth", "lambda", "path", "cost"}
+var parts = []string{"gobench", "form", "http", "floor", "growth", "lambda", "path", "chaos", "cost"}
 
 type options struct {
 	duration    time.Duration
@@ -91,7 +91,7 @@ func parseFlags(args []string) (options, error) {
 	fs.DurationVar(&o.growthBudget, "growth-budget", 20*time.Minute, "time the growth section's fills may take on DynamoDB Local")
 	fs.DurationVar(&o.growthMemoryBudget, "growth-memory-budget", 3*time.Minute, "time the growth section's fills may take on minidyn (--memory)")
 	fs.IntVar(&o.growthCalls, "growth-calls", 60, "timed calls of each operation at each growth level")
-	fs.StringVar(&skip, "skip", "", "parts to leave out, comma-separated: gobench, form, http, floor, growth, lambda, path, cost")
+	fs.StringVar(&skip, "skip", "", "parts to leave out, comma-separated: gobench, form, http, floor, growth, lambda, path, chaos, cost")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
@@ -186,6 +186,14 @@ func run(ctx context.Context, args []string) error {
 	if !o.skip["path"] {
 		progress("the warm path: what one call runs once its function is warm (go test -covermode=count -run TestWarmPath, twice)")
 		r, err := warmPathBenchmarks(ctx, root, tmp)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, r...)
+	}
+	if !o.skip["chaos"] {
+		progress("the fault harness: %d operations with %s of the DynamoDB calls faulted (go run ./infra/chaos)", chaosOps, chaosFaultRate)
+		r, err := chaosBenchmarks(ctx, root)
 		if err != nil {
 			return err
 		}

@@ -445,6 +445,7 @@ var refusals = map[booking.Code]refusal{
 	booking.RateLimited:          {"top", "refused_rate", true},
 	booking.RequestRefused:       {"top", "refused_contact", true},
 	booking.IdempotencyKeyReused: {"top", "refused_reused", false},
+	booking.ServerBusy:           {"top", "refused_busy", false},
 }
 
 // language picks the page's language among the business's: ?lang=, the
@@ -466,7 +467,7 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	h.Log.Error("bookform: server error", "route", r.Pattern, "error", err)
 	lang := htmlpage.AcceptLanguage(r)
-	render(w, http.StatusInternalServerError, "message", lang, tr(lang, "error_title"), "", messageView{Heading: tr(lang, "error_title"), Text: tr(lang, "error")})
+	render(w, edge.PageFailure(w, err), "message", lang, tr(lang, "error_title"), "", messageView{Heading: tr(lang, "error_title"), Text: tr(lang, "error")})
 }
 
 // notFound is the 404 page, in the browser's language.

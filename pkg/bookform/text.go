@@ -108,6 +108,7 @@ var texts = htmlpage.Texts{
 		"refused_contact":        "This business cannot take this request online. Please call them.",
 		"refused_reused":         "This form was already sent with other details. Check them and send again.",
 		"refused_other":          "The request could not be sent. Check the form, or call the business.",
+		"refused_busy":           "We are very busy right now. Nothing you typed is lost: press Send request again in a few seconds. Your request will not be sent twice.",
 
 		// Other pages.
 		"reload_title":    "Reload the form",
@@ -219,6 +220,7 @@ var texts = htmlpage.Texts{
 		"refused_contact":        "Este negocio no puede aceptar esta solicitud en línea. Por favor, llámelo.",
 		"refused_reused":         "Este formulario ya se envió con otros datos. Revíselos y envíe de nuevo.",
 		"refused_other":          "No se pudo enviar la solicitud. Revise el formulario o llame al negocio.",
+		"refused_busy":           "Estamos muy ocupados en este momento. No se perdió nada de lo que escribió: pulse Enviar solicitud de nuevo en unos segundos. Su solicitud no se enviará dos veces.",
 
 		"reload_title":    "Vuelva a abrir el formulario",
 		"reload":          "Este formulario es demasiado antiguo o no vino de este sitio. No se envió nada. Ábralo de nuevo y complételo.",

@@ -31,6 +31,13 @@ const (
 	BookingPaused        Code = "BOOKING_PAUSED"
 	IdempotencyKeyReused Code = "IDEMPOTENCY_KEY_REUSED"
 	ServerError          Code = "SERVER_ERROR"
+	// ServerBusy: the store stayed throttled or failing through all its
+	// retries; nothing the call asked for may be assumed done or not
+	// done. The caller retries after Error.RetryAfter (a create with the
+	// same idempotency key, which then answers its first answer). The
+	// spec's nearest code is SERVER_ERROR's "retry"; this one says it is
+	// the service's load, not a fault, and when (Retry-After).
+	ServerBusy Code = "SERVER_BUSY"
 )
 
 // The codes of the limits on what strangers can do (README, "Security and
@@ -80,6 +87,26 @@ func ErrorCode(err error) Code {
 	}
 	return ServerError
 }
+
+// BusyRetryAfter is the Retry-After of a SERVER_BUSY answer.
+const BusyRetryAfter = time.Second
+
+// Busy returns err, a failure of the store that outlived its retries
+// (throttling, a 5xx, a connection lost), as SERVER_BUSY: the one domain
+// error every edge maps to 503 with Retry-After. err stays in the chain
+// for the logs; its text never reaches a client.
+func Busy(err error) error {
+	return &busyError{busy: &Error{Code: ServerBusy, RetryAfter: BusyRetryAfter,
+		Message: "the service is busy right now: retry in a second; a request_service or create retried with the same idempotency key is never made twice"}, cause: err}
+}
+
+type busyError struct {
+	busy  *Error
+	cause error
+}
+
+func (e *busyError) Error() string   { return e.busy.Error() + ": " + e.cause.Error() }
+func (e *busyError) Unwrap() []error { return []error{e.busy, e.cause} }
 
 // RetryAfter returns how long err says to wait before trying again; zero
 // when it says nothing.

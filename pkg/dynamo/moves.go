@@ -76,7 +76,7 @@ func (s *Store) moveSteps(ctx context.Context, before, after booking.Request, t 
 	}
 	var old []step
 	if e.EndPaymentHold || e.ReleaseHold || e.MoveWindow {
-		if old, err = s.oldHoldSteps(ctx, before, after, e); err != nil {
+		if old, err = s.oldHoldSteps(ctx, before, after, t, e); err != nil {
 			return nil, err
 		}
 	}
@@ -153,14 +153,22 @@ func (s *Store) blockSteps(r booking.Request) []step {
 // says the hold has not lapsed, so it is still this request's), or
 // released if this request still holds it. A read finds the slot it is
 // on; a hold changed since that read runs the move again.
-func (s *Store) oldHoldSteps(ctx context.Context, before, after booking.Request, e booking.Effects) ([]step, error) {
+func (s *Store) oldHoldSteps(ctx context.Context, before, after booking.Request, t booking.Transition, e booking.Effects) ([]step, error) {
 	slot, err := s.heldSlot(ctx, before)
 	if err != nil {
 		return nil, err
 	}
+	failed := refuse(errAgain)
 	switch {
 	case slot < 0 && e.EndPaymentHold:
-		return nil, fmt.Errorf("move request %s: no hold on its window names it", before.Code)
+		// No hold names the request any more: since it was read, an
+		// expiry or a cancellation released it, or it lapsed and another
+		// create took it. The read decides nothing: the update of the
+		// first slot on the condition that it names this request is sent
+		// all the same, so that the request's own condition, first in the
+		// transaction, refuses a move that came too late; and should it
+		// pass, the hold's does (infra/chaos found this answered 500).
+		slot, failed = 0, refuse(movedMeanwhile(before, t))
 	case slot < 0:
 		return nil, nil // released already (the window lapsed and was taken by another)
 	}
@@ -184,7 +192,7 @@ func (s *Store) oldHoldSteps(ctx context.Context, before, after booking.Request,
 			ExpressionAttributeValues: ours,
 		}
 	}
-	return []step{{item: item, failed: refuse(errAgain)}}, nil
+	return []step{{item: item, failed: failed}}, nil
 }
 
 // requestMove is the write of the request item in a move: the whole

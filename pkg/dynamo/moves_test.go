@@ -278,3 +278,38 @@ func TestRecordLatePayment(t *testing.T) {
 		}
 	})
 }
+
+// TestPaymentAfterItsHoldWasReleased: a payment that read the request
+// pending_payment, while the sweep expired it (releasing its hold) before
+// the payment's move was sent, is refused INVALID_TRANSITION, as any move
+// that came too late: infra/chaos found it answered 500 on the payment
+// page ("no hold on its window names it").
+func TestPaymentAfterItsHoldWasReleased(t *testing.T) {
+	ctx := context.Background()
+	forEachLifecycle(t, func(t *testing.T, f *lifecycleFixture) {
+		read := f.reach(t, booking.StatusPendingPayment)
+		f.clock = holdLapsed
+		if err := move(ctx, f.bookings, read.Code, booking.ActionExpire, "", f.clock); err != nil {
+			t.Fatal(err)
+		}
+		tr, _ := transition(booking.StatusPendingPayment, booking.ActionPay)
+		paid := read
+		paid.Status, paid.HoldExpires = booking.StatusNew, time.Time{}
+		deposit := *read.Deposit
+		deposit.State, deposit.PaymentRef = booking.DepositPaid, booking.PaymentRefSimulated
+		paid.Deposit = &deposit
+		paid.History = append(slices.Clone(read.History), booking.Event{At: now, By: booking.ActorSystem, Action: booking.ActionPay,
+			From: booking.StatusPendingPayment, To: booking.StatusNew, Window: read.Window})
+		err := f.store.MoveRequest(ctx, read, paid, tr, booking.Crews{PerWindow: 1, Ever: 1}, now)
+		if got := code(err); got != booking.InvalidTransition {
+			t.Errorf("the payment's move = %v (%s), want INVALID_TRANSITION", err, got)
+		}
+		got, err := f.store.Request(ctx, read.Code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != booking.StatusExpired {
+			t.Errorf("stored %s, want expired", got.Status)
+		}
+	})
+}

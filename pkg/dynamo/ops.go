@@ -29,14 +29,16 @@ type ops struct {
 }
 
 func opsOf(c *dynamodb.Client) ops {
+	// Each call's failures that outlived the SDK's retries for the
+	// engine's load are booking.ServerBusy (busy.go).
 	return ops{
-		GetItem:            c.GetItem,
-		PutItem:            c.PutItem,
-		UpdateItem:         c.UpdateItem,
-		DeleteItem:         c.DeleteItem,
-		Query:              c.Query,
-		Scan:               c.Scan,
-		TransactWriteItems: c.TransactWriteItems,
+		GetItem:            classified(c.GetItem),
+		PutItem:            classified(c.PutItem),
+		UpdateItem:         classified(c.UpdateItem),
+		DeleteItem:         classified(c.DeleteItem),
+		Query:              classified(c.Query),
+		Scan:               classified(c.Scan),
+		TransactWriteItems: classified(c.TransactWriteItems),
 	}
 }
 

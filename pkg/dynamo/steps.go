@@ -8,6 +8,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/doorstep/doorstep/pkg/booking"
 )
 
 // A transaction is the steps of one TransactWriteItems, in the order their
@@ -121,5 +123,9 @@ func (t transaction) exhausted(ctx context.Context, what string, c *cancellation
 			return st.crowded
 		}
 	}
-	return fmt.Errorf("%s: still conflicting after %d attempts: %w", what, maxAttempts, why)
+	err := fmt.Errorf("%s: still conflicting after %d attempts: %w", what, maxAttempts, why)
+	if c.code == reasonThrottling || c.code == reasonThroughputExceeded {
+		return booking.Busy(err) // throttled to the end: busy, not a fault
+	}
+	return err
 }

@@ -64,8 +64,12 @@ func TestTransactionResolve(t *testing.T) {
 		{name: "last: the first stuck answer decides", reasons: []string{n, failed, conflict, n, n}, last: true, want: errStuckB},
 		{name: "last: a nil stuck answer lets later steps answer", reasons: []string{conflict, conflict, conflict, n, n}, last: true, want: errStuckC},
 		{name: "last: crowded when no step is stuck", reasons: []string{conflict, conflict, n, n, n}, last: true, want: errCrowdA},
-		{name: "last: crowded only on a conflict", reasons: []string{reasonThrottling, n, n, n, n}, last: true,
-			wantMsg: "try: still conflicting after 8 attempts: operation error"},
+		// Crowded only on a conflict: throttled through every attempt is
+		// SERVER_BUSY (503 with Retry-After), its cause kept for the logs.
+		{name: "last: throttled to the end is busy, not crowded", reasons: []string{reasonThrottling, n, n, n, n}, last: true,
+			wantMsg: "SERVER_BUSY: the service is busy right now"},
+		{name: "last: throughput exceeded to the end is busy", reasons: []string{n, reasonThroughputExceeded, n, n, n}, last: true,
+			wantMsg: "SERVER_BUSY: the service is busy right now"},
 		{name: "last: the error says why it ran again", reasons: []string{n, n, n, failed, n}, last: true,
 			wantMsg: "try: still conflicting after 8 attempts: run the transaction again: b is gone"},
 	}

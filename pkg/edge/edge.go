@@ -88,7 +88,7 @@ func Status(code booking.Code) int {
 		return http.StatusTooManyRequests
 	case booking.RequestRefused:
 		return http.StatusForbidden
-	case booking.BookingPaused:
+	case booking.BookingPaused, booking.ServerBusy:
 		return http.StatusServiceUnavailable
 	case MethodNotAllowed:
 		return http.StatusMethodNotAllowed
@@ -107,4 +107,16 @@ func SetRetryAfter(w http.ResponseWriter, wait time.Duration) {
 	if wait > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(int((wait+time.Second-1)/time.Second)))
 	}
+}
+
+// PageFailure is the status of a page's error page for err, which is not
+// NOT_FOUND: 503 with Retry-After while the service is busy
+// (booking.ServerBusy), so that a person or a crawler tries again, and 500
+// for any other failure.
+func PageFailure(w http.ResponseWriter, err error) int {
+	if booking.ErrorCode(err) == booking.ServerBusy {
+		SetRetryAfter(w, booking.RetryAfter(err))
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
 }

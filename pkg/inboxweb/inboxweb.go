@@ -269,7 +269,7 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	h.Log.Error("inboxweb: server error", "route", r.Pattern, "error", err)
 	lang := language(w, r, nil)
-	h.message(w, r, http.StatusInternalServerError, lang, nil, tr(lang, "error_title"), tr(lang, "error"))
+	h.message(w, r, edge.PageFailure(w, err), lang, nil, tr(lang, "error_title"), tr(lang, "error"))
 }
 
 // elsewhere answers what no route of a method serves: another method on

@@ -25,7 +25,9 @@ func refusal(code booking.Code, message string, retryAfter time.Duration) *mcp.C
 	if next := nextSteps[code]; next != "" {
 		text += " " + next
 	}
-	if retryAfter > 0 {
+	if retryAfter > 0 && retryAfter < time.Minute {
+		text += fmt.Sprintf(" Try again in %d seconds at the earliest.", int((retryAfter+time.Second-1)/time.Second))
+	} else if retryAfter > 0 {
 		text += fmt.Sprintf(" Try again in %d minutes at the earliest.", int((retryAfter+time.Minute-1)/time.Minute))
 	}
 	return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: text}}}
@@ -54,4 +56,5 @@ var nextSteps = map[booking.Code]string{
 	booking.RateLimited:          "The business is taking no more online requests for now: tell the person to call it (phone in get_business) or try later.",
 	booking.RequestRefused:       "Tell the person to call the business (phone in get_business).",
 	booking.ServerError:          "Retry the same call once; for request_service, with the same idempotency_key.",
+	booking.ServerBusy:           "The service is busy: retry the same call in a few seconds; for request_service, with the same idempotency_key (a retry never sends the request twice).",
 }

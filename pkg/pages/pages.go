@@ -323,7 +323,7 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	h.Log.Error("pages: server error", "route", r.Pattern, "error", err)
 	lang := htmlpage.AcceptLanguage(r)
-	renderMessage(w, http.StatusInternalServerError, lang, tr(lang, "error_title"), tr(lang, "error"), "")
+	renderMessage(w, edge.PageFailure(w, err), lang, tr(lang, "error_title"), tr(lang, "error"), "")
 }
 
 // elsewhere answers what no route serves: another method on a page's
