@@ -3,8 +3,8 @@ package bookform_test
 import (
 	"testing"
 
-	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/bookform"
+	"github.com/doorstep/doorstep/pkg/booking"
 )
 
 // TestSuspendedBusinessTakesNothing: the form of a business the operator
