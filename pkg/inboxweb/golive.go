@@ -120,10 +120,12 @@ func (h *handler) pauseHere(w http.ResponseWriter, r *http.Request, s Session) {
 }
 
 // readOnly refuses a form of a suspended business (its inbox is
-// read-only), with what to do; it reports whether it did.
+// read-only), with what to do; it reports whether it did. Signing out and
+// erasing a request's personal details (a person's right, which the JSON
+// inbox keeps too) still work.
 func (h *handler) readOnly(w http.ResponseWriter, r *http.Request, s Session) bool {
 	b := s.Inbox.Business()
-	if !b.Suspended || r.URL.Path == "/inbox/sign-out" {
+	if !b.Suspended || r.URL.Path == "/inbox/sign-out" || isErase(r) {
 		return false
 	}
 	lang := language(w, r, b)

@@ -128,6 +128,8 @@ func TestSuspendedInboxIsReadOnly(t *testing.T) {
 	f := newFixture(t, nil)
 	const slug = "desert-cool-hvac"
 	code := f.create(t, slug, "", "", 1)
+	declined := f.createAt(t, slug, "", "", 1, 1)
+	f.businessMove(t, slug, declined, booking.ActionDecline, "")
 	a, csrf := f.signIn(t, slug)
 	f.operatorChange(t, slug, func(b *booking.Business) { b.Suspended = true })
 
@@ -146,6 +148,10 @@ func TestSuspendedInboxIsReadOnly(t *testing.T) {
 	}
 	if got := f.request(t, code).Status; got != booking.StatusNew {
 		t.Errorf("the request: got %s, want it still new", got)
+	}
+	// Erasing a request's personal details is still the person's right.
+	if res := f.do(t, a, "POST", "/inbox/requests/"+declined+"/erase", url.Values{"csrf": {csrf}}); res.status != http.StatusSeeOther || f.request(t, declined).Erased.IsZero() {
+		t.Errorf("erase: got %d, want 303 and the details erased", res.status)
 	}
 	if res := f.do(t, a, "POST", "/inbox/sign-out", url.Values{"csrf": {csrf}}); res.status != http.StatusSeeOther {
 		t.Errorf("sign out: got %d, want 303", res.status)
