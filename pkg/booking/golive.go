@@ -288,7 +288,7 @@ func RecordChange(before, after *Business, by string, at time.Time) *Business {
 	return &c
 }
 
-// ErrSuspended is the refusal of an owner's change on a suspended
+// errSuspended is the refusal of an owner's change on a suspended
 // business: its inbox is read-only.
 func errSuspended(b *Business) error {
 	return Errorf(BookingPaused, "Doorstep's operator has suspended %s: its inbox is read-only (you can read it; nothing can be changed) until the operator lifts it", b.Name)

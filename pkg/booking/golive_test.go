@@ -294,3 +294,25 @@ func TestHistoryKeepsTheLastChanges(t *testing.T) {
 		t.Error("a change shares or grows the history of the record it was made from")
 	}
 }
+
+// TestFieldOwnership: every field of a business record is the operator's
+// (OperatorFields), the owner's (OwnerFieldNames), or one a load handles
+// apart; and the owner's include what an owner sets in settings.
+func TestFieldOwnership(t *testing.T) {
+	all, owners := RecordFieldNames(), OwnerFieldNames()
+	for _, f := range OperatorFields {
+		if !slices.Contains(all, f) || slices.Contains(owners, f) {
+			t.Errorf("operator's field %s: in the record %v, the owner's %v", f, slices.Contains(all, f), slices.Contains(owners, f))
+		}
+	}
+	for _, f := range all {
+		if n := btoi(slices.Contains(OperatorFields, f)) + btoi(slices.Contains(owners, f)) + btoi(slices.Contains(loadKeeps, f)); n != 1 {
+			t.Errorf("field %s has %d owners, want 1", f, n)
+		}
+	}
+	for _, f := range []string{"days_off", "hours", "min_notice_minutes", "crews_per_window", "reminder_hour", "owner_phone", "services", "service_area", "preview", "accepting_requests"} {
+		if !slices.Contains(owners, f) {
+			t.Errorf("%s is not the owner's", f)
+		}
+	}
+}
