@@ -4,9 +4,14 @@
 // the owner's mobile (AWS End User Messaging SMS) to confirm it for texts
 // of new requests.
 //
+// Going live asks the operator's approval where the stack wants it: a
+// message on the operator's topic (Amazon SNS).
+//
 // Environment: TABLE_NAME, SITE_URL, SENDER_EMAIL, and optionally
-// SMS_ORIGINATION_IDENTITY (without it texts are off), DYNAMODB_ENDPOINT,
-// AWS_ENDPOINT_URL_SESV2 and AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2.
+// SMS_ORIGINATION_IDENTITY (without it texts are off),
+// NEW_BUSINESS_APPROVAL (operator, the default, or auto),
+// OPERATOR_TOPIC_ARN, DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_SESV2,
+// AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2 and AWS_ENDPOINT_URL_SNS.
 package main
 
 import (
@@ -23,6 +28,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/sesmail"
 	"github.com/doorstep/doorstep/pkg/smstext"
+	"github.com/doorstep/doorstep/pkg/snsnotice"
 )
 
 func main() {
@@ -35,6 +41,10 @@ func main() {
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
 	c, err := lambdaenv.NotifyConfigFrom(getenv) // TABLE_NAME, SITE_URL, SENDER_EMAIL
+	if err != nil {
+		return nil, err
+	}
+	approval, err := lambdaenv.ApprovalConfigFrom(getenv) // NEW_BUSINESS_APPROVAL, OPERATOR_TOPIC_ARN
 	if err != nil {
 		return nil, err
 	}
@@ -59,9 +69,20 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 		}
 		texter = inboxweb.SMSTexter{Sender: smstext.New(sms, c.SMSOriginationIdentity), OptOuts: optOuts}
 	}
+	// A business asking to go live, told to the operator's topic; none
+	// without one (ctl businesses list --pending still lists it).
+	var operator booking.OperatorNotices
+	if approval.OperatorTopicARN != "" {
+		client, err := snsnotice.NewClient(ctx, getenv)
+		if err != nil {
+			return nil, err
+		}
+		operator = snsnotice.New(client, approval.OperatorTopicARN)
+	}
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
-		TextsOff: c.TextsOff, // the confirmation after a move, and the marks
+		TextsOff:            c.TextsOff, // the confirmation after a move, and the marks
+		NewBusinessApproval: approval.NewBusinessApproval, Operator: operator,
 	})
 	if err != nil {
 		return nil, err

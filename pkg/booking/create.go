@@ -296,7 +296,7 @@ func (d draft) newRequest(b *Business, now time.Time) Request {
 // day off).
 func (d *draft) checkBusinessRules(b *Business, now time.Time) error {
 	switch {
-	case !b.AcceptingRequests:
+	case !b.TakesRequests():
 		return Errorf(BookingPaused, "%s has paused online requests; call them at %s instead", b.Name, b.Phone)
 	case !b.serves(d.Address.ZIP):
 		return outOfArea(b, d.Address.ZIP)

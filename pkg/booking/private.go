@@ -47,6 +47,7 @@ type Private struct {
 	reminderSettings  // reminder_hour (reminder.go)
 	ownerTextSettings // owner_phone, text_me (ownertexts.go)
 	nudgeSettings     // nudge_urgent_minutes, nudge_minutes (nudge.go)
+	lifeSettings      // approved, approval_asked, suspended, changes (golive.go)
 }
 
 // The default limits of what a business takes from strangers: enough for a

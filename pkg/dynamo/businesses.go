@@ -330,3 +330,37 @@ func (s *Store) Business(ctx context.Context, slug string) (*booking.Business, e
 	s.businesses.put(b)
 	return b, nil
 }
+
+// EachBusiness calls fn with every business in the table, validated, in no
+// order, until there are no more or fn fails: a Scan of the whole table
+// with consistent reads, for the operator's tools (ctl businesses list),
+// never a request path.
+func (s *Store) EachBusiness(ctx context.Context, fn func(*booking.Business) error) error {
+	p := dynamodb.NewScanPaginator(s.client.Scan, &dynamodb.ScanInput{
+		TableName:                 s.table,
+		FilterExpression:          aws.String("begins_with(pk, :business) AND sk = :sk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":business": str(prefixBusiness), ":sk": str(skProfile)},
+		ConsistentRead:            aws.Bool(true),
+		Limit:                     s.limit(),
+	})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("scan for businesses: %w", err)
+		}
+		for _, item := range page.Items {
+			doc, ok := item[attrDoc].(*types.AttributeValueMemberS)
+			if !ok {
+				return fmt.Errorf("stored business %v: no doc", item["pk"])
+			}
+			b, err := booking.DecodeBusiness([]byte(doc.Value))
+			if err != nil {
+				return fmt.Errorf("stored business: %w", err)
+			}
+			if err := fn(b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

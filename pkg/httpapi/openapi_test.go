@@ -100,6 +100,10 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/settings/owner-phone", "startWebInboxOwnerPhone"},
 		{"POST", "/inbox/settings/owner-phone-code", "confirmWebInboxOwnerPhone"},
 		{"POST", "/inbox/settings/text-me", "setWebInboxTextMe"},
+		{"POST", "/inbox/go-live", "goWebInboxLive"},
+		{"POST", "/inbox/back-to-preview", "backWebInboxToPreview"},
+		{"POST", "/inbox/accepting", "setWebInboxAcceptingNow"},
+		{"GET", "/inbox/settings/history", "getWebInboxHistory"},
 		{"GET", "/r/{code}.ics", "getVisitCalendarEvent"},
 		{"GET", "/calendar/{token}.ics", "getCalendarFeed"},
 	} {

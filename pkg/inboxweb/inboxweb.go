@@ -106,6 +106,9 @@ type handler struct {
 //	POST /inbox/settings/owner-phone          text a code to the owner's mobile, to confirm it
 //	POST /inbox/settings/owner-phone-code     confirm it with the code
 //	POST /inbox/settings/text-me              texts of every new request, urgent ones or none; or forget the number
+//	POST /inbox/go-live                       go live when the checklist holds, or ask the operator to approve it
+//	POST /inbox/back-to-preview               back to preview
+//	POST /inbox/accepting                     pause (off) or resume (on) online requests, in one tap from the inbox
 //
 // Every form that changes something is a POST carrying the session's CSRF
 // token, from this site only (sameSite), each of its fields once. Another
@@ -159,6 +162,10 @@ func (h *handler) routes() []edge.Route {
 		{Method: post, Path: "/inbox/settings/owner-phone", Handler: h.form(h.startOwnerPhone)},
 		{Method: post, Path: "/inbox/settings/owner-phone-code", Handler: h.form(h.confirmOwnerPhone)},
 		{Method: post, Path: "/inbox/settings/text-me", Handler: h.form(h.setTextMe)},
+		// golive.go: going live, back to preview, pausing in one tap.
+		{Method: post, Path: "/inbox/go-live", Handler: h.form(h.goLive)},
+		{Method: post, Path: "/inbox/back-to-preview", Handler: h.form(h.backToPreview)},
+		{Method: post, Path: "/inbox/accepting", Handler: h.form(h.pauseHere)},
 		{Path: "/inbox", Handler: http.HandlerFunc(h.elsewhere)},
 		{Path: "/inbox/", Handler: http.HandlerFunc(h.elsewhere)},
 	}
@@ -223,6 +230,9 @@ func (h *handler) form(next func(http.ResponseWriter, *http.Request, Session)) h
 		h.inSession(w, r, func(w http.ResponseWriter, r *http.Request, s Session) {
 			if subtle.ConstantTimeCompare([]byte(sent), []byte(s.CSRF)) != 1 {
 				h.forbidden(w, r)
+				return
+			}
+			if h.readOnly(w, r, s) { // a suspended business (golive.go)
 				return
 			}
 			next(w, r, s)

@@ -47,6 +47,7 @@ var settingsSections = []settingsSection{
 	{Key: "calendar", Title: "feed_title", Tab: "tab_calendar", Forms: []string{"feed-stopped"}},
 	{Key: "booking-form", Title: "embed_title", Tab: "tab_booking_form"},
 	{Key: "texts", Title: "texts_title", Tab: "tab_texts", Forms: []string{"owner-phone", "owner-phone-code", "text-me"}},
+	{Key: "history", Title: "history_title", Tab: "tab_history"},
 }
 
 // sectionPages are the sections' pages, by name, for the site.
@@ -167,6 +168,7 @@ func (h *handler) settingsView(b *booking.Business, s Session, lang, section str
 	}
 	v.ReminderHour = sch.ReminderHour
 	v.Texts = h.textsSection(b)
+	v.History = history(b, lang) // golive.go
 	v.Embed = embedSnippet(h.SiteURL, b, lang)
 	for hour := range 24 {
 		v.Hours = append(v.Hours, hourChoice{Hour: hour, Label: showClock(lang, fmt.Sprintf("%02d:00", hour))})
