@@ -172,8 +172,9 @@ func hearNotice(req booking.Request, reach booking.Reach, done string) string {
 
 // lookupView is the page where a person types a request's code.
 type lookupView struct {
-	Code  string // as typed, kept on a refusal
-	Error string
+	Code      string // as typed, kept on a refusal, cut to MaxLookupTyped
+	Error     string
+	MaxLength int // MaxLookupTyped
 }
 
 // lookup serves {SITE_URL}/r: a form for the code a business read out
@@ -212,6 +213,23 @@ func (h *handler) lookup(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/r/"+req.Code, http.StatusSeeOther)
 }
 
+// MaxLookupTyped is the most characters the lookup's field takes (its
+// maxlength): a refusal shows back at most that much of what came.
+const MaxLookupTyped = 40
+
 func renderLookup(w http.ResponseWriter, status int, lang string, v lookupView) {
+	v.Code = cutRunes(v.Code, MaxLookupTyped)
+	v.MaxLength = MaxLookupTyped
 	render(w, status, "lookup", lang, tr(lang, "lookup_title"), v)
+}
+
+// cutRunes returns s cut to at most n characters.
+func cutRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }

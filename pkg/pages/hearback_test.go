@@ -242,6 +242,19 @@ func TestLookup(t *testing.T) {
 			wantIn(t, res.body, tt.want...)
 		})
 	}
+	// A long typed code comes back cut to what the field takes: 40
+	// characters (its maxlength), never the 20,000 that came.
+	t.Run("a long code is reflected cut to the field's length", func(t *testing.T) {
+		long := strings.Repeat("é", 20000)
+		res := f.do(t, "GET", "/r?code="+url.QueryEscape(long), nil, "Accept-Language", "en")
+		if res.status != http.StatusBadRequest {
+			t.Fatalf("got %d, want 400", res.status)
+		}
+		wantIn(t, res.body, `value="`+strings.Repeat("é", pages.MaxLookupTyped)+`"`, `maxlength="40"`)
+		if strings.Contains(res.body, strings.Repeat("é", pages.MaxLookupTyped+1)) {
+			t.Errorf("the page shows more than %d of the typed characters", pages.MaxLookupTyped)
+		}
+	})
 	t.Run("with its slash, as API Gateway sends /r/", func(t *testing.T) {
 		res := pagetest.Do(t, f.h, "GET", "/r/?code="+c.Code, nil)
 		if res.Status != http.StatusSeeOther || res.Location != "/r/"+c.Code {
