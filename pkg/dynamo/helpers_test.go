@@ -225,3 +225,22 @@ func actorOf(action booking.Action) booking.Actor {
 	}
 	return booking.ActorOperator
 }
+
+// putItem writes an item as it is, over whatever is there.
+func (e engine) putItem(t *testing.T, item map[string]types.AttributeValue) {
+	t.Helper()
+	if _, err := e.client.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(e.table), Item: item}); err != nil {
+		t.Fatalf("PutItem: %v", err)
+	}
+}
+
+// deleteItem deletes the item under k, if any.
+func (e engine) deleteItem(t *testing.T, k itemKey) {
+	t.Helper()
+	if _, err := e.client.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(e.table), Key: map[string]types.AttributeValue{
+		"pk": &types.AttributeValueMemberS{Value: k.pk},
+		"sk": &types.AttributeValueMemberS{Value: k.sk},
+	}}); err != nil {
+		t.Fatalf("DeleteItem(%v): %v", k, err)
+	}
+}
