@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -106,7 +107,7 @@ func (h *handler) addContact(w http.ResponseWriter, r *http.Request) {
 	email := strings.TrimSpace(r.PostFormValue("email"))
 	refuse := func(status int, key string, args ...any) {
 		v := buildStatus(req, b, h.Now())
-		v.HearBack = buildHearBack(req, b, h.Bookings.Delivery(), lang, h.Now())
+		v.HearBack = buildHearBack(req, b, h.delivery(ctx, req, b), lang, h.Now())
 		hb, text := v.HearBack, tr(lang, key, args...)
 		switch {
 		case hb != nil && way == booking.WaySMS && hb.SMSForm:
@@ -141,6 +142,10 @@ func (h *handler) addContact(w http.ResponseWriter, r *http.Request) {
 	case booking.TooManyOpen:
 		refuse(http.StatusTooManyRequests, "hear_email_busy", booking.MaxOpenPerPhone)
 	case booking.RequestRefused:
+		if errors.Is(err, booking.ErrNoWaysHere) {
+			refuse(http.StatusForbidden, "hear_no_ways") // an example or preview business
+			return
+		}
 		refuse(http.StatusForbidden, "hear_email_refused")
 	case booking.RateLimited:
 		refuse(http.StatusTooManyRequests, "hear_too_many", booking.MaxContactChanges)
