@@ -50,20 +50,21 @@ func forEachEngine(t *testing.T, test func(t *testing.T, e engine)) {
 // two-hour window from start, a fresh code; every optional field is set.
 func newRequest(slug, phone string, start time.Time) booking.Request {
 	return booking.Request{
-		Code:          booking.NewCode(),
-		BusinessSlug:  slug,
-		Status:        booking.StatusNew,
-		ServiceID:     "drain-cleaning",
-		ServiceName:   booking.LocalText{EN: "Drain cleaning", ES: "Limpieza de drenaje"},
-		Window:        booking.Window{Date: start.Format("2006-01-02"), Start: start, End: start.Add(2 * time.Hour)},
-		Address:       booking.Address{Street: "12 Main St", Unit: "4B", City: "Los Angeles", ZIP: "90012"},
-		Contact:       booking.Contact{Name: "Ana Ruiz", Phone: phone, Email: "ana-" + phone + "@example.com", SMSConsent: true},
-		Urgency:       "soon",
-		Description:   "Kitchen sink drains slowly.",
-		Language:      "es",
-		AssistantName: "Helper",
-		Created:       now,
-		Counted:       true, // as the store's create marks it
+		Code:           booking.NewCode(),
+		BusinessSlug:   slug,
+		Status:         booking.StatusNew,
+		ServiceID:      "drain-cleaning",
+		ServiceName:    booking.LocalText{EN: "Drain cleaning", ES: "Limpieza de drenaje"},
+		Window:         booking.Window{Date: start.Format("2006-01-02"), Start: start, End: start.Add(2 * time.Hour)},
+		Address:        booking.Address{Street: "12 Main St", Unit: "4B", City: "Los Angeles", ZIP: "90012"},
+		Contact:        booking.Contact{Name: "Ana Ruiz", Phone: phone, Email: "ana-" + phone + "@example.com", SMSConsent: true},
+		Urgency:        "soon",
+		Description:    "Kitchen sink drains slowly.",
+		Language:       "es",
+		AssistantName:  "Helper",
+		Created:        now,
+		Counted:        true, // as the store's create marks it
+		MailboxCounted: true, // its e-mail by its mailbox, as every create since
 	}
 }
 
