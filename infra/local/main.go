@@ -309,7 +309,7 @@ func handlerOn(ctx context.Context, client *dynamodb.Client, siteURL string, log
 	api := httpapi.New(bookings, log)
 	edge.Mount(mux, api, append(httpapi.Routes(bookings, log), httpapi.DocumentRoutes()...))
 	mux.Handle("/", api)
-	return mux, nil
+	return edge.Compress(mux), nil // gzip, as lambdaenv.HTTP serves each function
 }
 
 // sweepEvery expires the lapsed payment holds and unanswered requests every
