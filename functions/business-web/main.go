@@ -1,8 +1,9 @@
 // Command business-web is the Lambda function behind {SITE_URL}/inbox: the
 // business's own inbox in a browser (pkg/inboxweb), signed in from a link
-// e-mailed to its inbox_email (Amazon SES); its settings text a code to
-// the owner's mobile (AWS End User Messaging SMS) to confirm it for texts
-// of new requests.
+// e-mailed to its inbox_email; its settings text a code to the owner's
+// mobile to confirm it for texts of new requests. Both messages are
+// written to the table (dynamo.Outgoing) and sent by the notify function
+// from the stream, through SES and End User Messaging SMS.
 //
 // Going live asks the operator's approval where the stack wants it: a
 // message on the operator's topic (Amazon SNS).
@@ -10,8 +11,7 @@
 // Environment: TABLE_NAME, SITE_URL, SENDER_EMAIL, and optionally
 // SMS_ORIGINATION_IDENTITY (without it texts are off),
 // NEW_BUSINESS_APPROVAL (operator, the default, or auto),
-// OPERATOR_TOPIC_ARN, DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_SESV2,
-// AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2 and AWS_ENDPOINT_URL_SNS.
+// OPERATOR_TOPIC_ARN, DYNAMODB_ENDPOINT and AWS_ENDPOINT_URL_SNS.
 package main
 
 import (
@@ -26,8 +26,6 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
-	"github.com/doorstep/doorstep/pkg/sesmail"
-	"github.com/doorstep/doorstep/pkg/smstext"
 	"github.com/doorstep/doorstep/pkg/snsnotice"
 )
 
@@ -53,21 +51,18 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 		return nil, err
 	}
 	store := dynamo.New(client, c.TableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now))
-	ses, err := sesmail.NewClient(ctx, getenv)
-	if err != nil {
-		return nil, err
-	}
 	// The numbers that replied STOP (the notify ledger's list).
 	optOuts := dynamo.NewLedger(client, c.TableName)
-	// The code that confirms the owner's mobile, through the person's
-	// texts' sender and opt-out list; none without an origination identity.
+	// The sign-in e-mail and the code that confirms the owner's mobile
+	// leave as every other message does: written to the table as outgoing
+	// messages, which the notify function on the stream sends, once. So
+	// this function links no SES or SMS client (docs/design.md, "One way
+	// out"). The code goes only when texts are on, and never to a number
+	// that replied STOP.
+	outgoing := dynamo.NewOutgoing(client, c.TableName, time.Now)
 	var texter inboxweb.Texter
 	if c.SMSOriginationIdentity != "" {
-		sms, err := smstext.NewClient(ctx, getenv)
-		if err != nil {
-			return nil, err
-		}
-		texter = inboxweb.SMSTexter{Sender: smstext.New(sms, c.SMSOriginationIdentity), OptOuts: optOuts}
+		texter = inboxweb.SMSTexter{Sender: outgoing, OptOuts: optOuts}
 	}
 	// A business asking to go live, told to the operator's topic; none
 	// without one (ctl businesses list --pending still lists it).
@@ -89,7 +84,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	}
 	return lambdaenv.HTTP(inboxweb.New(inboxweb.Config{
 		Bookings: bookings,
-		Mailer:   inboxweb.EmailMailer{Sender: sesmail.New(ses, c.SenderEmail, c.ConfigurationSet)},
+		Mailer:   inboxweb.EmailMailer{Sender: outgoing},
 		Texter:   texter,
 		OptOuts:  optOuts, // one GetItem on a request's page, when a text would go
 		SiteURL:  c.SiteURL,

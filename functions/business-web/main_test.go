@@ -7,16 +7,21 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
-	"github.com/doorstep/doorstep/pkg/sesmail"
-	"github.com/doorstep/doorstep/pkg/smstext"
+	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/snsnotice"
 )
 
@@ -65,14 +70,14 @@ func TestFailsAtStart(t *testing.T) {
 // TestPermissions drives the web inbox as a business does, as
 // BusinessWebFunction, at a business of two crews, and lambdatest.Record
 // checks each AWS call against its policy in template.yaml: the sign-in
-// (its count, its token, the e-mail through SES from SENDER_EMAIL), the
+// (its count, its token, the e-mail written to go out), the
 // session, the inbox list (the inbox index), the moves, erasing a
 // request's details, the CSV export, pausing, going back to preview and
 // asking to go live (the message on the operator's topic) and signing out.
 func TestPermissions(t *testing.T) {
 	env := lambdatest.NewEnv(t)
-	mails := fakeSES(t, env)
-	texts := fakeSMS(t, env)
+	withSender(env)
+	withTexts(env)
 	notices := fakeSNS(t, env)
 	const slug = "desert-cool-hvac"
 	env.Crews(t, slug, 2)
@@ -87,7 +92,7 @@ func TestPermissions(t *testing.T) {
 		return invokeWeb(t, h, webEvent(t, method, path, cookie, form), wantStatus)
 	}
 	t.Run("sign-in", func(t *testing.T) {
-		cookie = signIn(t, h, mails)
+		cookie = signIn(t, h, env)
 	})
 	t.Run("inbox", func(t *testing.T) {
 		res := send(t, "GET", "/inbox", "", 200)
@@ -126,17 +131,18 @@ func TestPermissions(t *testing.T) {
 		send(t, "POST", "/inbox/settings", "csrf="+csrf+"&accepting_requests=off", 303)
 	})
 	// Texts to the owner: the day's count of codes (UpdateItem), the
-	// code (PutItem), the opt-out list (GetItem), the text through End
-	// User Messaging SMS; its answer (DeleteItem) and the choice, each a
+	// code (PutItem), the opt-out list (GetItem), the text written to go
+	// out (PutItem); its answer (DeleteItem) and the choice, each a
 	// conditional put of the business.
 	t.Run("owner's texts", func(t *testing.T) {
 		send(t, "POST", "/inbox/settings/owner-phone", "csrf="+csrf+"&owner_phone=%28602%29+555-0177", 303)
-		if len(*texts) != 1 || !strings.Contains((*texts)[0], `"DestinationPhoneNumber":"+16025550177"`) {
-			t.Fatalf("got texts %q, want one to +16025550177", *texts)
+		texts := sent(t, env, notify.ChannelSMS)
+		if len(texts) != 1 || texts[0].To != "+16025550177" {
+			t.Fatalf("got texts %+v, want one to +16025550177", texts)
 		}
-		code := regexp.MustCompile(`code is ([0-9]{6})`).FindStringSubmatch((*texts)[0])
+		code := regexp.MustCompile(`code is ([0-9]{6})`).FindStringSubmatch(texts[0].Body)
 		if code == nil {
-			t.Fatalf("no code in %s", (*texts)[0])
+			t.Fatalf("no code in %s", texts[0].Body)
 		}
 		send(t, "POST", "/inbox/settings/owner-phone-code", "csrf="+csrf+"&code="+code[1], 303)
 		send(t, "POST", "/inbox/settings/text-me", "csrf="+csrf+"&text_me=urgent", 303)
@@ -159,36 +165,32 @@ func TestPermissions(t *testing.T) {
 	})
 }
 
-// fakeSES stands in for SES in env: the function's SENDER_EMAIL is set,
-// and the bodies of the e-mails it sends are kept, in order.
-func fakeSES(t *testing.T, env *lambdatest.Env) *[]string {
-	env.Vars["SENDER_EMAIL"] = "inbox@book.example.com"
-	var mails []string
-	ses := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		mails = append(mails, string(body))
-		io.WriteString(w, `{"MessageId":"010001ef-0000-4e6f-8f3a-000000000000-000000"}`)
-	}))
-	t.Cleanup(ses.Close)
-	env.Vars[sesmail.EndpointVariable] = ses.URL
-	return &mails
+// sent returns the messages business-web wrote to go out on channel
+// (dynamo.Outgoing), oldest first: the notify function sends them from the
+// table's stream (pkg/streams' TestNotifyOutgoingStream).
+func sent(t testing.TB, env *lambdatest.Env, channel notify.Channel) []notify.Message {
+	t.Helper()
+	client := dynamotest.NewClient(env.Vars["DYNAMODB_ENDPOINT"])
+	out, err := client.Scan(context.Background(), &dynamodb.ScanInput{
+		TableName:                 aws.String(env.Vars["TABLE_NAME"]),
+		FilterExpression:          aws.String("begins_with(pk, :p) AND channel = :c"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "OUTGOING#"}, ":c": &types.AttributeValueMemberS{Value: string(channel)}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []notify.Message
+	if err := attributevalue.UnmarshalListOfMapsWithOptions(out.Items, &msgs, func(o *attributevalue.DecoderOptions) { o.TagKey = "json" }); err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(msgs, func(a, b notify.Message) int { return strings.Compare(a.ID, b.ID) })
+	return msgs
 }
 
-// fakeSMS stands in for End User Messaging SMS in env: texts are on (from
-// a phone number), and the bodies of the texts sent are kept, in order.
-func fakeSMS(t *testing.T, env *lambdatest.Env) *[]string {
-	env.Vars["SMS_ORIGINATION_IDENTITY"] = "+18005550199"
-	var texts []string
-	sms := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, _ := io.ReadAll(r.Body)
-		texts = append(texts, string(body))
-		w.Header().Set("Content-Type", "application/x-amz-json-1.0")
-		io.WriteString(w, `{"MessageId":"6ad0d3b1-7c2e-4e6f-8f3a-1c2d3e4f5a6b"}`)
-	}))
-	t.Cleanup(sms.Close)
-	env.Vars[smstext.EndpointVariable] = sms.URL
-	return &texts
-}
+// withSender gives env the function's SENDER_EMAIL; withTexts turns texts
+// on (from a phone number).
+func withSender(env *lambdatest.Env) { env.Vars["SENDER_EMAIL"] = "inbox@book.example.com" }
+func withTexts(env *lambdatest.Env)  { env.Vars["SMS_ORIGINATION_IDENTITY"] = "+18005550199" }
 
 // fakeSNS stands in for SNS in env: the stack has an operator topic and
 // its operator approves new businesses; the bodies of the messages
@@ -239,17 +241,18 @@ func invokeWeb(t testing.TB, h any, event []byte, wantStatus int) events.APIGate
 }
 
 // signIn signs in to the inbox of desert-cool-hvac as a business does:
-// the form, the one e-mail it sends (fakeSES), the link in it. It returns
-// the session cookie.
-func signIn(t testing.TB, h any, mails *[]string) string {
+// the form, the one e-mail it writes to go out (sent), the link in it. It
+// returns the session cookie.
+func signIn(t testing.TB, h any, env *lambdatest.Env) string {
 	t.Helper()
 	invokeWeb(t, h, webEvent(t, "POST", "/inbox/sign-in", "", "email=inbox%40desert-cool-hvac.example.com"), 200)
-	if len(*mails) != 1 {
-		t.Fatalf("got %d e-mails, want 1", len(*mails))
+	mails := sent(t, env, notify.ChannelEmail)
+	if len(mails) != 1 || mails[0].To != "inbox@desert-cool-hvac.example.com" {
+		t.Fatalf("got e-mails %+v, want 1 to inbox@desert-cool-hvac.example.com", mails)
 	}
-	token := regexp.MustCompile(`/inbox/sign-in/([A-Za-z0-9_-]+)`).FindStringSubmatch((*mails)[0])
+	token := regexp.MustCompile(`/inbox/sign-in/([A-Za-z0-9_-]+)`).FindStringSubmatch(mails[0].Body)
 	if token == nil {
-		t.Fatalf("no sign-in link in %s", (*mails)[0])
+		t.Fatalf("no sign-in link in %s", mails[0].Body)
 	}
 	res := invokeWeb(t, h, webEvent(t, "POST", "/inbox/sign-in/"+token[1], "", ""), 303)
 	for _, c := range res.Cookies {

@@ -15,14 +15,14 @@ import (
 func TestWarmPath(t *testing.T) {
 	path := lambdatest.NewWarmPath(t)
 	env := lambdatest.NewEnv(t)
-	mails := fakeSES(t, env)
+	withSender(env)
 	const slug = "desert-cool-hvac"
 	codes := []string{env.Send(t, slug, "6025550101"), env.Send(t, slug, "6025550102")}
 	h, err := newHandler(path.Context(context.Background()), env.Getenv)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cookie := signIn(t, h, mails)
+	cookie := signIn(t, h, env)
 	csrf := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(invokeWeb(t, h, webEvent(t, "GET", "/inbox", cookie, ""), 200).Body)
 	if csrf == nil {
 		t.Fatal("no CSRF token in the inbox page")

@@ -20,6 +20,7 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/pages"
 )
@@ -37,10 +38,11 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	store, err := lambdaenv.Store(ctx, c)
+	client, err := dynamo.NewClient(ctx, c.DynamoDBEndpoint)
 	if err != nil {
 		return nil, err
 	}
+	store := dynamo.New(client, c.TableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, time.Now))
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
 		TextsOff: c.TextsOff, // what person_channels and the status page say of texts
@@ -48,5 +50,11 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	return lambdaenv.HTTP(pages.New(pages.Config{Bookings: bookings, Log: lambdaenv.Logger()})), nil
+	return lambdaenv.HTTP(pages.New(pages.Config{
+		Bookings: bookings,
+		// The numbers that replied STOP (the notify ledger's list): one
+		// GetItem, only when the status page would say "by text".
+		OptOuts: dynamo.NewLedger(client, c.TableName),
+		Log:     lambdaenv.Logger(),
+	})), nil
 }

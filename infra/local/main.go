@@ -302,7 +302,7 @@ func handlerOn(ctx context.Context, client *dynamodb.Client, siteURL string, log
 	edge.Mount(mux, inboxweb.New(webConfig), inboxweb.Routes(webConfig))
 	// The person's pages (status_url, payment_url). No payment provider
 	// runs here, so stripepay's routes are not mounted.
-	pagesConfig := pages.Config{Bookings: bookings, Log: log}
+	pagesConfig := pages.Config{Bookings: bookings, OptOuts: optOuts, Log: log}
 	personPages := pages.New(pagesConfig)
 	edge.Mount(mux, personPages, pages.Routes(pagesConfig))
 	mux.Handle("GET /r/{$}", personPages) // API Gateway sends /r/ to the route GET /r
@@ -322,7 +322,7 @@ func handlerOn(ctx context.Context, client *dynamodb.Client, siteURL string, log
 	api := httpapi.New(bookings, log)
 	edge.Mount(mux, api, append(httpapi.Routes(bookings, log), httpapi.DocumentRoutes()...))
 	mux.Handle("/", api)
-	return mux, nil
+	return edge.Compress(mux), nil // gzip, as lambdaenv.HTTP serves each function
 }
 
 // sweepEvery expires the lapsed payment holds and unanswered requests every

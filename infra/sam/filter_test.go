@@ -12,8 +12,9 @@ import (
 
 // TestNotifyStreamFilter checks that NotifyFunction's stream filter passes
 // exactly the records its handler acts on (streams.Notify): puts of request
-// items, and the insert of a limit hit's record, which tells the business
-// once an hour that its limits refused requests; and nothing else of the
+// items, the insert of a limit hit's record, which tells the business
+// once an hour that its limits refused requests, and the insert of an
+// outgoing message (dynamo.Outgoing); and nothing else of the
 // table (holds, counters, keys, the ledger, a limit hit's removal by TTL).
 func TestNotifyStreamFilter(t *testing.T) {
 	tp := loadTemplate(t)
@@ -40,6 +41,10 @@ func TestNotifyStreamFilter(t *testing.T) {
 		{"INSERT", "BUSINESS#desert-cool-hvac", "IDEMPOTENCY#3f9c1e2a-first-try", false},
 		{"INSERT", "NOTIFY#limit#desert-cool-hvac#2026-11-23T16:00:00Z/limit_reached/business/email", "NOTIFY", false},
 		{"INSERT", "NOTIFY#7K3M-Q9TD-2HXA#0/received/person/email", "NOTIFY", false},
+		{"INSERT", "OUTGOING#sign-in/desert-cool-hvac/1795452067000/business/email", "MESSAGE", true},
+		{"MODIFY", "OUTGOING#sign-in/desert-cool-hvac/1795452067000/business/email", "MESSAGE", false},
+		{"REMOVE", "OUTGOING#sign-in/desert-cool-hvac/1795452067000/business/email", "MESSAGE", false},
+		{"INSERT", "OUTGOING#sign-in/desert-cool-hvac/1795452067000/business/email", "OTHER", false},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%s %s %s", tt.event, tt.pk, tt.sk), func(t *testing.T) {
@@ -60,6 +65,7 @@ func TestNotifyStreamFilter(t *testing.T) {
 		"notify-limit-hit-stream.json": {
 			"4421584500000000017450440011", "4421584500000000017450440023", "4421584500000000017450440037", "4421584500000000017450440049",
 		},
+		"notify-outgoing-stream.json": {"4421584500000000017450441011", "4421584500000000017450441023"},
 	} {
 		t.Run(file, func(t *testing.T) {
 			data, err := os.ReadFile(filepath.Join(root, "events", file))

@@ -41,7 +41,9 @@ func TestMailConfigurationSet(t *testing.T) {
 		t.Errorf("%s: EventBusArn %v, want the default bus (SES publishes to no other)", dest, bus)
 	}
 
-	for _, fn := range []string{"NotifyFunction", "BusinessWebFunction"} {
+	// Only notify sends: the web inbox writes its messages to the table
+	// for notify to send (dynamo.Outgoing).
+	for _, fn := range []string{"NotifyFunction"} {
 		if got := ref(tp.envVar(tp.resources[fn], "SES_CONFIGURATION_SET")); got != set {
 			t.Errorf("%s: SES_CONFIGURATION_SET is %q, want !Ref %s", fn, got, set)
 		}

@@ -289,9 +289,18 @@ func (h *handler) post(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(unreadable) > 0 {
-		// Text that is not UTF-8 is never stored, nor shown back as it came.
+		// Text that is not UTF-8 is never stored, nor shown back as it
+		// came. The form still names every other problem at once (the
+		// window, an e-mail address...), found on what is readable; a
+		// field that could not be read keeps that message.
 		for _, field := range unreadable {
 			f.addError(field, tr(lang, "refused_unreadable"))
+		}
+		for _, p := range h.Bookings.Problems(b, a.input()) {
+			f.refuse(p)
+		}
+		if f.Errors["window"] != "" {
+			a.Window = "" // the windows are listed again, as they stand now
 		}
 		h.renderDetails(ctx, w, r, f, a, http.StatusBadRequest)
 		return

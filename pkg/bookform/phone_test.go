@@ -108,6 +108,18 @@ func TestNotUTF8(t *testing.T) {
 	if n := f.stored(t, plain); n != 0 {
 		t.Errorf("got %d requests stored, want none", n)
 	}
+
+	// Every problem at once: text that is not UTF-8 does not hide a
+	// window that is no window, nor an e-mail address that is none.
+	res = f.post(t, plain, with(v, "name", "Jos\xe9", "city", "Tucs\xf3n", "window", "2026-11-24T15:17:00Z", "email", "not-an-address"))
+	if res.Status != http.StatusBadRequest {
+		t.Fatalf("with a bad window: got %d, want 400", res.Status)
+	}
+	wantIn(t, res.Body, `id="city-error">Some characters here could not be read.`, `id="name-error">Some characters here could not be read.`,
+		`id="window-error">Pick one of the open windows.`, `id="email-error">`, `<a href="#window">`)
+	if n := f.stored(t, plain); n != 0 {
+		t.Errorf("with a bad window: got %d requests stored, want none", n)
+	}
 }
 
 // TestDayGone: a form opened before midnight and sent after, for a day no

@@ -27,3 +27,22 @@ func ContactHash(slug, kind, value string) string {
 func EmailHash(email string) string {
 	return ContactHash("", "email", strings.TrimSpace(email))
 }
+
+// Mailbox is the mailbox an e-mail address reaches, for counting and
+// blocking only: the address in lower case, without a "+tag" on its local
+// part, so that local+1@domain, local+2@domain and local@domain are one
+// mailbox for the 3-open-requests limit, a business's blocks and the
+// sign-in count. Many providers deliver tagged addresses to the untagged
+// mailbox, so a stranger could otherwise multiply one mailbox into as many
+// as they like. Never for sending: messages go to the address as given.
+func Mailbox(email string) string {
+	email = strings.ToLower(strings.TrimSpace(email))
+	local, domain, ok := strings.Cut(email, "@")
+	if !ok {
+		return email
+	}
+	if i := strings.IndexByte(local, '+'); i > 0 {
+		local = local[:i]
+	}
+	return local + "@" + domain
+}

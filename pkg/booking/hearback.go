@@ -111,12 +111,25 @@ func (s *Bookings) AllowTexts(ctx context.Context, code string) (Request, error)
 // MaxContactChanges. set returns false when nothing changes: the request is
 // returned as it is, and nothing is written or sent.
 func (s *Bookings) addContact(ctx context.Context, code, way string, set func(*Contact) bool) (Request, error) {
-	r, err := s.request(ctx, code)
+	r, b, err := s.CustomerRequest(ctx, code)
 	if err != nil {
 		return Request{}, err
 	}
+	// An example business writes to nobody, ever (PersonReach's
+	// HeldExample, whatever the deployment): it takes no way to be told,
+	// as its status page offers none, and none is stored. A preview
+	// business's ways are stored: its messages, the one a way added
+	// sends among them, go to its preview inbox, where its owner sees
+	// what the person would get.
+	if PersonReach(b, Contact{Email: "added", Phone: r.Contact.Phone, SMSConsent: true}, Delivery{}).Held == HeldExample {
+		return Request{}, ErrNoWaysHere
+	}
 	return s.addContactTo(ctx, r, way, set)
 }
+
+// ErrNoWaysHere refuses a way to be told added to a request of an example
+// business, which writes to nobody.
+var ErrNoWaysHere = Errorf(RequestRefused, "this is an example business, which writes to nobody: no way to be told can be added; its answer shows on the status page")
 
 // addContactTo is addContact on r as read. A reminder or a nudge the
 // sweeper recorded since the read fails the store's condition (the

@@ -58,6 +58,11 @@ type Request struct {
 	// every create has since those limits exist: a move out of the open
 	// states counts it off them again only then.
 	Counted bool `json:"counted,omitempty"`
+	// MailboxCounted is true when its e-mail was counted by its mailbox
+	// (Mailbox: a "+tag" left out), as every count has been since; a
+	// request counted before that was counted by its whole address, and is
+	// counted off the same way.
+	MailboxCounted bool `json:"mailbox_counted,omitempty"`
 	// ReminderDue is when the person of an accepted visit is reminded of
 	// its current window (Business.RemindAt), while that reminder is still
 	// to be sent; and, while the request is new, when its business is

@@ -116,8 +116,9 @@ func (s *Bookings) StartSignIn(ctx context.Context, email string) (token string,
 	now := s.now()
 	hash := EmailHash(email)
 	// Counted before the lookup, so that known and unknown addresses cost
-	// the same calls up to the token's write.
-	allowed, err := s.store.CountSignIn(ctx, hash, MaxSignInsPerHour, now)
+	// the same calls up to the token's write; by mailbox (Mailbox), so
+	// that tags on one address share its count.
+	allowed, err := s.store.CountSignIn(ctx, EmailHash(Mailbox(email)), MaxSignInsPerHour, now)
 	if err != nil {
 		return "", nil, false, err
 	}

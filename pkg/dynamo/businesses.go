@@ -296,9 +296,23 @@ func (s *Store) BusinessByInboxEmail(ctx context.Context, email string) (*bookin
 	return b, nil
 }
 
-// Business returns the business with the given slug. The record is shared
-// with the cache, when there is one: callers do not change it.
+// Business returns the business with the given slug: the caller's own
+// copy (booking.Business.Clone), which it may change without changing
+// what the caches hand the next caller.
 func (s *Store) Business(ctx context.Context, slug string) (*booking.Business, error) {
+	b, err := s.business(ctx, slug)
+	if err != nil {
+		return nil, err
+	}
+	return b.Clone(), nil
+}
+
+// decodeBusiness decodes a stored business record; tests count its calls.
+var decodeBusiness = booking.DecodeBusiness
+
+// business returns the business with the given slug as the caches keep
+// it: shared, never to be changed.
+func (s *Store) business(ctx context.Context, slug string) (*booking.Business, error) {
 	if b, ok := s.businesses.get(slug); ok {
 		return b, nil
 	}
@@ -322,7 +336,7 @@ func (s *Store) Business(ctx context.Context, slug string) (*booking.Business, e
 		s.businesses.put(b)
 		return b, nil
 	}
-	b, err := booking.DecodeBusiness([]byte(doc.Value))
+	b, err := decodeBusiness([]byte(doc.Value))
 	if err != nil {
 		return nil, fmt.Errorf("stored business %q: %w", slug, err)
 	}

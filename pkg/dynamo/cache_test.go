@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
 
@@ -122,9 +123,10 @@ func TestBusinessDecodedOnceWhileUnchanged(t *testing.T) {
 		}
 		return got
 	}
-	first, second := read(), read()
-	if first != second {
-		t.Error("an unchanged record was decoded again")
+	decodes := dynamo.CountDecodes(t)
+	first, _ := read(), read()
+	if *decodes != 1 {
+		t.Errorf("an unchanged record was decoded %d times, want once", *decodes)
 	}
 
 	paused := *b
@@ -132,7 +134,49 @@ func TestBusinessDecodedOnceWhileUnchanged(t *testing.T) {
 	if err := operator.PutBusiness(ctx, &paused); err != nil {
 		t.Fatal(err)
 	}
-	if got := read(); got == first || got.AcceptingRequests {
-		t.Errorf("after another store's change: got the same record (%v), want the change read at once", got == first)
+	if got := read(); *decodes != 2 || got.AcceptingRequests || !first.AcceptingRequests {
+		t.Errorf("after another store's change: decoded %d times, want twice, with the change read at once", *decodes)
+	}
+}
+
+// TestCachedBusinessIsTheCallersOwn: what one request does to the business
+// record it got (its name, its services, its ZIP codes, its hours, its
+// deposit) never reaches the next request, whether the record came from
+// the TTL cache or from the decoded-record cache.
+func TestCachedBusinessIsTheCallersOwn(t *testing.T) {
+	ctx := context.Background()
+	client, table := dynamotest.Minidyn(t)
+	stores := map[string]*dynamo.Store{
+		"TTL cache":      dynamo.New(client, table, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, func() time.Time { return now })),
+		"decoded record": dynamo.New(client, table),
+	}
+	if err := dynamo.New(client, table).PutBusiness(ctx, loadBusiness(t)); err != nil {
+		t.Fatal(err)
+	}
+	for name, store := range stores {
+		t.Run(name, func(t *testing.T) {
+			first, err := store.Business(ctx, slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := first.Clone()
+			first.Name = "changed by a caller"
+			first.Services[0].Name.EN = "changed by a caller"
+			first.ServiceArea.ZIPCodes[0] = "00000"
+			first.Languages[0] = "xx"
+			if len(first.Hours.Mon) > 0 {
+				first.Hours.Mon[0].Open = "00:00"
+			}
+			if first.BookingDeposit != nil {
+				first.BookingDeposit.AmountCents = 1
+			}
+			next, err := store.Business(ctx, slug)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(next, want) {
+				t.Errorf("got %+v, want the record as stored, %+v: a caller's change leaked", next, want)
+			}
+		})
 	}
 }

@@ -49,6 +49,13 @@ func historyCondition(before booking.Request, values map[string]types.AttributeV
 
 // contactSteps is the transaction of ChangeContact, in precedence order.
 func (s *Store) contactSteps(before, after booking.Request, now time.Time) (transaction, error) {
+	old, email := before.Contact.Email, after.Contact.Email
+	// The count moves to another mailbox only: a new tag on the same
+	// mailbox (or another case) is the same counter, already counted.
+	sameMailbox := old != "" && email != "" && countedEmailSK(before) == emailSK(after.BusinessSlug, email)
+	if email != old && email != "" && !sameMailbox {
+		after.MailboxCounted = true // counted below by its mailbox, if at all
+	}
 	item, err := requestItem(after)
 	if err != nil {
 		return nil, err
@@ -76,14 +83,15 @@ func (s *Store) contactSteps(before, after booking.Request, now time.Time) (tran
 		}},
 		failed: changed,
 	}}
-	if old, email := before.Contact.Email, after.Contact.Email; email != old && email != "" {
+	if email != old && email != "" {
 		pk := businessPK(after.BusinessSlug)
 		var counts []step
-		if before.Status.Open() && before.Counted {
-			// As a create counts an open request against its e-mail.
+		if before.Status.Open() && before.Counted && !sameMailbox {
+			// As a create counts an open request against its e-mail's
+			// mailbox; the old one is counted off as it was counted.
 			counts = s.countSteps(pk, emailSK(after.BusinessSlug, email), booking.MaxOpenPerPhone, errTooManyOpenEmail, nil)
 			if old != "" {
-				counts = append(counts, step{item: s.uncount(pk, emailSK(before.BusinessSlug, old))})
+				counts = append(counts, step{item: s.uncount(pk, countedEmailSK(before))})
 			}
 		}
 		steps = slices.Concat(steps,

@@ -52,7 +52,8 @@ func (s *Store) CreateRequest(ctx context.Context, r booking.Request, key *booki
 // their refusals take precedence, the first that fails deciding. Adding a
 // condition to a create is adding its step here.
 func (s *Store) createSteps(r booking.Request, key *booking.IdempotencyRecord, limits booking.Limits, slot slotChoice, hold holdChoice, now time.Time) (transaction, error) {
-	r.Counted = true // this create counts it against its business and its e-mail
+	r.Counted = true        // this create counts it against its business and its e-mail
+	r.MailboxCounted = true // the e-mail by its mailbox (emailSK)
 	pk := businessPK(r.BusinessSlug)
 	keyed, err := s.keySteps(r.BusinessSlug, key, now)
 	if err != nil {

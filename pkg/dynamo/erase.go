@@ -74,7 +74,7 @@ func (s *Store) EraseRequest(ctx context.Context, before, after booking.Request)
 		deletes = append(deletes, counted(phoneSK(before.Contact.Phone)))
 	}
 	if before.Contact.Email != "" {
-		deletes = append(deletes, counted(emailSK(before.BusinessSlug, before.Contact.Email)))
+		deletes = append(deletes, counted(countedEmailSK(before)))
 	}
 	if before.IdempotencyKey != "" {
 		// Only while it is this request's: a lapsed key may have been used again.

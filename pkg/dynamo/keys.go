@@ -98,7 +98,17 @@ const (
 
 // emailSK is the key of an e-mail's open-requests counter at a business.
 func emailSK(slug, email string) string {
-	return prefixEmail + booking.ContactHash(slug, "email", email)
+	return prefixEmail + booking.ContactHash(slug, "email", booking.Mailbox(email))
+}
+
+// countedEmailSK is the key of the counter r's e-mail was counted on: its
+// mailbox's (emailSK), or for a request counted before mailboxes were, its
+// whole address's.
+func countedEmailSK(r booking.Request) string {
+	if r.MailboxCounted {
+		return emailSK(r.BusinessSlug, r.Contact.Email)
+	}
+	return prefixEmail + booking.ContactHash(r.BusinessSlug, "email", r.Contact.Email)
 }
 
 // rateSK is the key of one of a business's hourly request slots, 0 to
@@ -108,6 +118,9 @@ func rateSK(slot int) string { return prefixRate + strconv.Itoa(slot) }
 // blockSK is the key of a contact a business blocked: kind "phone" or
 // "email", and its value.
 func blockSK(slug, kind, value string) string {
+	if kind == "email" {
+		value = booking.Mailbox(value) // a blocked mailbox, whatever its tag
+	}
 	return prefixBlock + kind + "#" + booking.ContactHash(slug, kind, value)
 }
 

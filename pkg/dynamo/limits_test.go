@@ -2,9 +2,12 @@ package dynamo_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
@@ -102,6 +105,61 @@ func TestCreateRequestLimits(t *testing.T) {
 			}
 		})
 	})
+	t.Run("three open per mailbox, whatever its tags", func(t *testing.T) {
+		forEachEngine(t, func(t *testing.T, e engine) {
+			if err := e.store.PutBusiness(ctx, loadBusiness(t)); err != nil {
+				t.Fatal(err)
+			}
+			rs := requests(4, 40)
+			for i := range rs {
+				rs[i].Contact.Email = fmt.Sprintf("victim+%d@example.com", i+1)
+			}
+			rs[3].Contact.Email = "Victim@Example.com"
+			got := createAll(t, e.store, rs, booking.Limits{PerHour: 100, Unanswered: 100, Crews: oneCrew}, now)
+			if want := []booking.Code{"", "", "", booking.TooManyOpen}; !equalCodes(got, want) {
+				t.Fatalf("got %v, want %v (victim+1, +2, +3 and victim@ are one mailbox)", got, want)
+			}
+			// Counted off by the mailbox too: one answered, one more fits.
+			bookings := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://book.example.com", Now: func() time.Time { return now }})
+			if err := move(ctx, bookings, rs[0].Code, booking.ActionDecline, "", now); err != nil {
+				t.Fatal(err)
+			}
+			if err := e.store.CreateRequest(ctx, rs[3], nil, booking.Limits{PerHour: 100, Unanswered: 100, Crews: oneCrew}, now); err != nil {
+				t.Errorf("after one was declined: got %v, want it through", err)
+			}
+			// Stored as given: messages go to the address typed.
+			if r, err := e.store.Request(ctx, rs[1].Code); err != nil || r.Contact.Email != "victim+2@example.com" {
+				t.Errorf("got %q, %v, want the tagged address kept", r.Contact.Email, err)
+			}
+		})
+	})
+	t.Run("a request counted by its whole address before mailboxes is counted off so", func(t *testing.T) {
+		forEachEngine(t, func(t *testing.T, e engine) {
+			if err := e.store.PutBusiness(ctx, loadBusiness(t)); err != nil {
+				t.Fatal(err)
+			}
+			r := requests(1, 50)[0]
+			r.Contact.Email = "old+tag@example.com"
+			mustCreate(t, e, r, nil, now)
+			// As a create stored it before: counted on the whole address.
+			item := e.item(t, requestKey(r.Code))
+			delete(item, "mailbox_counted")
+			legacy := itemKey{"BUSINESS#" + slug, "EMAIL#" + booking.ContactHash(slug, "email", "old+tag@example.com")}
+			mailbox := itemKey{"BUSINESS#" + slug, "EMAIL#" + booking.ContactHash(slug, "email", "old@example.com")}
+			counter := e.item(t, mailbox)
+			e.deleteItem(t, mailbox)
+			counter["sk"] = &types.AttributeValueMemberS{Value: legacy.sk}
+			e.putItem(t, counter)
+			e.putItem(t, item)
+			bookings := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://book.example.com", Now: func() time.Time { return now }})
+			if err := move(ctx, bookings, r.Code, booking.ActionDecline, "", now); err != nil {
+				t.Fatalf("declining it: %v", err)
+			}
+			if got := attrN(t, e.item(t, legacy), "open_count"); got != 0 {
+				t.Errorf("its whole address's count: got %d, want 0", got)
+			}
+		})
+	})
 	t.Run("the record of a limit hit is written once an hour", func(t *testing.T) {
 		forEachEngine(t, func(t *testing.T, e engine) {
 			for i, tt := range []struct {
@@ -137,6 +195,9 @@ func TestBlockedContacts(t *testing.T) {
 		if h := e.item(t, holdKey(slug, monday)); h != nil {
 			t.Errorf("the spam's window is still held: %v", h)
 		}
+		sameMailbox := newRequest(slug, phone(33), monday.Add(8*time.Hour))
+		local, domain, _ := strings.Cut(spam.Contact.Email, "@")
+		sameMailbox.Contact.Email = local + "+again@" + domain
 		samePhone := newRequest(slug, phone(30), monday.Add(2*time.Hour))
 		samePhone.Contact.Email = "new-name@example.com"
 		sameEmail := newRequest(slug, phone(31), monday.Add(4*time.Hour))
@@ -149,6 +210,7 @@ func TestBlockedContacts(t *testing.T) {
 		}{
 			{"the same phone, another e-mail", samePhone, booking.RequestRefused},
 			{"the same e-mail, another phone", sameEmail, booking.RequestRefused},
+			{"the same mailbox with a tag, another phone", sameMailbox, booking.RequestRefused},
 			{"the same phone at another business", otherBusiness, ""},
 			{"someone else", newRequest(slug, phone(32), monday.Add(6*time.Hour)), ""},
 		}

@@ -121,7 +121,7 @@ func (s *Store) uncountSteps(r booking.Request) []step {
 	if r.Counted {
 		sks = append(sks, skOpen)
 		if r.Contact.Email != "" {
-			sks = append(sks, emailSK(r.BusinessSlug, r.Contact.Email))
+			sks = append(sks, countedEmailSK(r))
 		}
 	}
 	steps := make([]step, len(sks))

@@ -22,17 +22,19 @@ import (
 // BusinessRequests queries the inbox index: the business's requests sent in
 // [q.From, q.To), newest first, filtered by state. It reads until it has a
 // full page or the range is done. The cursor is the key of the last request
-// of the page, as base64url JSON; a cursor of another business is refused.
+// of the page, as base64url JSON; a cursor of another business, or one
+// outside the query's range, is refused (decodeCursor).
 func (s *Store) BusinessRequests(ctx context.Context, q booking.RequestQuery) (booking.RequestPage, error) {
-	start, err := decodeCursor(q.Cursor, q.Slug)
+	from, last := q.From.UTC().Format(time.RFC3339), ceilSecond(q.To).Add(-time.Second).UTC().Format(time.RFC3339)
+	start, err := decodeCursor(q.Cursor, q.Slug, from, last)
 	if err != nil {
 		return booking.RequestPage{}, err
 	}
 	names := map[string]string{"#created": attrCreated}
 	values := map[string]types.AttributeValue{
 		":slug": str(q.Slug),
-		":from": str(q.From.UTC().Format(time.RFC3339)),
-		":last": str(ceilSecond(q.To).Add(-time.Second).UTC().Format(time.RFC3339)),
+		":from": str(from),
+		":last": str(last),
 	}
 	in := &dynamodb.QueryInput{
 		TableName:                 s.table,
@@ -97,7 +99,16 @@ func encodeCursor(r booking.Request) string {
 	return base64.RawURLEncoding.EncodeToString(data)
 }
 
-func decodeCursor(s, slug string) (map[string]types.AttributeValue, error) {
+// decodeCursor checks a cursor against the query before it becomes the
+// query's start key, since DynamoDB refuses a start key outside the key
+// condition (a ValidationException, which would be a SERVER_ERROR): it must
+// name the query's business, a request code, and a created instant in the
+// query's range [from, last], written as the list writes it (RFC 3339, UTC,
+// whole seconds), so that it compares within the range as the index's
+// strings do. Anything else is INVALID_REQUEST. A cursor that passes
+// is a position in the business's own list, which it may read anyway: a
+// forged one shows it nothing it could not list.
+func decodeCursor(s, slug, from, last string) (map[string]types.AttributeValue, error) {
 	if s == "" {
 		return nil, nil
 	}
@@ -113,7 +124,11 @@ func decodeCursor(s, slug string) (map[string]types.AttributeValue, error) {
 	if _, ok := booking.CanonicalCode(c.Code); !ok {
 		return nil, bad
 	}
-	if _, err := time.Parse(time.RFC3339, c.Created); err != nil {
+	created, err := time.Parse(time.RFC3339, c.Created)
+	if err != nil || created.UTC().Format(time.RFC3339) != c.Created || c.Created < from || c.Created > last {
+		return nil, bad
+	}
+	if code, _ := booking.CanonicalCode(c.Code); code != c.Code {
 		return nil, bad
 	}
 	key := keyMap(requestPK(c.Code), skRequest)

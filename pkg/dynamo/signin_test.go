@@ -3,6 +3,7 @@ package dynamo_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -284,6 +285,21 @@ func TestSignInService(t *testing.T) {
 			clock.Set(now.Add(49 * time.Hour))
 			if _, _, ok, err := s.StartSignIn(ctx, email); !ok || err != nil {
 				t.Errorf("StartSignIn(the next hour) = %v, %v, want a link", ok, err)
+			}
+		})
+
+		// Tags on one mailbox share its count (booking.Mailbox): five
+		// asked for office+1@ to office+5@ leave none for office@.
+		t.Run("five links an hour per mailbox", func(t *testing.T) {
+			clock.Set(now.Add(72 * time.Hour)) // a fresh hour
+			local, domain, _ := strings.Cut(email, "@")
+			for i := range booking.MaxSignInsPerHour {
+				if _, _, _, err := s.StartSignIn(ctx, fmt.Sprintf("%s+%d@%s", local, i+1, domain)); err != nil {
+					t.Fatalf("StartSignIn(tag %d) = %v, want counted", i+1, err)
+				}
+			}
+			if token, _, ok, err := s.StartSignIn(ctx, email); ok || token != "" || code(err) != booking.RateLimited {
+				t.Errorf("StartSignIn(the untagged address) = %q, %v, %v, want no link, RATE_LIMITED", token, ok, err)
 			}
 		})
 	})

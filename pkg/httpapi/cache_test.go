@@ -1,16 +1,20 @@
 package httpapi_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"io"
 	"log/slog"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
+	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/httpapi/openapitest"
 )
@@ -100,5 +104,50 @@ func TestAvailabilityIsNotStored(t *testing.T) {
 		if res.header.Get("ETag") != "" {
 			t.Errorf("GET %s: got an ETag, want none", path)
 		}
+	}
+}
+
+// The public reads compressed as the functions serve them (edge.Compress,
+// in lambdaenv.HTTP): a client that accepts gzip gets the OpenAPI document
+// (about 160 KB as YAML) and getBusiness gzip-compressed, with Vary:
+// Accept-Encoding and a tag of their own ("...-gzip"), and that tag in
+// If-None-Match (weak or strong) gets a bodiless 304 that names it.
+func TestPublicReadsCompressed(t *testing.T) {
+	api, _ := newAPI(t)
+	h := edge.Compress(api)
+	for _, path := range []string{"/api/v1/businesses/split-day-plumbing", "/api/v1/openapi.json", "/api/v1/openapi.yaml"} {
+		t.Run(path, func(t *testing.T) {
+			plain := httptest.NewRecorder()
+			h.ServeHTTP(plain, httptest.NewRequest("GET", path, nil))
+			req := httptest.NewRequest("GET", path, nil)
+			req.Header.Set("Accept-Encoding", "gzip")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			etag := rec.Header().Get("ETag")
+			if rec.Code != 200 || rec.Header().Get("Content-Encoding") != "gzip" || rec.Header().Get("Vary") != "Accept-Encoding" ||
+				etag != strings.TrimSuffix(plain.Header().Get("ETag"), `"`)+edge.GzipETagSuffix+`"` {
+				t.Fatalf("got %d, Content-Encoding %q, Vary %q, ETag %s (plain %s); want 200, gzip, Accept-Encoding, the plain tag -gzip",
+					rec.Code, rec.Header().Get("Content-Encoding"), rec.Header().Get("Vary"), etag, plain.Header().Get("ETag"))
+			}
+			t.Logf("%s: %d bytes, %d compressed", path, plain.Body.Len(), rec.Body.Len())
+			zr, err := gzip.NewReader(rec.Body)
+			if err != nil {
+				t.Fatal(err)
+			}
+			body, err := io.ReadAll(zr)
+			if err != nil || !bytes.Equal(body, plain.Body.Bytes()) {
+				t.Fatalf("the compressed body is not the plain one (%v)", err)
+			}
+			for _, tag := range []string{etag, "W/" + etag} {
+				req := httptest.NewRequest("GET", path, nil)
+				req.Header.Set("Accept-Encoding", "gzip")
+				req.Header.Set("If-None-Match", tag)
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, req)
+				if rec.Code != 304 || rec.Body.Len() != 0 || rec.Header().Get("ETag") != etag {
+					t.Errorf("If-None-Match %s: got %d, %d bytes, ETag %s; want a bodiless 304 naming %s", tag, rec.Code, rec.Body.Len(), rec.Header().Get("ETag"), etag)
+				}
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -350,6 +351,9 @@ func TestInboxList(t *testing.T) {
 		{"limit=101", "INVALID_REQUEST"},
 		{"limit=ten", "INVALID_REQUEST"},
 		{"cursor=not-a-cursor", "INVALID_REQUEST"},
+		// The issue's forged cursor: a time outside the query's range,
+		// which DynamoDB refuses as a start key (was a 500).
+		{"cursor=" + base64.RawURLEncoding.EncodeToString([]byte(`{"c":"ZZZZ-ZZZZ-ZZZZ","t":"9999-12-31T23:59:59Z","b":"split-day-plumbing"}`)), "INVALID_REQUEST"},
 		{"from=21-11-2026", "INVALID_DATE"},
 		{"from=2026-11-22&to=2026-11-21", "INVALID_DATE"},
 	}

@@ -297,7 +297,7 @@ func (h *handler) renderConfirm(w http.ResponseWriter, r *http.Request, status i
 	v := confirmView{
 		Heading: tr(lang, "confirm_"+string(action)), Action: string(action), Code: req.Code, Path: requestPath(req.Code), CSRF: s.CSRF, Changed: changed,
 		Summary: summary(req, s.Inbox.Business(), lang),
-		Explain: tr(lang, "explain_"+string(action)), Button: tr(lang, "button_"+string(action)),
+		Explain: tr(lang, "explain_"+string(action)+unreachedSuffix(req, action)), Button: tr(lang, "button_"+string(action)),
 		Danger: action != booking.ActionAccept && action != booking.ActionComplete,
 	}
 	v.Outcome, v.Consequence = consequence(req, action, lang, h.Now())
@@ -320,7 +320,8 @@ func (h *handler) renderMove(w http.ResponseWriter, r *http.Request, status int,
 		return
 	}
 	path := requestPath(req.Code)
-	v := moveView{Code: req.Code, Path: path, CSRF: s.CSRF, Problem: problem, Summary: summary(req, b, lang)}
+	v := moveView{Code: req.Code, Path: path, CSRF: s.CSRF, Problem: problem, Summary: summary(req, b, lang),
+		Explain: tr(lang, "explain_move"+unreachedSuffix(req, booking.ActionMove))}
 	loc := b.Location()
 	for _, win := range a.Windows {
 		if win.Start.Equal(req.ArrivalWindow.Start) {

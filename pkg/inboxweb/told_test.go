@@ -139,14 +139,31 @@ func TestToldHowThePersonHears(t *testing.T) {
 				wantIn(t, list.body, mark+`>`+markEN+` <a class="tel" href="tel:&#43;1720555014`)
 				wantIn(t, page.body, `id="unreachable">`+markEN+`</strong>`)
 			}
+			// The page's hints (decline, cancel) and the move page's
+			// explanation say "the person is told" only when someone
+			// writes to them; otherwise that nobody does, and to call.
+			move := f.do(t, a, "GET", "/inbox/requests/"+code+"/move", nil).body
+			for what, body := range map[string]string{"the page": page.body, "the move page": move} {
+				if tt.wantMark {
+					wantNotIn(t, body, "the person is told", "The person is told")
+					if !strings.Contains(strings.ToLower(body), "nobody writes to the person") {
+						t.Errorf("%s: does not say that nobody writes to the person", what)
+					}
+				} else if !strings.Contains(body, "the person is told") {
+					t.Errorf("%s: no \"the person is told\", though someone writes to them", what)
+				}
+			}
 			path := "/inbox/requests/" + code + "/" + string(tt.action)
 			form := url.Values{"csrf": {csrf}}
 			if tt.action != booking.ActionAccept {
 				// The confirm step says beforehand that nobody writes to
-				// the person, when nobody does.
+				// the person, when nobody does, in its explanation too.
 				confirm := f.do(t, a, "GET", path, nil).body
 				if got := strings.Contains(confirm, `id="told"`); got != tt.wantMark {
 					t.Errorf("the confirm page says to call: got %v, want %v", got, tt.wantMark)
+				}
+				if got := strings.Contains(confirm, "The person is told"); got == tt.wantMark {
+					t.Errorf("the confirm page's explanation says the person is told: got %v, want %v", got, !tt.wantMark)
 				}
 				form.Set("deposit", "")
 			}

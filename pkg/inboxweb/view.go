@@ -184,6 +184,7 @@ type moveView struct {
 	Path    string
 	CSRF    string
 	Summary string
+	Explain string // what the move does, and how the person hears of it
 	Problem string
 	Days    []windowDay
 	Picked  *windowDay // the day whose windows are shown, if one is picked
@@ -323,6 +324,17 @@ func unreachable(req booking.InboxRequest) bool {
 	return live && req.Reach.None()
 }
 
+// unreachedSuffix is "_unreached" for a move the person would hear of
+// (tellsPerson) when nobody writes to them (booking.PersonReach): the
+// hints and explanations then say so, as the confirmation does, instead
+// of "the person is told".
+func unreachedSuffix(req booking.InboxRequest, action booking.Action) string {
+	if tellsPerson[action] && req.Reach.None() {
+		return "_unreached"
+	}
+	return ""
+}
+
 // unreachableText is the mark of a request nobody writes to the person
 // of: why, when a way they chose does not reach them.
 func unreachableText(req booking.InboxRequest, lang string) string {
@@ -390,7 +402,7 @@ func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, no
 			v.Spam = &link
 		default:
 			if link.Danger {
-				link.Hint = tr(lang, "hint_"+string(action))
+				link.Hint = tr(lang, "hint_"+string(action)+unreachedSuffix(req, action))
 			}
 			v.Actions = append(v.Actions, link)
 		}

@@ -97,9 +97,12 @@ type HTTPHandler = func(context.Context, events.APIGatewayV2HTTPRequest) (events
 
 // HTTP adapts a net/http handler to API Gateway HTTP API (payload 2.0)
 // events, handing the Lambda request id to the access log and to every
-// line the invocation logs (Invocation).
+// line the invocation logs (Invocation). Answers are gzip-compressed for
+// clients that accept it (edge.Compress); the adapter sends a compressed
+// body base64-encoded, as API Gateway expects binary bodies, and API
+// Gateway hands the client the bytes.
 func HTTP(h http.Handler) HTTPHandler {
-	return Invocation(httpadapter.NewV2(withLambdaRequestID(h)).ProxyWithContext)
+	return Invocation(httpadapter.NewV2(withLambdaRequestID(edge.Compress(h))).ProxyWithContext)
 }
 
 // withLambdaRequestID hands the Lambda request id to the access log, so that

@@ -17,6 +17,7 @@ type lexicon struct {
 	labelCode, labelService      string
 	labelWindow, labelWas        string
 	labelStatus, labelUrgency    string
+	labelZIP                     string // the ZIP code of the job, in the business's e-mails
 	labelInbox                   string // the business's own link: its inbox, never the person's page
 	labelOneTap                  string // the one-tap link: opens the request in the inbox, signed in
 	ownerText                    string // the owner's text of a new request: %s code, service, window, ZIP
@@ -73,7 +74,7 @@ var wording = map[string]*lexicon{
 	"en": {
 		hello:     "Hello %s,",
 		labelCode: "Code", labelService: "Service", labelWindow: "Arrival window", labelWas: "Was",
-		labelStatus: "Status", labelUrgency: "Urgency", labelInbox: "Inbox",
+		labelStatus: "Status", labelUrgency: "Urgency", labelInbox: "Inbox", labelZIP: "ZIP code",
 		labelOneTap:    "Open it in one tap (signs you in; works once, for 8 hours)",
 		ownerText:      "Doorstep: new request %s: %s, %s, ZIP %s. Open:",
 		ownerUrgent:    "URGENT.",
@@ -142,7 +143,7 @@ var wording = map[string]*lexicon{
 	"es": {
 		hello:     "Hola, %s:",
 		labelCode: "Código", labelService: "Servicio", labelWindow: "Horario de llegada", labelWas: "Antes",
-		labelStatus: "Estado", labelUrgency: "Urgencia", labelInbox: "Bandeja",
+		labelStatus: "Estado", labelUrgency: "Urgencia", labelInbox: "Bandeja", labelZIP: "Código postal",
 		labelOneTap:    "Ábrala con un toque (inicia sesión; sirve una vez, durante 8 horas)",
 		ownerText:      "Doorstep: nueva solicitud %s: %s, %s, código postal %s. Ábrala:",
 		ownerUrgent:    "URGENTE.",
@@ -349,6 +350,11 @@ func (c Composer) businessText(kind Kind, ch Change, r booking.Request, b *booki
 		// Short: what was called off and when; the rest is the inbox's.
 		body := fmt.Sprintf("%s\n\n%s\n\n%s", l.calledOff, strings.Join(lines, "\n"), status)
 		return text{lang: lang, subject: fmt.Sprintf(l.calledOffSubject, r.Code, service, w), body: body}
+	}
+	// Where the job is, as the owner's text says it: the ZIP code (the
+	// street stays behind the inbox's sign-in).
+	if r.Address.ZIP != "" {
+		lines = append(lines, l.labelZIP+": "+theirLine(r.Address.ZIP))
 	}
 	lines = append(lines, l.labelUrgency+": "+urgency(l, r.Urgency))
 	if kind == KindNudge {

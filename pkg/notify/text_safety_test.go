@@ -80,6 +80,7 @@ func TestNewRequestQuotesTheDescription(t *testing.T) {
 Code: 7K3M-Q9TD-2HXA
 Service: Drain cleaning
 Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
+ZIP code: 60613
 Urgency: soon
 Sent by the assistant: Helper
 
@@ -96,6 +97,7 @@ Inbox: https://book.example.com/inbox/requests/7K3M-Q9TD-2HXA
 Código: 7K3M-Q9TD-2HXA
 Servicio: Limpieza de drenaje
 Horario de llegada: lun 23 nov, 10:00-12:00 CST
+Código postal: 60613
 Urgencia: pronto
 Enviada por el asistente: Helper
 

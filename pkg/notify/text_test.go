@@ -203,6 +203,7 @@ If the new window does not suit you, you may cancel the request on its status pa
 Code: 7K3M-Q9TD-2HXA
 Service: Drain cleaning
 Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
+ZIP code: 60613
 Urgency: soon
 
 Open your inbox to see the details, then accept it, offer another window or decline it.
@@ -220,6 +221,7 @@ A new service request is waiting in your Doorstep inbox.
 Code: 7K3M-Q9TD-2HXA
 Service: Drain cleaning
 Arrival window: Mon, Nov 23, 10:00 AM-12:00 PM CST
+ZIP code: 60613
 Urgency: soon
 
 Open your inbox to see the details, then accept it, offer another window or decline it.

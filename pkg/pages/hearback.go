@@ -1,6 +1,7 @@
 package pages
 
 import (
+	"errors"
 	"net/http"
 	"strings"
 	"time"
@@ -106,7 +107,7 @@ func (h *handler) addContact(w http.ResponseWriter, r *http.Request) {
 	email := strings.TrimSpace(r.PostFormValue("email"))
 	refuse := func(status int, key string, args ...any) {
 		v := buildStatus(req, b, h.Now())
-		v.HearBack = buildHearBack(req, b, h.Bookings.Delivery(), lang, h.Now())
+		v.HearBack = buildHearBack(req, b, h.delivery(ctx, req, b), lang, h.Now())
 		hb, text := v.HearBack, tr(lang, key, args...)
 		switch {
 		case hb != nil && way == booking.WaySMS && hb.SMSForm:
@@ -141,6 +142,10 @@ func (h *handler) addContact(w http.ResponseWriter, r *http.Request) {
 	case booking.TooManyOpen:
 		refuse(http.StatusTooManyRequests, "hear_email_busy", booking.MaxOpenPerPhone)
 	case booking.RequestRefused:
+		if errors.Is(err, booking.ErrNoWaysHere) {
+			refuse(http.StatusForbidden, "hear_no_ways") // an example or preview business
+			return
+		}
 		refuse(http.StatusForbidden, "hear_email_refused")
 	case booking.RateLimited:
 		refuse(http.StatusTooManyRequests, "hear_too_many", booking.MaxContactChanges)
@@ -172,8 +177,9 @@ func hearNotice(req booking.Request, reach booking.Reach, done string) string {
 
 // lookupView is the page where a person types a request's code.
 type lookupView struct {
-	Code  string // as typed, kept on a refusal
-	Error string
+	Code      string // as typed, kept on a refusal, cut to MaxLookupTyped
+	Error     string
+	MaxLength int // MaxLookupTyped
 }
 
 // lookup serves {SITE_URL}/r: a form for the code a business read out
@@ -212,6 +218,23 @@ func (h *handler) lookup(w http.ResponseWriter, r *http.Request) {
 	http.Redirect(w, r, "/r/"+req.Code, http.StatusSeeOther)
 }
 
+// MaxLookupTyped is the most characters the lookup's field takes (its
+// maxlength): a refusal shows back at most that much of what came.
+const MaxLookupTyped = 40
+
 func renderLookup(w http.ResponseWriter, status int, lang string, v lookupView) {
+	v.Code = cutRunes(v.Code, MaxLookupTyped)
+	v.MaxLength = MaxLookupTyped
 	render(w, status, "lookup", lang, tr(lang, "lookup_title"), v)
+}
+
+// cutRunes returns s cut to at most n characters.
+func cutRunes(s string, n int) string {
+	for i := range s {
+		if n == 0 {
+			return s[:i]
+		}
+		n--
+	}
+	return s
 }

@@ -242,6 +242,19 @@ func TestLookup(t *testing.T) {
 			wantIn(t, res.body, tt.want...)
 		})
 	}
+	// A long typed code comes back cut to what the field takes: 40
+	// characters (its maxlength), never the 20,000 that came.
+	t.Run("a long code is reflected cut to the field's length", func(t *testing.T) {
+		long := strings.Repeat("é", 20000)
+		res := f.do(t, "GET", "/r?code="+url.QueryEscape(long), nil, "Accept-Language", "en")
+		if res.status != http.StatusBadRequest {
+			t.Fatalf("got %d, want 400", res.status)
+		}
+		wantIn(t, res.body, `value="`+strings.Repeat("é", pages.MaxLookupTyped)+`"`, `maxlength="40"`)
+		if strings.Contains(res.body, strings.Repeat("é", pages.MaxLookupTyped+1)) {
+			t.Errorf("the page shows more than %d of the typed characters", pages.MaxLookupTyped)
+		}
+	})
 	t.Run("with its slash, as API Gateway sends /r/", func(t *testing.T) {
 		res := pagetest.Do(t, f.h, "GET", "/r/?code="+c.Code, nil)
 		if res.Status != http.StatusSeeOther || res.Location != "/r/"+c.Code {
@@ -343,4 +356,110 @@ func TestHearNoticeFollowsPersonReach(t *testing.T) {
 	page := f.do(t, "GET", res.location, nil)
 	wantIn(t, page.body, "Nobody will write to you: keep this page.", `id="hear-email"`)
 	wantNotIn(t, page.body, "We will text", "by text to", `id="hear-sms"`)
+}
+
+// countingOptOuts is the opt-out list: the numbers that replied STOP, and
+// how many times it was read.
+type countingOptOuts struct {
+	stopped map[string]bool
+	reads   int
+}
+
+func (o *countingOptOuts) OptedOut(_ context.Context, phone string) (bool, error) {
+	o.reads++
+	return o.stopped[phone], nil
+}
+
+// TestHearBackAfterSTOP: the status page of a person whose number replied
+// STOP never says "by text": it reads the opt-out (one read, only when the
+// page would say it) and says what is true, here that nobody writes to
+// them, or that they hear by e-mail alone; with ?done=sms too. A page that
+// would claim no text reads nothing.
+func TestHearBackAfterSTOP(t *testing.T) {
+	outs := &countingOptOuts{stopped: map[string]bool{}}
+	f := newFixture(t, func(c *pages.Config) { c.OptOuts = outs })
+	tests := []struct {
+		name      string
+		email     string
+		sms       bool
+		stop      bool
+		path      string
+		wantReads int
+		want      []string
+		notWant   []string
+	}{
+		{"texts only, STOP", "", true, true, "", 1,
+			[]string{"Nobody will write to you: keep this page."},
+			[]string{"by text", `id="hear-sms"`}},
+		{"texts only, STOP, just added", "", true, true, "?done=sms", 1,
+			[]string{"Nobody will write to you: keep this page."},
+			[]string{"by text", "We will text"}},
+		{"both ways, STOP", "jordan@example.com", true, true, "", 1,
+			[]string{"by e-mail to j…@…"},
+			[]string{"by text", "Nobody will write to you"}},
+		{"texts only, no STOP", "", true, false, "", 1,
+			[]string{"by text"},
+			[]string{"Nobody will write to you"}},
+		{"e-mail only: nothing to read", "jordan@example.com", false, false, "", 0,
+			[]string{"by e-mail to j…@…"},
+			[]string{"by text"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := f.createWith(t, tt.email, tt.sms, "en")
+			r, _, err := f.bookings.CustomerRequest(context.Background(), c.Code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outs.stopped[r.Contact.Phone] = tt.stop
+			outs.reads = 0
+			res := f.do(t, "GET", "/r/"+c.Code+tt.path, nil)
+			if res.status != http.StatusOK {
+				t.Fatalf("got %d, want 200", res.status)
+			}
+			if outs.reads != tt.wantReads {
+				t.Errorf("got %d reads of the opt-out list, want %d", outs.reads, tt.wantReads)
+			}
+			wantIn(t, res.body, tt.want...)
+			wantNotIn(t, res.body, tt.notWant...)
+		})
+	}
+}
+
+// TestNoWaysWhereNoneAreOffered: at an example business, whose status
+// page offers no way to be told, a posted way is refused (403, said on the
+// page) and nothing is stored. (A preview business stores it: its
+// messages go to its preview inbox.)
+func TestNoWaysWhereNoneAreOffered(t *testing.T) {
+	f := newFixture(t, nil)
+	for _, setting := range []string{"example"} {
+		err := f.store.UpdateBusiness(context.Background(), "desert-cool-hvac", func(stored *booking.Business) (*booking.Business, error) {
+			c := *stored
+			c.Example, c.Preview = setting == "example", setting == "preview"
+			return &c, nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, form := range []url.Values{
+			{"way": {"email"}, "email": {"jordan@example.com"}},
+			{"way": {"sms"}, "sms_consent": {"yes"}},
+		} {
+			t.Run(setting+" "+form.Get("way"), func(t *testing.T) {
+				c := f.createWith(t, "", false, "en")
+				res := f.do(t, "POST", "/r/"+c.Code+"/contact", form)
+				if res.status != http.StatusForbidden {
+					t.Fatalf("got %d to %q, want 403", res.status, res.location)
+				}
+				wantIn(t, res.body, "no way to be told can be added")
+				r, _, err := f.bookings.CustomerRequest(context.Background(), c.Code)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Contact.Email != "" || r.Contact.SMSConsent || r.ContactChanges() != 0 {
+					t.Errorf("got %+v stored, %d changes, want nothing added", r.Contact, r.ContactChanges())
+				}
+			})
+		}
+	}
 }

@@ -21,8 +21,19 @@ import (
 // Config is what the pages need.
 type Config struct {
 	Bookings *booking.Bookings // the requests, their businesses, and the moves the person makes
-	Now      func() time.Time
-	Log      *slog.Logger
+	// OptOuts reads whether a number replied STOP (notify's ledger), so
+	// that the status page never says "by text" of a number that stopped
+	// texts (booking.PersonReach); read once, only when the page would
+	// say it. nil: not read.
+	OptOuts OptOutReader
+	Now     func() time.Time
+	Log     *slog.Logger
+}
+
+// OptOutReader reads whether a number replied STOP to Doorstep's texts:
+// notify.Ledger does (dynamo.Ledger).
+type OptOutReader interface {
+	OptedOut(ctx context.Context, phone string) (bool, error)
 }
 
 //go:embed templates/*.html
@@ -115,7 +126,27 @@ func (h *handler) status(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.renderStatus(w, http.StatusOK, req, b, h.notice(req, b, r.URL.Query().Get("done")))
+	d := h.delivery(ctx, req, b)
+	h.renderStatusFor(w, http.StatusOK, req, b, d, h.notice(req, b, d, r.URL.Query().Get("done")))
+}
+
+// delivery is what decides whether a message to req's person goes out
+// (booking.Delivery): the deployment's, and, only when the person would
+// otherwise be told by text, whether their number replied STOP, in one
+// read. When the read fails the page says what the contact and the
+// deployment say, and the failure is logged.
+func (h *handler) delivery(ctx context.Context, req booking.Request, b *booking.Business) booking.Delivery {
+	d := h.Bookings.Delivery()
+	if h.OptOuts == nil || !booking.PersonReach(b, req.Contact, d).SMS {
+		return d
+	}
+	out, err := h.OptOuts.OptedOut(ctx, req.Contact.Phone)
+	if err != nil {
+		h.Log.Warn("pages: the number's opt-out could not be read", "request", booking.LogRef(req.Code), "error", err)
+		return d
+	}
+	d.OptedOut = out
+	return d
 }
 
 // notice is the sentence the status page shows for ?done=, what just
@@ -123,7 +154,7 @@ func (h *handler) status(w http.ResponseWriter, r *http.Request) {
 // reloaded later, or made up, shows nothing untrue. paid and cancelled come
 // from these pages; paid, refunded and unavailable also from the return
 // from Stripe and the way there (pkg/stripepay).
-func (h *handler) notice(req booking.Request, b *booking.Business, done string) string {
+func (h *handler) notice(req booking.Request, b *booking.Business, delivery booking.Delivery, done string) string {
 	lang, d := language(req), req.Deposit
 	atStripe := d != nil && !h.simulated(req) // only such a payment is refunded, or cannot be opened
 	switch done {
@@ -144,17 +175,22 @@ func (h *handler) notice(req booking.Request, b *booking.Business, done string) 
 			return tr(lang, "notice_cancelled")
 		}
 	case booking.WayEmail, booking.WaySMS:
-		return hearNotice(req, booking.PersonReach(b, req.Contact, h.Bookings.Delivery()), done)
+		return hearNotice(req, booking.PersonReach(b, req.Contact, delivery), done)
 	case "erased":
 		return erasedNotice(req) // erase.go
 	}
 	return ""
 }
 
-func (h *handler) renderStatus(w http.ResponseWriter, status int, req booking.Request, b *booking.Business, notice string) {
+func (h *handler) renderStatus(ctx context.Context, w http.ResponseWriter, status int, req booking.Request, b *booking.Business, notice string) {
+	h.renderStatusFor(w, status, req, b, h.delivery(ctx, req, b), notice)
+}
+
+// renderStatusFor renders the status page with the delivery d.
+func (h *handler) renderStatusFor(w http.ResponseWriter, status int, req booking.Request, b *booking.Business, d booking.Delivery, notice string) {
 	v := buildStatus(req, b, h.Now())
 	v.Notice = notice
-	v.HearBack = buildHearBack(req, b, h.Bookings.Delivery(), language(req), h.Now())
+	v.HearBack = buildHearBack(req, b, d, language(req), h.Now())
 	render(w, status, "status", language(req), v.Title+" · "+b.Name, v)
 }
 
@@ -196,14 +232,14 @@ func (h *handler) confirmCancel(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.renderCancel(w, http.StatusOK, req, b, false)
+	h.renderCancel(r.Context(), w, http.StatusOK, req, b, false)
 }
 
-func (h *handler) renderCancel(w http.ResponseWriter, status int, req booking.Request, b *booking.Business, changed bool) {
+func (h *handler) renderCancel(ctx context.Context, w http.ResponseWriter, status int, req booking.Request, b *booking.Business, changed bool) {
 	lang := language(req)
 	outcome, sentence, ok := cancelOutcome(req, b, h.Now())
 	if !ok {
-		h.renderStatus(w, http.StatusConflict, req, b, tr(lang, "cancel_refused"))
+		h.renderStatus(ctx, w, http.StatusConflict, req, b, tr(lang, "cancel_refused"))
 		return
 	}
 	v := cancelView{
@@ -225,12 +261,12 @@ func (h *handler) cancel(w http.ResponseWriter, r *http.Request) {
 	}
 	outcome, _, ok := cancelOutcome(req, b, h.Now())
 	if ok && r.PostFormValue("deposit") != outcome {
-		h.renderCancel(w, http.StatusConflict, req, b, true)
+		h.renderCancel(r.Context(), w, http.StatusConflict, req, b, true)
 		return
 	}
 	_, err = h.Bookings.CustomerCancel(ctx, req.Code)
 	if booking.ErrorCode(err) == booking.InvalidTransition {
-		h.renderStatus(w, http.StatusConflict, req, b, tr(language(req), "cancel_refused"))
+		h.renderStatus(r.Context(), w, http.StatusConflict, req, b, tr(language(req), "cancel_refused"))
 		return
 	}
 	if err != nil {
@@ -304,7 +340,7 @@ func (h *handler) pay(w http.ResponseWriter, r *http.Request) {
 	}
 	_, err = h.Bookings.PaySimulated(ctx, req.Code)
 	if booking.ErrorCode(err) == booking.InvalidTransition {
-		h.renderStatus(w, http.StatusConflict, req, b, tr(lang, "notice_too_late"))
+		h.renderStatus(r.Context(), w, http.StatusConflict, req, b, tr(lang, "notice_too_late"))
 		return
 	}
 	if err != nil {

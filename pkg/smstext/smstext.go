@@ -18,8 +18,13 @@ import (
 
 // Sender is a notify.SMSSender over End User Messaging SMS.
 type Sender struct {
-	client *pinpointsmsvoicev2.Client
-	from   string
+	// sendTextMessage is the client's SendTextMessage as a method value,
+	// not the client, as in pkg/sesmail: a Sender goes into an interface,
+	// and in a binary that links html/template the linker then keeps every
+	// exported method of every type a field of it names, which for
+	// *pinpointsmsvoicev2.Client is all of its ~320 methods.
+	sendTextMessage func(context.Context, *pinpointsmsvoicev2.SendTextMessageInput, ...func(*pinpointsmsvoicev2.Options)) (*pinpointsmsvoicev2.SendTextMessageOutput, error)
+	from            string
 }
 
 var _ notify.SMSSender = (*Sender)(nil)
@@ -28,7 +33,7 @@ var _ notify.SMSSender = (*Sender)(nil)
 // phone number, its ID or ARN, or a pool's (the template's
 // SmsOriginationIdentity).
 func New(client *pinpointsmsvoicev2.Client, from string) *Sender {
-	return &Sender{client: client, from: from}
+	return &Sender{sendTextMessage: client.SendTextMessage, from: from}
 }
 
 // SendText sends m to m.To as a transactional text: one SendTextMessage
@@ -36,7 +41,7 @@ func New(client *pinpointsmsvoicev2.Client, from string) *Sender {
 // number that replied STOP is refused with a ConflictException whose reason
 // is DESTINATION_PHONE_NUMBER_OPTED_OUT, returned here as notify.ErrOptedOut.
 func (s *Sender) SendText(ctx context.Context, m notify.Message) error {
-	_, err := s.client.SendTextMessage(ctx, &pinpointsmsvoicev2.SendTextMessageInput{
+	_, err := s.sendTextMessage(ctx, &pinpointsmsvoicev2.SendTextMessageInput{
 		DestinationPhoneNumber: aws.String(m.To),
 		OriginationIdentity:    aws.String(s.from),
 		MessageBody:            aws.String(m.Body),

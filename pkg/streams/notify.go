@@ -18,8 +18,9 @@ import (
 
 // Notify is the notify function's handler of a batch of stream records:
 // each write of a request item goes through n.Notify, and each insert of a
-// limit hit's record (dynamo.DecodeLimitHit) through n.LimitReached; every
-// other record is passed over.
+// limit hit's record (dynamo.DecodeLimitHit) through n.LimitReached, and
+// each insert of an outgoing message (dynamo.DecodeOutgoing) through n.Send;
+// every other record is passed over.
 // A record that fails is reported in BatchItemFailures, never as the
 // invocation's error, so that Lambda retries from it rather than the whole
 // batch; the records after it are retried too, and the Ledger keeps their
@@ -40,6 +41,7 @@ func Notify(n *notify.Notifier, log *slog.Logger) func(context.Context, events.D
 		writes := 0
 		failedHits := map[string]bool{}
 		hits := 0
+		messages := 0
 		for _, rec := range e.Records {
 			fail := func(code string, err error) {
 				log.Error("notify: record failed", "sequence_number", rec.Change.SequenceNumber, "request", booking.LogRef(code), "error", err)
@@ -67,6 +69,21 @@ func Notify(n *notify.Notifier, log *slog.Logger) func(context.Context, events.D
 				}
 				continue
 			}
+			// An outgoing message (the web inbox's sign-in e-mail, a
+			// phone code) goes out once, as every message does: the
+			// Ledger claims its ID. Its ID names a business, never its
+			// recipient or text.
+			if m, ok, err := dynamo.DecodeOutgoing(rec); ok || err != nil {
+				if ok {
+					messages++
+					err = n.Send(ctx, []notify.Message{m})
+				}
+				if err != nil {
+					log.Error("notify: record failed", "sequence_number", rec.Change.SequenceNumber, "message", m.ID, "error", err)
+					res.BatchItemFailures = append(res.BatchItemFailures, events.DynamoDBBatchItemFailure{ItemIdentifier: rec.Change.SequenceNumber})
+				}
+				continue
+			}
 			w, ok, err := dynamo.DecodeRequestWrite(rec)
 			switch {
 			case err != nil:
@@ -82,7 +99,7 @@ func Notify(n *notify.Notifier, log *slog.Logger) func(context.Context, events.D
 				}
 			}
 		}
-		log.Info("notify: batch", "records", len(e.Records), "request_writes", writes, "limit_hits", hits, "failed", len(res.BatchItemFailures))
+		log.Info("notify: batch", "records", len(e.Records), "request_writes", writes, "limit_hits", hits, "messages", messages, "failed", len(res.BatchItemFailures))
 		return res, nil
 	}
 }

@@ -238,3 +238,40 @@ func TestNotifyLimitHitStreamKeepsOrder(t *testing.T) {
 		t.Fatalf("got\n\t%s\nwant\n\t%s", strings.Join(got, "\n\t"), strings.Join(want, "\n\t"))
 	}
 }
+
+// TestNotifyOutgoingStream feeds events/notify-outgoing-stream.json to the
+// handler: the web inbox's sign-in e-mail and phone code, written to the
+// table by business-web (dynamo.Outgoing), go out once each as they were
+// written, by the same path as every message; a redelivery sends nothing
+// again (the Ledger), and the item's removal by TTL is nobody's news.
+func TestNotifyOutgoingStream(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	rec := &recorder{}
+	h := streams.Notify(notifier(env, rec, rec), lambdaenv.Logger())
+	event := lambdatest.Event(t, "notify-outgoing-stream.json")
+
+	if failed := lambdatest.InvokeStream(t, h, event); len(failed) != 0 {
+		t.Fatalf("got batch item failures %v, want none", failed)
+	}
+	if got, want := rec.take(), []string{
+		"sign-in/desert-cool-hvac/1795452067000/business/email -> inbox@desert-cool-hvac.example.com",
+		"phone-code/desert-cool-hvac/1795452068000/business/sms -> +16025550177",
+	}; !slices.Equal(got, want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	if failed := lambdatest.InvokeStream(t, h, event); len(failed) != 0 || len(rec.take()) != 0 {
+		t.Fatalf("redelivery: got failures %v or messages, want none", failed)
+	}
+
+	// Texts off: the code is not sent, and the record does not fail.
+	off := &recorder{}
+	h = streams.Notify(notifier(lambdatest.NewEnv(t), off, nil), lambdaenv.Logger())
+	if failed := lambdatest.InvokeStream(t, h, event); len(failed) != 0 {
+		t.Fatalf("texts off: got batch item failures %v, want none", failed)
+	}
+	if got, want := off.take(), []string{
+		"sign-in/desert-cool-hvac/1795452067000/business/email -> inbox@desert-cool-hvac.example.com",
+	}; !slices.Equal(got, want) {
+		t.Fatalf("texts off: got %v, want %v", got, want)
+	}
+}

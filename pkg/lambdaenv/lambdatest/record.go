@@ -64,6 +64,11 @@ func Record(t testing.TB, function string, getenv func(string) string) context.C
 			t.Errorf("permissions: %v", err)
 		}
 		calls = append(calls, poller...)
+		logs, err := iamcheck.LogCalls(filepath.Join(root, "template.yaml"), function, d)
+		if err != nil {
+			t.Errorf("permissions: %v", err)
+		}
+		calls = append(calls, logs...)
 		seen := map[string]bool{}
 		for _, c := range calls {
 			if err := policy.Check(c); err != nil && !seen[err.Error()] {

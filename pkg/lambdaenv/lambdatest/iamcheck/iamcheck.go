@@ -37,8 +37,11 @@ type Deployment struct {
 	Partition, Region, AccountID string
 	Parameters                   map[string]string // unset parameters take their Default
 	// Names are the physical names of resources by logical ID: a table's
-	// name (what !Ref gives), a queue's name.
+	// name (what !Ref gives), a queue's name. A log group's is its
+	// LogGroupName, resolved.
 	Names map[string]string
+	// StackName is AWS::StackName; "" is "doorstep".
+	StackName string
 }
 
 // ARN is the ARN of a resource of a service in the deployment's partition,
@@ -52,7 +55,9 @@ type Statement struct {
 	Effect    string
 	Actions   []string
 	Resources []string
-	Where     string // e.g. Policies[0].Statement[2]
+	// NotResources: a Deny of every resource but these (NotResource).
+	NotResources []string
+	Where        string // e.g. Policies[0].Statement[2]
 }
 
 // Policy is a function's resolved policy: the statements of its Policies
@@ -124,6 +129,32 @@ func PollerCalls(templatePath, function string, d Deployment) ([]Call, error) {
 	return calls, nil
 }
 
+// LogCalls are the calls Lambda makes with the function's role to write
+// its log lines: logs:CreateLogStream and logs:PutLogEvents on a stream of
+// the group its LoggingConfig names (the Lambda Developer Guide, "Sending
+// Lambda function logs to CloudWatch Logs"). The handlers' tests write
+// their lines to stdout: the template says where they go.
+func LogCalls(templatePath, function string, d Deployment) ([]Call, error) {
+	r, err := load(templatePath, d)
+	if err != nil {
+		return nil, err
+	}
+	group := Field(r.top, "Resources", function, "Properties", "LoggingConfig", "LogGroup")
+	if group == nil || group.Tag != "!Ref" {
+		return nil, fmt.Errorf("%s: no LoggingConfig.LogGroup: !Ref <its log group>", function)
+	}
+	name, err := r.logGroupName(group.Value)
+	if err != nil {
+		return nil, err
+	}
+	stream := d.ARN("logs", "log-group:"+name+":log-stream:2026/01/01/[$LATEST]0123456789abcdef0123456789abcdef")
+	path := "Lambda's log lines (" + group.Value + ")"
+	return []Call{
+		{Action: "logs:CreateLogStream", Resources: []string{stream}, Path: path},
+		{Action: "logs:PutLogEvents", Resources: []string{stream}, Path: path},
+	}, nil
+}
+
 // Load reads the template and resolves the policy of the function with
 // the given logical ID.
 func Load(templatePath, function string, d Deployment) (*Policy, error) {
@@ -183,16 +214,19 @@ func statements(doc any, where string) ([]Statement, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: not a mapping", w)
 		}
-		for _, k := range []string{"NotAction", "NotResource", "Condition", "Principal"} {
+		for _, k := range []string{"NotAction", "Condition", "Principal"} {
 			if sm[k] != nil {
 				return nil, fmt.Errorf("%s: %s is not supported here", w, k)
 			}
 		}
-		st := Statement{Effect: str(sm["Effect"]), Actions: strs(sm["Action"]), Resources: strs(sm["Resource"]), Where: w}
+		st := Statement{Effect: str(sm["Effect"]), Actions: strs(sm["Action"]), Resources: strs(sm["Resource"]), NotResources: strs(sm["NotResource"]), Where: w}
 		if st.Effect != "Allow" && st.Effect != "Deny" {
 			return nil, fmt.Errorf("%s: Effect %q", w, st.Effect)
 		}
-		if len(st.Actions) == 0 || len(st.Resources) == 0 {
+		if len(st.NotResources) > 0 && (st.Effect != "Deny" || len(st.Resources) > 0) {
+			return nil, fmt.Errorf("%s: NotResource is supported in a Deny without Resource only", w)
+		}
+		if len(st.Actions) == 0 || len(st.Resources)+len(st.NotResources) == 0 {
 			return nil, fmt.Errorf("%s: want Action and Resource", w)
 		}
 		out = append(out, st)
@@ -222,8 +256,10 @@ func strs(v any) []string {
 func (p *Policy) Allowed(action, resource string) (Statement, bool) {
 	var allow *Statement
 	for i, st := range p.Statements {
+		matches := func(r string) bool { return matchResource(r, resource) }
 		if !slices.ContainsFunc(st.Actions, func(a string) bool { return matchAction(a, action) }) ||
-			!slices.ContainsFunc(st.Resources, func(r string) bool { return matchResource(r, resource) }) {
+			len(st.NotResources) == 0 && !slices.ContainsFunc(st.Resources, matches) ||
+			len(st.NotResources) > 0 && slices.ContainsFunc(st.NotResources, matches) {
 			continue
 		}
 		if st.Effect == "Deny" {
@@ -497,6 +533,14 @@ func (r *resolver) ref(name string) (any, error) {
 		return r.d.AccountID, nil
 	case "AWS::URLSuffix":
 		return "amazonaws.com", nil
+	case "AWS::StackName":
+		if r.d.StackName == "" {
+			return "doorstep", nil
+		}
+		return r.d.StackName, nil
+	}
+	if res := Field(r.top, "Resources", name); res != nil && Field(res, "Type").Value == "AWS::Logs::LogGroup" {
+		return r.logGroupName(name)
 	}
 	if p := Field(r.top, "Parameters", name); p != nil {
 		if v, ok := r.d.Parameters[name]; ok {
@@ -519,8 +563,24 @@ func (r *resolver) ref(name string) (any, error) {
 	return nil, fmt.Errorf("!Ref %s: no such parameter or resource", name)
 }
 
+// logGroupName is the name of log group id: its LogGroupName, resolved.
+func (r *resolver) logGroupName(id string) (string, error) {
+	v, err := r.value(Field(r.top, "Resources", id, "Properties", "LogGroupName"))
+	if err != nil || str(v) == "" {
+		return "", fmt.Errorf("log group %s: no LogGroupName (%v)", id, err)
+	}
+	return str(v), nil
+}
+
 func (r *resolver) getAtt(target string) (any, error) {
 	id, attr, _ := strings.Cut(target, ".")
+	if res := Field(r.top, "Resources", id); res != nil && Field(res, "Type").Value == "AWS::Logs::LogGroup" && attr == "Arn" {
+		name, err := r.logGroupName(id)
+		if err != nil {
+			return nil, err
+		}
+		return r.d.ARN("logs", "log-group:"+name+":*"), nil // as CloudFormation gives it
+	}
 	res := Field(r.top, "Resources", id)
 	name, named := r.d.Names[id]
 	if res == nil || !named {

@@ -83,6 +83,14 @@ func TestTemplate(t *testing.T) {
 			Call{Action: "sms-voice:SendTextMessage", Resources: []string{"arn:aws:sms-voice:us-east-1:123456789012:phone-number/1"}}, "may not"},
 		{"SMS on", "NotifyFunction", map[string]string{"SmsOriginationIdentity": "+15555550100"},
 			Call{Action: "sms-voice:SendTextMessage", Resources: []string{"arn:aws:sms-voice:us-east-1:123456789012:phone-number/1"}}, ""},
+		// Logs: the function's own group only (the Deny fences SAM's
+		// managed AWSLambdaBasicExecutionRole, which iamcheck does not see).
+		{"its own log group", "PagesFunction", map[string]string{},
+			Call{Action: "logs:PutLogEvents", Resources: []string{"arn:aws:logs:us-east-1:123456789012:log-group:/aws/lambda/doorstep-PagesFunction:log-stream:s"}}, ""},
+		{"another function's log group", "PagesFunction", map[string]string{},
+			Call{Action: "logs:PutLogEvents", Resources: []string{"arn:aws:logs:us-east-1:123456789012:log-group:/aws/lambda/doorstep-NotifyFunction:log-stream:s"}}, "may not"},
+		{"a log group made up", "PagesFunction", map[string]string{},
+			Call{Action: "logs:CreateLogGroup", Resources: []string{"arn:aws:logs:us-east-1:123456789012:log-group:mine"}}, "may not"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
