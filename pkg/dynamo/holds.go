@@ -158,7 +158,7 @@ func (s *Store) holdSteps(r booking.Request, choice holdChoice, now time.Time, s
 	hold := keyMap(pk, holdSK(r.Window.Start, choice.slot))
 	hold[attrRequestCode] = str(r.Code)
 	hold[attrExpiresAt] = unix(r.HoldUntil())
-	steps := []step{{
+	steps := []step{s.windowLengthStep(r), {
 		item: types.TransactWriteItem{Put: &types.Put{
 			TableName: s.table, Item: hold, ConditionExpression: free, ExpressionAttributeValues: nowValue,
 		}},
@@ -174,6 +174,31 @@ func (s *Store) holdSteps(r booking.Request, choice holdChoice, now time.Time, s
 	}
 	return steps
 }
+
+// windowLengthStep counts the hold of r on its business's window-length
+// item, on the condition that the window length there is r's window's (or
+// that there is none yet): a change of the window length
+// (Store.UpdateBusinessAt) and a hold taken on the length before it never
+// both pass. Refused, the window is of a length the business no longer
+// offers.
+func (s *Store) windowLengthStep(r booking.Request) step {
+	minutes := int64(r.Window.End.Sub(r.Window.Start) / time.Minute)
+	return step{
+		item: types.TransactWriteItem{Update: &types.Update{
+			TableName:                 s.table,
+			Key:                       keyMap(businessPK(r.BusinessSlug), skWindows),
+			UpdateExpression:          aws.String("ADD takes :one"),
+			ConditionExpression:       aws.String("attribute_not_exists(window_minutes) OR window_minutes = :m"),
+			ExpressionAttributeValues: map[string]types.AttributeValue{":one": num(1), ":m": num(minutes)},
+		}},
+		failed:  refuse(errWindowLength),
+		crowded: errContended,
+	}
+}
+
+// errWindowLength: the business changed its window length since the
+// window was listed.
+var errWindowLength = booking.Errorf(booking.InvalidWindow, "this business changed the length of its arrival windows; list the windows again")
 
 // takenIfConflicted is a create's answer to its hold still failing after
 // the last attempt, by conflicts or by holds taken since each read: a

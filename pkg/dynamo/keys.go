@@ -37,6 +37,10 @@ const (
 	attrSweepShard = "sweep_shard" // while pending_payment or new: the sweep index's key
 	attrSweepAt    = "sweep_at"    // while pending_payment or new: when it lapses, booking.Request.LapsesAt (N, Unix seconds)
 	attrWindow     = "window"
+
+	// On the window-length item (skWindows):
+	attrWindowMinutes = "window_minutes" // the business's arrival_window_minutes
+	attrTakes         = "takes"          // the holds ever taken on it
 )
 
 // Two of the table's three global secondary indexes (the third,
@@ -94,6 +98,7 @@ const (
 	skProfile         = "PROFILE"
 	skRequest         = "REQUEST"
 	skOpen            = "OPEN" // the business's open (unanswered) requests
+	skWindows         = "WINDOWS" // the window length holds are taken on, and how many were taken
 )
 
 // emailSK is the key of an e-mail's open-requests counter at a business.
