@@ -228,6 +228,8 @@ type settingsView struct {
 	Embed                      embedView
 	// Texts is the section "Ways to be told" (ownertexts.go).
 	Texts textsView
+	// Offer is the sections of what the business offers (offer.go).
+	Offer offerView
 }
 
 // feedView is the page that shows a new calendar feed's address.
