@@ -230,7 +230,9 @@ func TestUpdateServices(t *testing.T) {
 			s[1].Name.EN = strings.Repeat("x", MaxServiceName+1)
 			return s
 		}, nil, "services[1].name.en: is longer than 50"},
-		{"no Spanish name", func(s []Service) []Service { return append(s, Service{Name: text("Gas", ""), Description: text("Gas.", "Gas.")}) }, nil, "services[2].name"},
+		{"no Spanish name", func(s []Service) []Service {
+			return append(s, Service{Name: text("Gas", ""), Description: text("Gas.", "Gas.")})
+		}, nil, "services[2].name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

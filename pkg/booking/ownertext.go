@@ -47,7 +47,7 @@ const (
 var (
 	// linkPattern: a scheme, "www.", or a host name whose last label is a
 	// common top-level domain. A plain "e.g." or "St.Louis" is no link.
-	linkPattern = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://|\bwww\.|\b[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|net|org|info|biz|io|co|us|me|ly|app|dev|site|online|shop|store|xyz|link|page|top|mx|es|gl|to|tv|ws|cc|ai)\b`)
+	linkPattern  = regexp.MustCompile(`(?i)\b[a-z][a-z0-9+.-]*://|\bwww\.|\b[a-z0-9-]+(\.[a-z0-9-]+)*\.(com|net|org|info|biz|io|co|us|me|ly|app|dev|site|online|shop|store|xyz|link|page|top|mx|es|gl|to|tv|ws|cc|ai)\b`)
 	emailPattern = regexp.MustCompile(`[^\s@]+@[^\s@]+\.[^\s@]+`)
 	// digitRunPattern: digits with the separators a phone number is
 	// written with; OwnerTextProblem counts the digits.

@@ -97,7 +97,7 @@ const (
 	skSession         = "SESSION"
 	skProfile         = "PROFILE"
 	skRequest         = "REQUEST"
-	skOpen            = "OPEN" // the business's open (unanswered) requests
+	skOpen            = "OPEN"    // the business's open (unanswered) requests
 	skWindows         = "WINDOWS" // the window length holds are taken on, and how many were taken
 )
 
