@@ -104,8 +104,41 @@ func TestRequestKeepsItsOffer(t *testing.T) {
 			t.Fatalf("%s: got %d %.400s", action, status, body)
 		}
 	}
+	etag := func() string {
+		t.Helper()
+		res, err := http.Get(srv.URL + "/api/v1/businesses/" + slug)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.Header.Get("ETag")
+	}
+	before := etag()
 	post("services", "edit-service", url.Values{"id": {service.ID}, "name_en": {"Renamed service"}, "name_es": {"Servicio renombrado"},
 		"desc_en": {"Another description."}, "desc_es": {"Otra descripción."}})
+	// The change shows at once where this process reads the business (on
+	// AWS, within dynamo.BusinessCacheTTL): getBusiness, with another
+	// ETag, the tool server and the booking form.
+	if after := etag(); before == "" || after == before {
+		t.Errorf("getBusiness's ETag: %q before the change, %q after; want two", before, after)
+	}
+	req, _ := http.NewRequest("GET", srv.URL+"/api/v1/businesses/"+slug, nil)
+	req.Header.Set("If-None-Match", before)
+	if res, err := http.DefaultClient.Do(req); err != nil || res.StatusCode != http.StatusOK {
+		t.Errorf("getBusiness with the old ETag: got %v %v, want 200", res.StatusCode, err)
+	} else {
+		res.Body.Close()
+	}
+	for _, where := range []struct{ name, method, path, body string }{
+		{"getBusiness", "GET", "/api/v1/businesses/" + slug, ""},
+		{"the booking form", "GET", "/book/" + slug, ""},
+		{"the tool server", "POST", "/mcp", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_business","arguments":{"business":"` + slug + `"}}}`},
+	} {
+		_, body := send(where.method, where.path, where.body, "Content-Type", "application/json", "Accept", "application/json, text/event-stream")
+		if !strings.Contains(body, "Renamed service") {
+			t.Errorf("%s does not show the renamed service: %.600s", where.name, body)
+		}
+	}
 	post("services", "remove-service", url.Values{"id": {service.ID}})
 	var rest []string
 	for _, z := range b.ServiceArea.ZIPCodes[1:] {
