@@ -31,6 +31,7 @@ type offerView struct {
 	Services        []serviceRow
 	ServicesVersion string
 	Add             serviceForm  // the form of a new service
+	Adding          bool         // the form of a new service is shown (?add=1), not the list
 	Edit            *serviceForm // the service being edited (?edit=), nil for none
 	Area            areaForm
 	AreaVersion     string
@@ -169,7 +170,7 @@ func (v *offerView) keepTyped(form string, r *http.Request) {
 		f := serviceForm{ID: r.PostFormValue("id"), NameEN: r.PostFormValue("name_en"), NameES: r.PostFormValue("name_es"),
 			DescEN: r.PostFormValue("desc_en"), DescES: r.PostFormValue("desc_es"), Urgent: r.PostFormValue("urgent") == "on"}
 		if form == "add-service" {
-			v.Add = f
+			v.Add, v.Adding = f, true
 		} else {
 			v.Edit = &f
 		}

@@ -192,7 +192,7 @@ func TestOfferSections(t *testing.T) {
 	}{
 		{"/inbox/settings/details?lang=en", []string{`value="` + b.Name + `"`, `value="&#43;` + strings.TrimPrefix(b.Phone, "+") + `"`, `<option value="America/Chicago" selected>Central (Chicago)</option>`}},
 		{"/inbox/settings/details?lang=es", []string{"Datos públicos", `Centro (Chicago)`}},
-		{"/inbox/settings/services?lang=en", []string{b.Services[0].Name.EN, "Add a service", "Move down"}},
+		{"/inbox/settings/services?lang=en", []string{b.Services[0].Name.EN, "Add a service", `aria-label="Down: ` + b.Services[0].Name.EN + `">Down</button>`}},
 		{"/inbox/settings/services?lang=es", []string{b.Services[0].Name.ES, "Agregar un servicio"}},
 		{"/inbox/settings/services?edit=" + b.Services[1].ID, []string{"Edit the service", `value="` + b.Services[1].ID + `"`, `value="` + b.Services[1].Name.ES + `"`}},
 		{"/inbox/settings/area?lang=en", []string{strings.Join(b.ServiceArea.ZIPCodes, "\n") + "</textarea>"}},

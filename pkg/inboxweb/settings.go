@@ -123,6 +123,7 @@ func (h *handler) section(w http.ResponseWriter, r *http.Request, s Session) {
 	v := h.settingsView(b, s, lang, sec.Key)
 	if sec.Key == "services" {
 		v.Offer.editing(b, r.URL.Query().Get("edit"))
+		v.Offer.Adding = v.Offer.Edit == nil && r.URL.Query().Get("add") == "1"
 	}
 	switch done := r.URL.Query().Get("done"); {
 	case sec.Key == "texts" && textsDone[done] != "":
