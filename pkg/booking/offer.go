@@ -113,6 +113,10 @@ var ErrOfferChanged = errors.New("this section changed meanwhile; nothing was st
 // (Store.UpdateBusinessAt): windows of another length would overlap it.
 var ErrLiveRequestsAhead = Errorf(InvalidRequest, "arrival_window_minutes: requests still to come hold windows of the current length; answer or move them first")
 
+// ErrSiteTaken is the store's refusal of a record whose site (url or
+// booking_url) or inbox address another business has: nothing is stored.
+var ErrSiteTaken = Errorf(InvalidRequest, "url: another business has this site")
+
 // UpdateDetails stores next as the business's public details, on the
 // condition that they are still the version seen.
 func (in *Inbox) UpdateDetails(ctx context.Context, seen string, next Details) (*Business, error) {

@@ -85,14 +85,14 @@ func (s *Store) holdsLiveAt(ctx context.Context, slug string, now time.Time) (bo
 	return live, err
 }
 
-// windowsItem is the update of the business's window-length item that
-// goes with a change of its window length to minutes: the length holds
-// are taken on from then. With takes (the count read before the read of
+// windowsItem is the update of the business's open count item that goes
+// with a change of its window length to minutes: the length holds are
+// taken on from then (takeOn). With takes (the count read before the read of
 // the holds), only while no hold was taken since: see README.md.
 func (s *Store) windowsItem(slug string, minutes int, takes *int64) types.TransactWriteItem {
 	u := &types.Update{
 		TableName:                 s.table,
-		Key:                       keyMap(businessPK(slug), skWindows),
+		Key:                       keyMap(businessPK(slug), skOpen),
 		UpdateExpression:          aws.String("SET window_minutes = :m"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":m": num(int64(minutes))},
 	}
@@ -108,10 +108,10 @@ func (s *Store) windowsItem(slug string, minutes int, takes *int64) types.Transa
 	return types.TransactWriteItem{Update: u}
 }
 
-// windowTakes is how many holds were ever taken on the business's
-// window-length item (0 with none), read consistently.
+// windowTakes is how many holds were ever counted on the business's open
+// count item (0 with none), read consistently.
 func (s *Store) windowTakes(ctx context.Context, slug string) (int64, error) {
-	item, err := s.get(ctx, businessPK(slug), skWindows)
+	item, err := s.get(ctx, businessPK(slug), skOpen)
 	if err != nil || item == nil {
 		return 0, err
 	}
@@ -202,8 +202,8 @@ func (s *Store) updateBusiness(ctx context.Context, slug string, now *time.Time,
 		if lookupErr != nil {
 			return fmt.Errorf("put business %q: %s: %w", b.Slug, at[i].what, lookupErr)
 		}
-		return fmt.Errorf("put business %q: %s business %q; store that business without it first: %w",
-			b.Slug, at[i].what, owner, err)
+		return fmt.Errorf("put business %q: %s business %q; store that business without it first: %w: %w",
+			b.Slug, at[i].what, owner, booking.ErrSiteTaken, err)
 	}
 	return fmt.Errorf("put business %q: %w", b.Slug, err)
 }

@@ -55,7 +55,6 @@ func TestCreateSteps(t *testing.T) {
 		{sk: "OPEN", slot: full, wantCode: booking.RateLimited, wantRetry: unansweredRetry},
 		{sk: "PHONE#", slot: full, wantCode: booking.TooManyOpen},
 		{sk: "EMAIL#", slot: full, wantCode: booking.TooManyOpen},
-		{sk: "WINDOWS", slot: full, wantCode: booking.InvalidWindow}, // another window length since
 		{sk: "HOLD#", slot: full, hold: holdChoice{slot: 1, keepFree: []int{0}}, wantCode: booking.WindowTaken},
 		{sk: "HOLD#", slot: full, hold: holdChoice{slot: 1, keepFree: []int{0}, room: true}, wantAgain: true},
 		{sk: "REQUEST", slot: full, wantServerErr: true},

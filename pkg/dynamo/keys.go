@@ -38,9 +38,10 @@ const (
 	attrSweepAt    = "sweep_at"    // while pending_payment or new: when it lapses, booking.Request.LapsesAt (N, Unix seconds)
 	attrWindow     = "window"
 
-	// On the window-length item (skWindows):
+	// On the business's open count (skOpen), besides open_count: the
+	// window length holds are taken on, and how many were ever taken.
 	attrWindowMinutes = "window_minutes" // the business's arrival_window_minutes
-	attrTakes         = "takes"          // the holds ever taken on it
+	attrTakes         = "takes"
 )
 
 // Two of the table's three global secondary indexes (the third,
@@ -98,7 +99,6 @@ const (
 	skProfile         = "PROFILE"
 	skRequest         = "REQUEST"
 	skOpen            = "OPEN"    // the business's open (unanswered) requests
-	skWindows         = "WINDOWS" // the window length holds are taken on, and how many were taken
 )
 
 // emailSK is the key of an e-mail's open-requests counter at a business.

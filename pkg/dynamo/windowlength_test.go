@@ -64,6 +64,19 @@ func TestWindowLengthChange(t *testing.T) {
 			t.Errorf("CreateRequest(90 after the operator's 120) = %v, want INVALID_WINDOW", err)
 		}
 		mustCreate(t, e, requestOf(5, monday.Add(48*time.Hour), 120), nil, later)
+		// A window move takes a hold as a create does: on the old length,
+		// refused; on the business's, moved.
+		tr, _ := transition(booking.StatusNew, booking.ActionMove)
+		moved := fresh
+		moved.Status, moved.ChangedByBusiness = tr.To, true
+		moved.Window = requestOf(6, monday.Add(72*time.Hour), 90).Window
+		if err := e.store.MoveRequest(ctx, fresh, moved, tr, bookingtest.Unlimited.Crews, later); booking.ErrorCode(err) != booking.InvalidWindow {
+			t.Errorf("MoveRequest(to a 90-minute window of a business of 120) = %v, want INVALID_WINDOW", err)
+		}
+		moved.Window = requestOf(6, monday.Add(72*time.Hour), 120).Window
+		if err := e.store.MoveRequest(ctx, fresh, moved, tr, bookingtest.Unlimited.Crews, later); err != nil {
+			t.Errorf("MoveRequest(to a 120-minute window) = %v, want nil", err)
+		}
 	})
 }
 

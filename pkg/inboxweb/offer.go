@@ -244,6 +244,8 @@ func (h *handler) setOffer(w http.ResponseWriter, r *http.Request, s Session) {
 		http.Redirect(w, r, sectionPath(form)+"?done="+form, http.StatusSeeOther)
 	case errors.Is(err, booking.ErrOfferChanged) && after != nil:
 		h.renderSettings(w, r, http.StatusConflict, s, after, lang, form, []problem{{"", "schedule_changed"}}, nil)
+	case errors.Is(err, booking.ErrSiteTaken):
+		h.renderSettings(w, r, http.StatusBadRequest, s, b, lang, form, []problem{{"url", "bad_site_taken"}}, r)
 	case errors.Is(err, booking.ErrLiveRequestsAhead):
 		h.renderSettings(w, r, http.StatusConflict, s, b, lang, form, []problem{{"arrival_window_minutes", "windows_live_ahead"}}, r)
 	case booking.ErrorCode(err) == booking.InvalidRequest:

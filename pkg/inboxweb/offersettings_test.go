@@ -84,6 +84,9 @@ func TestOfferForms(t *testing.T) {
 		{"half a license and a bad state", "details", func(b *booking.Business) url.Values {
 			return with(detailsOf(b), "license_number", "ROC 1", "license_authority", "", "state", "Arizona")
 		}, "", 400, []string{`id="license_authority-error"`, `id="state-error"`, `value="ROC 1"`, `value="Arizona"`}, unchanged},
+		{"another business's site", "details", func(b *booking.Business) url.Values {
+			return with(detailsOf(b), "url", "https://austin-rapid-plumbing.example.com")
+		}, "", 400, []string{`id="url-error">Another business on Doorstep has this website.`, `value="https://austin-rapid-plumbing.example.com"`}, unchanged},
 		{"a time zone off the list", "details", func(b *booking.Business) url.Values {
 			return with(detailsOf(b), "timezone", "Europe/Paris")
 		}, "", 400, []string{`id="timezone-error"`}, unchanged},
