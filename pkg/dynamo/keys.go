@@ -98,7 +98,7 @@ const (
 	skSession         = "SESSION"
 	skProfile         = "PROFILE"
 	skRequest         = "REQUEST"
-	skOpen            = "OPEN"    // the business's open (unanswered) requests
+	skOpen            = "OPEN" // the business's open (unanswered) requests
 )
 
 // emailSK is the key of an e-mail's open-requests counter at a business.
