@@ -57,6 +57,7 @@ func TestBrowserOfferSettings(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
+				t.Logf("%s section: %d px", section, h)
 				if h > 2*844 {
 					t.Errorf("the %s section is %d px tall, more than two phone screens (2 × 844 px)", section, h)
 				}
