@@ -213,8 +213,15 @@ func takeOn(u *types.Update, r booking.Request) {
 
 // takeStep counts a hold of r alone, for a move that changes no count.
 func (s *Store) takeStep(r booking.Request) step {
-	u := &types.Update{TableName: s.table, Key: keyMap(businessPK(r.BusinessSlug), skOpen), UpdateExpression: aws.String("SET " + takeSet)}
-	takeOn(u, r)
+	u := &types.Update{
+		TableName:           s.table,
+		Key:                 keyMap(businessPK(r.BusinessSlug), skOpen),
+		UpdateExpression:    aws.String("SET " + takeSet),
+		ConditionExpression: aws.String(sameWindowCond),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":zero": num(0), ":one": num(1), ":m": num(windowMinutes(r)),
+		},
+	}
 	return step{item: types.TransactWriteItem{Update: u}, failed: refuse(errWindowLength)}
 }
 
