@@ -104,7 +104,11 @@ func offerOf(b *booking.Business, lang string) offerView {
 		zones = append([]string{d.Timezone}, zones...) // an operator's: kept, not offered to others
 	}
 	for _, z := range zones {
-		v.Timezones = append(v.Timezones, choice{Value: z, Label: tr(lang, "tz_"+z)})
+		label := tr(lang, "tz_"+z)
+		if label == "" { // an operator's zone, not on the list: its name
+			label = z
+		}
+		v.Timezones = append(v.Timezones, choice{Value: z, Label: label})
 	}
 	for i, s := range b.Services {
 		v.Services = append(v.Services, serviceRow{ID: s.ID, Name: s.Name.In(lang), Description: s.Description.In(lang), Urgent: s.Urgent,

@@ -211,6 +211,9 @@ func TestOfferSections(t *testing.T) {
 			wantIn(t, res.body, tt.wantIn...)
 		})
 	}
+	// A zone an operator loaded, off the list, is kept and shown by its name.
+	f.setSchedule(t, slug, func(b *booking.Business) { b.Timezone = "America/Boise" })
+	wantIn(t, f.do(t, a, "GET", "/inbox/settings/details", nil).body, `<option value="America/Boise" selected>America/Boise</option>`)
 	// The deposit has no form: no field posts it.
 	res := f.do(t, a, "GET", "/inbox/settings/windows", nil)
 	wantNotIn(t, res.body, `name="amount_cents"`, `name="booking_deposit`)
