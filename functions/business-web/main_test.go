@@ -160,6 +160,25 @@ func TestPermissions(t *testing.T) {
 			t.Errorf("got notices %q, want one naming ctl businesses approve %s", *notices, slug)
 		}
 	})
+	// The offer's sections: each a conditional put of the business; a
+	// new window length first reads the count of holds taken
+	// (GetItem) and the holds ahead (Query): here one is live, so it is
+	// refused.
+	t.Run("offer", func(t *testing.T) {
+		version := func(section string) string {
+			t.Helper()
+			m := regexp.MustCompile(`name="version" value="([^"]+)"`).FindStringSubmatch(send(t, "GET", "/inbox/settings/"+section, "", 200).Body)
+			if m == nil {
+				t.Fatalf("no version on the %s section", section)
+			}
+			return m[1]
+		}
+		send(t, "POST", "/inbox/settings/add-service", "csrf="+csrf+"&version="+version("services")+
+			"&name_en=Duct+cleaning&name_es=Limpieza+de+ductos&desc_en=Ducts.&desc_es=Ductos.&urgent=on", 303)
+		send(t, "POST", "/inbox/settings/area", "csrf="+csrf+"&version="+version("area")+"&label=Phoenix&zip_codes=85004+85006+85008", 303)
+		send(t, "POST", "/inbox/settings/windows", "csrf="+csrf+"&version="+version("windows")+"&arrival_window_minutes=90&books_up_to_days_ahead=14", 409)
+		send(t, "POST", "/inbox/settings/windows", "csrf="+csrf+"&version="+version("windows")+"&arrival_window_minutes=120&books_up_to_days_ahead=21", 303)
+	})
 	t.Run("sign out", func(t *testing.T) {
 		send(t, "POST", "/inbox/sign-out", "csrf="+csrf, 303)
 	})

@@ -96,8 +96,10 @@ type handler struct {
 //	POST /inbox/requests/{code}/{action}      make the move
 //	GET  /inbox/settings                      pause or resume online requests; the links to the sections
 //	POST /inbox/settings                      do it, once confirmed
-//	GET  /inbox/settings/{section}            a section of the settings (settingsSections): hours, days-off, notice, calendar, booking-form, texts
-//	POST /inbox/settings/{form}               change the schedule: days-off (add one), remove-day-off, notice, crews, hours, reminder
+//	GET  /inbox/settings/{section}            a section of the settings (settingsSections): hours, days-off, notice, calendar, booking-form, texts,
+//	                                          details, services (?edit={id}), area, windows
+//	POST /inbox/settings/{form}               change the schedule: days-off (add one), remove-day-off, notice, crews, hours, reminder;
+//	                                          or the offer: details, add-service, edit-service, move-service, remove-service, area, windows
 //	POST /inbox/settings/feed                 make a new calendar feed address (the old one stops), 303 to its page
 //	GET  /inbox/settings/feed                 the new address, whole, to copy or subscribe to (until back to settings)
 //	POST /inbox/settings/feed-stop            stop the calendar feed

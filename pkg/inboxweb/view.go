@@ -233,6 +233,8 @@ type settingsView struct {
 	Texts textsView
 	// History is the section "History": the last changes, newest first (golive.go).
 	History []historyView
+	// Offer is the sections of what the business offers (offer.go).
+	Offer offerView
 }
 
 // feedView is the page that shows a new calendar feed's address.
