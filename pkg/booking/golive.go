@@ -306,7 +306,19 @@ type ownerWrites struct {
 }
 
 func (o ownerWrites) UpdateBusiness(ctx context.Context, slug string, change func(stored *Business) (*Business, error)) error {
-	return o.Store.UpdateBusiness(ctx, slug, func(stored *Business) (*Business, error) {
+	return o.Store.UpdateBusiness(ctx, slug, o.owned(change))
+}
+
+// UpdateBusinessAt is UpdateBusiness for the offer's sections (a change of
+// window length is decided at now), with the same refusals and history.
+func (o ownerWrites) UpdateBusinessAt(ctx context.Context, slug string, now time.Time, change func(stored *Business) (*Business, error)) error {
+	return o.Store.UpdateBusinessAt(ctx, slug, now, o.owned(change))
+}
+
+// owned wraps a change of the owner's: refused on a suspended business or
+// when it touches an operator's field, and recorded in the history.
+func (o ownerWrites) owned(change func(stored *Business) (*Business, error)) func(stored *Business) (*Business, error) {
+	return func(stored *Business) (*Business, error) {
 		if stored != nil && stored.Suspended {
 			return nil, errSuspended(stored)
 		}
@@ -324,7 +336,7 @@ func (o ownerWrites) UpdateBusiness(ctx context.Context, slug string, change fun
 			by = "owner"
 		}
 		return RecordChange(stored, after, by, o.now()), nil
-	})
+	}
 }
 
 func isOperatorField(f string) bool { return slices.Contains(OperatorFields, f) }

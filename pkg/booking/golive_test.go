@@ -316,3 +316,48 @@ func TestFieldOwnership(t *testing.T) {
 		}
 	}
 }
+
+// TestOfferEditsAreTheOwnersChanges: the offer's sections write through
+// UpdateBusinessAt, which goes through ownerWrites as UpdateBusiness does:
+// each edit is kept in the history as the owner's, and a suspended
+// business's edit is refused with nothing stored.
+func TestOfferEditsAreTheOwnersChanges(t *testing.T) {
+	ctx := context.Background()
+	const slug = "split-day-plumbing"
+	tests := []struct {
+		name      string
+		suspended bool
+	}{
+		{"kept in the history", false},
+		{"suspended: refused", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := previewBusiness(t)
+			b.Suspended = tt.suspended
+			s, store, _ := goLiveService(t, ApprovalAuto, b)
+			before := store.bs[slug]
+			in := inboxOf(s, before)
+			next := before.Area()
+			next.ZIPCodes = append(next.ZIPCodes, "85099")
+			_, err := in.UpdateArea(ctx, before.Area().Version(), next)
+			after := store.bs[slug]
+			if tt.suspended {
+				if err == nil || after != before {
+					t.Fatalf("got %v, stored %t; want a refusal and nothing stored", err, after != before)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(after.Changes) == 0 {
+				t.Fatal("got no change in the history")
+			}
+			last := after.Changes[len(after.Changes)-1]
+			if got := fmt.Sprintf("%s %v", last.By, last.Fields); got != inboxEmail+" [service_area]" {
+				t.Errorf("got %s, want %s [service_area]", got, inboxEmail)
+			}
+		})
+	}
+}
