@@ -31,6 +31,15 @@ func (b *Business) Clone() *Business {
 		h := *b.ReminderHour
 		c.ReminderHour = &h
 	}
+	c.RemovedServiceIDs = slices.Clone(b.RemovedServiceIDs)
+	if b.ApprovalAsked != nil {
+		at := *b.ApprovalAsked
+		c.ApprovalAsked = &at
+	}
+	c.Changes = slices.Clone(b.Changes)
+	for i := range c.Changes {
+		c.Changes[i].Fields = slices.Clone(b.Changes[i].Fields)
+	}
 	c.daysOff = slices.Clone(b.daysOff)
 	return &c
 }
