@@ -81,6 +81,14 @@ type Store interface {
 	// refused, or a wrong code, fails with NOT_FOUND.
 	SpendPhoneCode(ctx context.Context, slug, codeHash string, maxTries int, now time.Time) (PhoneCodeRecord, error)
 
+	// CountSignInCode, PutSignInCode and SpendSignInCode are
+	// CountPhoneCode, PutPhoneCode and SpendPhoneCode for the codes that
+	// sign the owner in by text (StartTextSignIn): their own count, code
+	// and tries, under the same conditions.
+	CountSignInCode(ctx context.Context, slug string, limit int, now time.Time) (bool, error)
+	PutSignInCode(ctx context.Context, rec PhoneCodeRecord) error
+	SpendSignInCode(ctx context.Context, slug, codeHash string, maxTries int, now time.Time) (PhoneCodeRecord, error)
+
 	// PutSignInToken stores a sign-in token's record, until its Expires.
 	PutSignInToken(ctx context.Context, rec SignInRecord) error
 
