@@ -26,10 +26,10 @@ const (
 	skPhoneCode       = "PHONECODE"    // the code awaiting its answer
 	prefixSignInCodes = "SIGNINCODES#" // + the UTC day: that day's count of sign-in codes
 	skSignInCode      = "SIGNINCODE"   // the sign-in code awaiting its answer
-	attrPhoneCodes   = "phone_codes" // on a day's count
-	attrPhone        = "phone"       // on the code: the number it confirms
-	attrCodeHash     = "code_hash"   // on the code: booking's hash of it
-	attrTries        = "tries"       // on the code: wrong answers so far
+	attrPhoneCodes    = "phone_codes"  // on a day's count
+	attrPhone         = "phone"        // on the code: the number it confirms
+	attrCodeHash      = "code_hash"    // on the code: booking's hash of it
+	attrTries         = "tries"        // on the code: wrong answers so far
 	// phoneCodeCountTTL is how long a day's count is kept after the day
 	// starts: the day is in its key, so it decides nothing after it.
 	phoneCodeCountTTL = 48 * time.Hour
