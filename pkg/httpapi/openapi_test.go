@@ -72,6 +72,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/webhooks/stripe", "receiveStripeEvent"},
 		{"GET", "/inbox", "getWebInbox"},
 		{"POST", "/inbox/sign-in", "startWebInboxSignIn"},
+		{"POST", "/inbox/sign-in-text", "startWebInboxTextSignIn"},
+		{"POST", "/inbox/sign-in-code", "finishWebInboxTextSignIn"},
 		{"GET", "/inbox/sign-in/{token}", "getWebInboxSignInPage"},
 		{"POST", "/inbox/sign-in/{token}", "finishWebInboxSignIn"},
 		{"POST", "/inbox/sign-out", "signOutOfWebInbox"},

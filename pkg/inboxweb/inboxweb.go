@@ -72,7 +72,7 @@ var templateFiles embed.FS
 var style string
 
 // site is the inbox's templates, style sheet and headers.
-var site = htmlpage.New(templateFiles, style, append([]string{"signin", "sent", "token", "inbox", "request", "confirm", "move", "settings", "feed", "message", "export"}, sectionPages()...)...)
+var site = htmlpage.New(templateFiles, style, append([]string{"signin", "sent", "code", "token", "inbox", "request", "confirm", "move", "settings", "feed", "message", "export"}, sectionPages()...)...)
 
 // navView is the header of a signed-in page.
 type navView struct {
@@ -88,6 +88,8 @@ type handler struct {
 //
 //	GET  /inbox                               signed out: the sign-in form; signed in: the requests
 //	POST /inbox/sign-in                       e-mail a sign-in link; the same answer for any address
+//	POST /inbox/sign-in-text                  text a sign-in code to the business's confirmed number; the same answer for any address
+//	POST /inbox/sign-in-code                  spend the code, set the session cookie, 303 to the inbox
 //	GET  /inbox/sign-in/{token}               the "Sign in" button (the token is not spent)
 //	POST /inbox/sign-in/{token}               spend the token, set the session cookie, 303 to the inbox
 //	POST /inbox/sign-out                      end the session
@@ -140,6 +142,8 @@ func (h *handler) routes() []edge.Route {
 	return []edge.Route{
 		{Method: get, Path: "/inbox", Handler: http.HandlerFunc(h.home)},
 		{Method: post, Path: "/inbox/sign-in", Handler: http.HandlerFunc(h.startSignIn)},
+		{Method: post, Path: "/inbox/sign-in-text", Handler: http.HandlerFunc(h.startTextSignIn)},
+		{Method: post, Path: "/inbox/sign-in-code", Handler: http.HandlerFunc(h.finishTextSignIn)},
 		{Method: get, Path: "/inbox/sign-in/{token}", Handler: http.HandlerFunc(h.tokenPage)},
 		{Method: post, Path: "/inbox/sign-in/{token}", Handler: http.HandlerFunc(h.finishSignIn)},
 		{Method: post, Path: "/inbox/sign-out", Handler: h.form(h.signOut)},

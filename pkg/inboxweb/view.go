@@ -23,6 +23,10 @@ type signInView struct {
 	Email   string // as typed, when it was no e-mail address
 	Invalid bool
 	Spent   bool // the link was spent, expired or unknown
+	// ByText: this server sends texts, so the form offers a code texted
+	// to the business's confirmed number instead of a link. It is the
+	// server's, not the address's: the page is the same for any address.
+	ByText bool
 }
 
 // sentView is the answer to the sign-in form: the link is on its way (if

@@ -1,0 +1,166 @@
+package inboxweb
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/edge"
+	"github.com/doorstep/doorstep/pkg/notify"
+)
+
+// Signing in by a code texted to the business's confirmed mobile number
+// (booking.Bookings.StartTextSignIn, FinishTextSignIn): the sign-in form's
+// "Text me a code instead" posts to /inbox/sign-in-text, whose answer is
+// the field for the code, the same page whatever the address; the code
+// posts to /inbox/sign-in-code.
+
+// KindSignInCode is the kind of the sign-in code's text among notify's
+// messages.
+const KindSignInCode notify.Kind = "sign_in_code"
+
+// SignInCodeText is the sign-in code's text to b's owner, in b's
+// default_language: Doorstep's words, b's name and the code.
+func SignInCodeText(b *booking.Business, code string) (lang, body string) {
+	minutes := int(booking.SignInCodeTTL / time.Minute)
+	if b.DefaultLanguage == "es" {
+		return "es", fmt.Sprintf("Doorstep: su código para entrar en la bandeja de %s es %s. Sirve %d minutos. Si no lo pidió, ignórelo. Responda STOP para no recibir más", b.Name, code, minutes)
+	}
+	return "en", fmt.Sprintf("Doorstep: your code to sign in to %s's inbox is %s. It works for %d minutes. If you did not ask for it, ignore it. Reply STOP to opt out", b.Name, code, minutes)
+}
+
+// SendSignInCode texts a sign-in code to phone (10 digits), unless it
+// opted out.
+func (t SMSTexter) SendSignInCode(ctx context.Context, phone string, b *booking.Business, code string) error {
+	lang, body := SignInCodeText(b, code)
+	return t.send(ctx, phone, b, "sign-in-code", KindSignInCode, lang, body)
+}
+
+// send texts body to phone (10 digits) about b, unless the number opted
+// out; a STOP the sender reports is recorded. what names the message in
+// its ID, with b and the time (never the number or the body).
+func (t SMSTexter) send(ctx context.Context, phone string, b *booking.Business, what string, kind notify.Kind, lang, body string) error {
+	now := time.Now
+	if t.Now != nil {
+		now = t.Now
+	}
+	out, err := t.OptOuts.OptedOut(ctx, phone)
+	if err != nil {
+		return err
+	}
+	if out {
+		return ErrOptedOut
+	}
+	err = t.Sender.SendText(ctx, notify.Message{
+		ID:       what + "/" + b.Slug + "/" + strconv.FormatInt(now().UnixMilli(), 10) + "/" + string(notify.AudienceBusiness) + "/" + string(notify.ChannelSMS),
+		Change:   what + "/" + b.Slug,
+		Kind:     kind,
+		Audience: notify.AudienceBusiness,
+		Channel:  notify.ChannelSMS,
+		To:       "+1" + phone,
+		Language: lang,
+		Body:     body,
+	})
+	if errors.Is(err, notify.ErrOptedOut) {
+		if rerr := t.OptOuts.RecordOptOut(ctx, phone, now()); rerr != nil {
+			return errors.Join(err, rerr)
+		}
+	}
+	return err
+}
+
+// codeView is the page that takes a sign-in code.
+type codeView struct {
+	Email string // the address the code was asked for, sent again with the code
+	Next  string
+	Code  string // as typed, in a refused form
+	Wrong bool   // the code typed was wrong, spent or expired
+}
+
+// startTextSignIn texts a sign-in code to the business's confirmed number
+// when the address is the business's inbox_email. The answer is the page
+// for the code whatever the address, known or not, with a number or not,
+// failed or not (a rate limit aside, which counts every address alike), and
+// takes at least SignInDelay, as startSignIn's does.
+func (h *handler) startTextSignIn(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	if duplicated(r) {
+		h.badForm(w, r)
+		return
+	}
+	lang := language(w, r, nil)
+	next := safeNext(r.PostFormValue("next"))
+	email := strings.TrimSpace(r.PostFormValue("email"))
+	if _, ok := booking.NormalizeEmail(email); !ok || email == "" || h.Texter == nil {
+		h.renderSignIn(w, r, http.StatusBadRequest, lang, signInView{Next: next, Email: email, Invalid: true})
+		return
+	}
+	retry := h.sendSignInCode(r.Context(), r.Pattern, email)
+	h.pad(r.Context(), start)
+	if retry > 0 {
+		minutes := int((retry + time.Minute - 1) / time.Minute)
+		edge.SetRetryAfter(w, retry)
+		render(w, r, http.StatusTooManyRequests, "sent", lang, nil, tr(lang, "limited_title"),
+			sentView{Limited: tr(lang, "limited", booking.MaxSignInsPerHour, minutes)})
+		return
+	}
+	h.renderCode(w, r, http.StatusOK, lang, codeView{Email: email, Next: next})
+}
+
+func (h *handler) renderCode(w http.ResponseWriter, r *http.Request, status int, lang string, v codeView) {
+	if v.Next == "/inbox" {
+		v.Next = ""
+	}
+	render(w, r, status, "code", lang, nil, tr(lang, "code_title"), v)
+}
+
+// sendSignInCode asks for a sign-in code for email and, when there is
+// one, texts it to the business's number. Past the hourly limit it
+// returns how long until the next may be asked for. Failures are logged
+// (never the address, the number or the code) and otherwise unseen.
+func (h *handler) sendSignInCode(ctx context.Context, route, email string) (retry time.Duration) {
+	code, phone, b, ok, err := h.Bookings.StartTextSignIn(ctx, email)
+	if booking.ErrorCode(err) == booking.RateLimited {
+		return max(booking.RetryAfter(err), time.Second)
+	}
+	if err != nil {
+		h.Log.Error("inboxweb: start a sign-in by text", "route", route, "error_code", booking.ErrorCode(err))
+		return 0
+	}
+	if !ok {
+		return 0
+	}
+	if err := h.Texter.SendSignInCode(ctx, phone, b, code); err != nil {
+		h.Log.Error("inboxweb: text the sign-in code", "route", route, "business", b.Slug, "error", err)
+	}
+	return 0
+}
+
+// finishTextSignIn spends the code and opens a session, as a link's
+// button does. A wrong, spent or expired code (or an address with no
+// code) is the page for the code again, saying so next to the field, with
+// what was typed.
+func (h *handler) finishTextSignIn(w http.ResponseWriter, r *http.Request) {
+	if duplicated(r) {
+		h.badForm(w, r)
+		return
+	}
+	next := safeNext(r.PostFormValue("next"))
+	email, typed := strings.TrimSpace(r.PostFormValue("email")), r.PostFormValue("code")
+	s, err := h.Bookings.FinishTextSignIn(r.Context(), email, typed)
+	if booking.ErrorCode(err) == booking.Unauthorized {
+		lang := language(w, r, nil)
+		h.renderCode(w, r, http.StatusBadRequest, lang, codeView{Email: email, Next: next, Code: typed, Wrong: true})
+		return
+	}
+	if err != nil {
+		h.fail(w, r, err)
+		return
+	}
+	h.openSession(w, r, s, next)
+}

@@ -1,0 +1,148 @@
+package inboxweb_test
+
+import (
+	"context"
+	"html"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/inboxweb"
+	"github.com/doorstep/doorstep/pkg/notify"
+	"github.com/doorstep/doorstep/pkg/outbox"
+)
+
+// confirmOwnerPhone gives slug a confirmed owner's number, as the settings
+// would once its code came back.
+func (f *fixture) confirmOwnerPhone(t *testing.T, slug, phone string) {
+	t.Helper()
+	err := f.store.UpdateBusiness(context.Background(), slug, func(stored *booking.Business) (*booking.Business, error) {
+		changed := *stored
+		changed.OwnerPhone = phone
+		return &changed, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSignInByText: the sign-in form offers a code by text where the
+// server sends texts, and not where it does not. The answer is the page
+// for the code, the same for a business with a confirmed number, one
+// without, and an address no business has (the address typed aside), and
+// takes at least the delay; only the first gets a code. A wrong code is
+// the page again saying so next to the field, with what was typed; the
+// right one signs in and goes to next.
+func TestSignInByText(t *testing.T) {
+	const delay = 40 * time.Millisecond
+	x := &texter{}
+	f := newFixture(t, func(c *inboxweb.Config) { c.Texter = x; c.SignInDelay = delay })
+	const slug, with, without = "mile-high-electric", "inbox@mile-high-electric.example.com", "inbox@desert-cool-hvac.example.com"
+	f.confirmOwnerPhone(t, slug, "7205550142")
+
+	wantIn(t, f.do(t, agent{}, "GET", "/inbox", nil).body, `formaction="/inbox/sign-in-text"`, "Text me a code instead")
+	wantIn(t, f.do(t, agent{}, "GET", "/inbox?lang=es", nil).body, "Mejor envíenme un código por mensaje de texto")
+	off := newFixture(t, nil)
+	wantNotIn(t, off.do(t, agent{}, "GET", "/inbox", nil).body, "sign-in-text")
+
+	tests := []struct {
+		name, email string
+		wantCode    bool
+	}{
+		{"a business with a confirmed number", with, true},
+		{"a business without one", without, false},
+		{"an address no business has", "nobody@example.com", false},
+	}
+	var first string
+	for i, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := len(x.signInCodes())
+			began := time.Now()
+			res := f.do(t, agent{}, "POST", "/inbox/sign-in-text", url.Values{"email": {tt.email}, "next": {"/inbox/settings"}})
+			if took := time.Since(began); took < delay {
+				t.Errorf("took %v, want at least %v", took, delay)
+			}
+			if res.status != http.StatusOK {
+				t.Fatalf("got %d, want 200", res.status)
+			}
+			wantIn(t, res.body, "If this address is a business&#39;s and the business confirmed a mobile number", `id="code"`, `autocomplete="one-time-code"`)
+			body := strings.ReplaceAll(res.body, html.EscapeString(tt.email), "ADDRESS")
+			if i == 0 {
+				first = body
+			} else if body != first {
+				t.Errorf("the answer differs from the first one:\n%s\nwant\n%s", body, first)
+			}
+			if got := len(x.signInCodes()) - before; got != map[bool]int{true: 1, false: 0}[tt.wantCode] {
+				t.Fatalf("got %d codes texted, want one: %v", got, tt.wantCode)
+			}
+		})
+	}
+
+	sent := x.signInCodes()[0]
+	if sent.phone != "7205550142" || sent.slug != slug || len(sent.code) != 6 {
+		t.Fatalf("got %+v, want 6 digits to 7205550142 for %s", sent, slug)
+	}
+	t.Run("a wrong code", func(t *testing.T) {
+		wrong := "000000"
+		if wrong == sent.code {
+			wrong = "111111"
+		}
+		res := f.do(t, agent{}, "POST", "/inbox/sign-in-code?lang=es", url.Values{"email": {with}, "code": {wrong}, "next": {"/inbox/settings"}})
+		if res.status != http.StatusBadRequest || res.cookie(inboxweb.CookieName) != nil {
+			t.Fatalf("got %d, want 400 and no session", res.status)
+		}
+		wantIn(t, res.body, `aria-describedby="wrong"`, `id="wrong" class="notice warn">Este código no es correcto`, `value="`+wrong+`"`, `value="/inbox/settings"`)
+	})
+	t.Run("the code for another address", func(t *testing.T) {
+		res := f.do(t, agent{}, "POST", "/inbox/sign-in-code", url.Values{"email": {without}, "code": {sent.code}})
+		if res.status != http.StatusBadRequest {
+			t.Fatalf("got %d, want 400", res.status)
+		}
+	})
+	t.Run("the right code", func(t *testing.T) {
+		res := f.do(t, agent{}, "POST", "/inbox/sign-in-code", url.Values{"email": {strings.ToUpper(with)}, "code": {" " + sent.code + " "}, "next": {"/inbox/settings"}})
+		c := res.cookie(inboxweb.CookieName)
+		if res.status != http.StatusSeeOther || res.location != "/inbox/settings" || c == nil || !f.sessionOpen(t, c.Value) {
+			t.Fatalf("got %d to %q, cookie %v, want 303 to /inbox/settings with a session", res.status, res.location, c)
+		}
+		again := f.do(t, agent{}, "POST", "/inbox/sign-in-code", url.Values{"email": {with}, "code": {sent.code}})
+		if again.status != http.StatusBadRequest {
+			t.Errorf("the code a second time: got %d, want 400", again.status)
+		}
+	})
+	t.Run("no e-mail address", func(t *testing.T) {
+		res := f.do(t, agent{}, "POST", "/inbox/sign-in-text", url.Values{"email": {"not an address"}})
+		if res.status != http.StatusBadRequest {
+			t.Fatalf("got %d, want 400", res.status)
+		}
+		wantIn(t, res.body, "Enter an e-mail address", `value="not an address"`)
+	})
+}
+
+// TestSignInCodeText: the sign-in code's text is Doorstep's words in the
+// business's language, with its name and the code, through the SMS sender
+// to +1 and the number; a number that replied STOP gets none.
+func TestSignInCodeText(t *testing.T) {
+	box := outbox.New(10, slog.New(slog.DiscardHandler))
+	b := &booking.Business{Slug: "limpieza", Name: "Limpieza La Estrella", DefaultLanguage: "es"}
+	x := inboxweb.SMSTexter{Sender: box, OptOuts: optOuts{"5125550111": true}, Now: func() time.Time { return start }}
+	if err := x.SendSignInCode(t.Context(), "5125550142", b, "480213"); err != nil {
+		t.Fatal(err)
+	}
+	msgs := box.Messages()
+	if len(msgs) != 1 {
+		t.Fatalf("got %d messages, want 1", len(msgs))
+	}
+	m := msgs[0]
+	if m.To != "+15125550142" || m.Kind != inboxweb.KindSignInCode || m.Audience != notify.AudienceBusiness || m.Language != "es" || strings.Contains(m.ID, "480213") {
+		t.Errorf("got %+v", m)
+	}
+	wantIn(t, m.Body, "Doorstep: su código para entrar en la bandeja de Limpieza La Estrella es 480213. Sirve 10 minutos.")
+	if err := x.SendSignInCode(t.Context(), "5125550111", b, "480213"); err != inboxweb.ErrOptedOut || len(box.Messages()) != 1 {
+		t.Errorf("to a number that replied STOP: got %v, %d messages, want ErrOptedOut and none", err, len(box.Messages()))
+	}
+}
