@@ -13,6 +13,8 @@ import (
 type Store interface {
 	// ErasureStore erases personal details (erase.go).
 	ErasureStore
+	// MailStore keeps what the mail service reported (undeliverable.go).
+	MailStore
 
 	// Business returns the business with the given slug, validated, or an
 	// *Error with code NOT_FOUND.
