@@ -103,6 +103,22 @@ func New(c Config) (*Bookings, error) {
 // PersonReach; an edge that read the number's opt-out sets OptedOut.
 func (s *Bookings) Delivery() Delivery { return Delivery{TextsOff: s.textsOff} }
 
+// DeliveryTo is Delivery for the person of contact c, with whether their
+// e-mail address is recorded undeliverable (one read, only when c has an
+// address).
+func (s *Bookings) DeliveryTo(ctx context.Context, c Contact) (Delivery, error) {
+	d := s.Delivery()
+	if c.Email == "" {
+		return d, nil
+	}
+	u, err := s.UndeliverableEmail(ctx, c.Email)
+	if err != nil {
+		return d, err
+	}
+	d.EmailUndeliverable = u != nil
+	return d, nil
+}
+
 // Business returns the business with the given slug (getBusiness), read
 // leniently (any case, spaces around it). A string that cannot be a slug is
 // NOT_FOUND without a lookup.

@@ -172,6 +172,7 @@ func (h *handler) withOptOut(ctx context.Context, b *booking.Business, req booki
 	if out {
 		d := h.Bookings.Delivery()
 		d.OptedOut = true
+		d.EmailUndeliverable = req.EmailUndeliverable
 		req.Reach = booking.PersonReach(b, req.Contact, d)
 		req.PersonChannels = req.Reach.Channels()
 	}
@@ -226,7 +227,11 @@ func told(req booking.InboxRequest, lang string) *toldView {
 		return &toldView{Text: tr(lang, "told_sms")}
 	}
 	v := &toldView{Text: tr(lang, "told_none_call"), After: tr(lang, "told_none_page"), Call: true}
-	if reach.Held != "" {
+	switch reach.Held {
+	case "":
+	case booking.HeldUndeliverable:
+		v.Text = tr(lang, "told_held_undeliverable_call", booking.MaskEmail(req.Contact.Email))
+	default:
 		v.Text = tr(lang, "told_held_"+string(reach.Held)+"_call")
 	}
 	v.Phone, v.PhoneLink = phone(req.Contact.Phone)

@@ -326,10 +326,13 @@ func unreachable(req booking.InboxRequest) bool {
 // unreachableText is the mark of a request nobody writes to the person
 // of: why, when a way they chose does not reach them.
 func unreachableText(req booking.InboxRequest, lang string) string {
-	if req.Reach.Held != "" {
-		return tr(lang, "unreachable_held_"+string(req.Reach.Held))
+	switch req.Reach.Held {
+	case "":
+		return tr(lang, "unreachable")
+	case booking.HeldUndeliverable:
+		return tr(lang, "unreachable_held_undeliverable", booking.MaskEmail(req.Contact.Email))
 	}
-	return tr(lang, "unreachable")
+	return tr(lang, "unreachable_held_"+string(req.Reach.Held))
 }
 
 func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, now time.Time) requestView {

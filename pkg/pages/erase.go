@@ -45,7 +45,7 @@ func (h *handler) confirmErase(w http.ResponseWriter, r *http.Request) {
 	}
 	lang := language(req)
 	if !req.Erased.IsZero() || !req.Effective(h.Now()).Status.Ended() {
-		h.renderStatus(w, http.StatusConflict, req, b, tr(lang, "erase_refused"))
+		h.renderStatus(r.Context(), w, http.StatusConflict, req, b, tr(lang, "erase_refused"))
 		return
 	}
 	v := eraseView{Code: req.Code, Business: b.Name, StatusPath: "/r/" + req.Code,
@@ -66,7 +66,7 @@ func (h *handler) erase(w http.ResponseWriter, r *http.Request) {
 	}
 	after, err := h.Bookings.CustomerErase(ctx, req.Code)
 	if booking.ErrorCode(err) == booking.InvalidTransition {
-		h.renderStatus(w, http.StatusConflict, req, b, tr(language(req), "erase_refused"))
+		h.renderStatus(r.Context(), w, http.StatusConflict, req, b, tr(language(req), "erase_refused"))
 		return
 	}
 	if err != nil {

@@ -97,6 +97,19 @@ func (h *handler) routes() []edge.Route {
 // maxFormBytes bounds a form's body: the pages' forms are a field or two.
 const maxFormBytes = 16 << 10
 
+// delivery is what decides whether a message reaches the person of req
+// (booking.Bookings.DeliveryTo: with whether their address is recorded
+// undeliverable). When the record cannot be read, the page says what the
+// contact and the deployment say, and the failure is logged.
+func (h *handler) delivery(ctx context.Context, req booking.Request) booking.Delivery {
+	d, err := h.Bookings.DeliveryTo(ctx, req.Contact)
+	if err != nil {
+		h.Log.Warn("pages: the address's delivery record could not be read", "request", booking.LogRef(req.Code), "error", err)
+		return h.Bookings.Delivery()
+	}
+	return d
+}
+
 // load reads the request named in the path and its business.
 func (h *handler) load(ctx context.Context, r *http.Request) (booking.Request, *booking.Business, error) {
 	return h.Bookings.CustomerRequest(ctx, r.PathValue("code"))
@@ -115,7 +128,7 @@ func (h *handler) status(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.renderStatus(w, http.StatusOK, req, b, h.notice(req, b, r.URL.Query().Get("done")))
+	h.renderStatus(r.Context(), w, http.StatusOK, req, b, h.notice(ctx, req, b, r.URL.Query().Get("done")))
 }
 
 // notice is the sentence the status page shows for ?done=, what just
@@ -123,7 +136,7 @@ func (h *handler) status(w http.ResponseWriter, r *http.Request) {
 // reloaded later, or made up, shows nothing untrue. paid and cancelled come
 // from these pages; paid, refunded and unavailable also from the return
 // from Stripe and the way there (pkg/stripepay).
-func (h *handler) notice(req booking.Request, b *booking.Business, done string) string {
+func (h *handler) notice(ctx context.Context, req booking.Request, b *booking.Business, done string) string {
 	lang, d := language(req), req.Deposit
 	atStripe := d != nil && !h.simulated(req) // only such a payment is refunded, or cannot be opened
 	switch done {
@@ -144,17 +157,17 @@ func (h *handler) notice(req booking.Request, b *booking.Business, done string) 
 			return tr(lang, "notice_cancelled")
 		}
 	case booking.WayEmail, booking.WaySMS:
-		return hearNotice(req, booking.PersonReach(b, req.Contact, h.Bookings.Delivery()), done)
+		return hearNotice(req, booking.PersonReach(b, req.Contact, h.delivery(ctx, req)), done)
 	case "erased":
 		return erasedNotice(req) // erase.go
 	}
 	return ""
 }
 
-func (h *handler) renderStatus(w http.ResponseWriter, status int, req booking.Request, b *booking.Business, notice string) {
+func (h *handler) renderStatus(ctx context.Context, w http.ResponseWriter, status int, req booking.Request, b *booking.Business, notice string) {
 	v := buildStatus(req, b, h.Now())
 	v.Notice = notice
-	v.HearBack = buildHearBack(req, b, h.Bookings.Delivery(), language(req), h.Now())
+	v.HearBack = buildHearBack(req, b, h.delivery(ctx, req), language(req), h.Now())
 	render(w, status, "status", language(req), v.Title+" · "+b.Name, v)
 }
 
@@ -196,14 +209,14 @@ func (h *handler) confirmCancel(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
-	h.renderCancel(w, http.StatusOK, req, b, false)
+	h.renderCancel(r.Context(), w, http.StatusOK, req, b, false)
 }
 
-func (h *handler) renderCancel(w http.ResponseWriter, status int, req booking.Request, b *booking.Business, changed bool) {
+func (h *handler) renderCancel(ctx context.Context, w http.ResponseWriter, status int, req booking.Request, b *booking.Business, changed bool) {
 	lang := language(req)
 	outcome, sentence, ok := cancelOutcome(req, b, h.Now())
 	if !ok {
-		h.renderStatus(w, http.StatusConflict, req, b, tr(lang, "cancel_refused"))
+		h.renderStatus(ctx, w, http.StatusConflict, req, b, tr(lang, "cancel_refused"))
 		return
 	}
 	v := cancelView{
@@ -225,12 +238,12 @@ func (h *handler) cancel(w http.ResponseWriter, r *http.Request) {
 	}
 	outcome, _, ok := cancelOutcome(req, b, h.Now())
 	if ok && r.PostFormValue("deposit") != outcome {
-		h.renderCancel(w, http.StatusConflict, req, b, true)
+		h.renderCancel(r.Context(), w, http.StatusConflict, req, b, true)
 		return
 	}
 	_, err = h.Bookings.CustomerCancel(ctx, req.Code)
 	if booking.ErrorCode(err) == booking.InvalidTransition {
-		h.renderStatus(w, http.StatusConflict, req, b, tr(language(req), "cancel_refused"))
+		h.renderStatus(r.Context(), w, http.StatusConflict, req, b, tr(language(req), "cancel_refused"))
 		return
 	}
 	if err != nil {
@@ -304,7 +317,7 @@ func (h *handler) pay(w http.ResponseWriter, r *http.Request) {
 	}
 	_, err = h.Bookings.PaySimulated(ctx, req.Code)
 	if booking.ErrorCode(err) == booking.InvalidTransition {
-		h.renderStatus(w, http.StatusConflict, req, b, tr(lang, "notice_too_late"))
+		h.renderStatus(r.Context(), w, http.StatusConflict, req, b, tr(lang, "notice_too_late"))
 		return
 	}
 	if err != nil {
