@@ -295,3 +295,33 @@ func (s *Bookings) RequestStatus(ctx context.Context, code string) (RequestStatu
 	}
 	return statusView(r, b, s.now()), nil
 }
+
+// StatusReach is how the person of a request is written to, for a front
+// door that shows no contact details (the tool server's status text): the
+// ways that reach them (PersonReach, with their address's record read),
+// their address masked (MaskEmail), and the ways their status page offers
+// to add (AddableWays; none once the request cannot change).
+type StatusReach struct {
+	Reach       Reach
+	MaskedEmail string
+	Addable     Reach
+	StatusURL   string // the person's status page, where they add a way
+}
+
+// RequestStatusReach is RequestStatus with how its person is written to.
+func (s *Bookings) RequestStatusReach(ctx context.Context, code string) (RequestStatus, StatusReach, error) {
+	r, b, err := s.CustomerRequest(ctx, code)
+	if err != nil {
+		return RequestStatus{}, StatusReach{}, err
+	}
+	now := s.now()
+	d, err := s.DeliveryTo(ctx, r.Contact)
+	if err != nil {
+		return RequestStatus{}, StatusReach{}, err
+	}
+	sr := StatusReach{Reach: PersonReach(b, r.Contact, d), MaskedEmail: MaskEmail(r.Contact.Email), StatusURL: s.siteURL + "/r/" + r.Code}
+	if r.CanAddContact(now) {
+		sr.Addable = AddableWays(b, r.Contact, d)
+	}
+	return statusView(r, b, now), sr, nil
+}
