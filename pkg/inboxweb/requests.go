@@ -103,7 +103,35 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 		v.More = "/inbox?before=" + urlQuery(*rest.Next)
 	}
 	v.Empty = len(v.Soon) == 0 && len(v.DayOff) == 0 && len(v.Answer) == 0 && len(v.Days) == 0 && len(v.Rest) == 0
+	v.Bounced = h.inboxBounced(r, b, lang)
 	render(w, r, http.StatusOK, "inbox", lang, &s, tr(lang, "inbox_title"), v)
+}
+
+// bouncedView is the inbox's banner when mail to the business's own
+// inbox address cannot be delivered (booking.Undeliverable).
+type bouncedView struct {
+	Text string // what failed, since when, and what it means
+	Next string // what to do: sign in by text, or confirm a number first
+}
+
+// inboxBounced is the banner of b's inbox when its inbox address is
+// recorded undeliverable; nil otherwise, and when the record cannot be
+// read (logged).
+func (h *handler) inboxBounced(r *http.Request, b *booking.Business, lang string) *bouncedView {
+	u, err := h.Bookings.UndeliverableEmail(r.Context(), b.InboxEmail)
+	if err != nil {
+		h.Log.Warn("inboxweb: the inbox address's delivery record could not be read", "route", r.Pattern, "business", b.Slug, "error", err)
+		return nil
+	}
+	if u == nil {
+		return nil
+	}
+	v := &bouncedView{Text: tr(lang, "bounced_"+string(u.Reason), b.InboxEmail, display.Day(lang, u.At, b.Location())), Next: tr(lang, "bounced_no_phone")}
+	if b.OwnerPhone != "" {
+		p, _ := phone(b.OwnerPhone)
+		v.Next = tr(lang, "bounced_phone", p)
+	}
+	return v
 }
 
 // settled are the states of the inbox's last section besides past jobs:

@@ -146,3 +146,43 @@ func TestSignInCodeText(t *testing.T) {
 		t.Errorf("to a number that replied STOP: got %v, %d messages, want ErrOptedOut and none", err, len(box.Messages()))
 	}
 }
+
+// TestInboxBannerWhenTheInboxAddressBounced: once mail to the business's
+// own inbox address is recorded undeliverable, the inbox says so, with the
+// address and the day, and what to do: sign in by a texted code when the
+// business has a confirmed number, confirm one when it has none; in
+// English and Spanish. Before, there is no banner.
+func TestInboxBannerWhenTheInboxAddressBounced(t *testing.T) {
+	f := newFixture(t, func(c *inboxweb.Config) { c.Texter = &texter{} })
+	const slug, addr = "mile-high-electric", "inbox@mile-high-electric.example.com"
+	a, _ := f.signIn(t, slug)
+	wantNotIn(t, f.do(t, a, "GET", "/inbox", nil).body, `id="inbox-bounced"`)
+	ev := booking.MailEvent{Kind: booking.MailBounced, Email: addr, At: start}
+	if _, err := f.bookings.RecordMailEvent(context.Background(), ev); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, path, phone string
+		want              []string
+	}{
+		{"no number", "/inbox?lang=en", "",
+			[]string{"Our e-mail to your inbox address, inbox@mile-high-electric.example.com, could not be delivered (it bounced on Monday, November 23, 2026)",
+				"confirm a mobile number to be texted of new requests and to sign in by text.", `href="/inbox/settings/texts">Ways to be told</a>`}},
+		{"a confirmed number", "/inbox?lang=en", "7205550142",
+			[]string{"could not be delivered", "Meanwhile you can sign in with a code texted to (720) 555-0142."}},
+		{"un número confirmado", "/inbox?lang=es", "7205550142",
+			[]string{"Nuestro correo a la dirección de su bandeja, inbox@mile-high-electric.example.com, no se pudo entregar (rebotó el lunes",
+				"Mientras tanto puede iniciar sesión con un código enviado por mensaje de texto al (720) 555-0142."}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f.confirmOwnerPhone(t, slug, tt.phone)
+			res := f.do(t, a, "GET", tt.path, nil)
+			if res.status != http.StatusOK {
+				t.Fatalf("got %d, want 200", res.status)
+			}
+			wantIn(t, res.body, `id="inbox-bounced" role="alert"`)
+			wantIn(t, res.body, tt.want...)
+		})
+	}
+}

@@ -50,14 +50,15 @@ type messageView struct {
 
 // inboxView is the list of the business's requests, in sections.
 type inboxView struct {
-	Paused bool
-	Soon   []dayView  // accepted, today and tomorrow
-	Answer []itemView // new: the ones without a deposit, then the paid ones
-	DayOff []itemView // new or accepted, on one of the business's days off
-	Days   []dayView  // accepted, after tomorrow
-	Rest   []itemView // past jobs, then everything settled, newest first
-	More   string     // the next page of the rest
-	Empty  bool
+	Paused  bool
+	Bounced *bouncedView // mail to the inbox address cannot be delivered
+	Soon    []dayView    // accepted, today and tomorrow
+	Answer  []itemView   // new: the ones without a deposit, then the paid ones
+	DayOff  []itemView   // new or accepted, on one of the business's days off
+	Days    []dayView    // accepted, after tomorrow
+	Rest    []itemView   // past jobs, then everything settled, newest first
+	More    string       // the next page of the rest
+	Empty   bool
 }
 
 type dayView struct {
