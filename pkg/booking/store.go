@@ -91,6 +91,11 @@ type Store interface {
 	PutSignInCode(ctx context.Context, rec PhoneCodeRecord) error
 	SpendSignInCode(ctx context.Context, slug, codeHash string, maxTries int, now time.Time) (PhoneCodeRecord, error)
 
+	// ClaimOwnerNotice records that the owner of business slug was told
+	// of the event named key (ClaimOwnerBounceText), in one conditional
+	// write: true for the one call that records it, false once it is.
+	ClaimOwnerNotice(ctx context.Context, slug, key string) (bool, error)
+
 	// PutSignInToken stores a sign-in token's record, until its Expires.
 	PutSignInToken(ctx context.Context, rec SignInRecord) error
 

@@ -138,3 +138,25 @@ func (s *Store) spendCode(ctx context.Context, sk, slug, codeHash string, maxTri
 	}
 	return booking.PhoneCodeRecord{Slug: slug, Phone: phone.Value, CodeHash: codeHash, Expires: time.Unix(at, 0).UTC()}, nil
 }
+
+// prefixOwnerNotice is, on the business's partition, the sort key of a
+// message the owner was told once (booking.Bookings.ClaimOwnerBounceText),
+// followed by what it was about.
+const prefixOwnerNotice = "OWNERNOTICE#"
+
+// ClaimOwnerNotice puts the business's item of the notice key on the
+// condition that it is not there: of any number of calls, one puts it and
+// gets true. The item has no expiry: a notice is about one event, told
+// once.
+func (s *Store) ClaimOwnerNotice(ctx context.Context, slug, key string) (bool, error) {
+	item := keyMap(businessPK(slug), prefixOwnerNotice+key)
+	err := s.putNew(ctx, item)
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("claim a notice to the owner: %w", err)
+	}
+	return true, nil
+}

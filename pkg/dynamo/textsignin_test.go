@@ -2,6 +2,7 @@ package dynamo_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -161,6 +162,65 @@ func TestTextSignInNobody(t *testing.T) {
 				if code != "" || phone != "" || b != nil || ok || err != nil {
 					t.Errorf("StartTextSignIn(%s) = %q, %q, %v, %v, %v, want nothing", email, code, phone, b, ok, err)
 				}
+			}
+		})
+	}
+}
+
+// TestRaceOwnerBounceText: the owner of a business whose inbox address
+// bounced is texted once: of 20 claims at once, one succeeds, on both
+// engines; none for an address that did not bounce, nor for a business
+// without a confirmed number.
+func TestRaceOwnerBounceText(t *testing.T) {
+	const n = 20
+	const email = "office@test-plumbing.example.com"
+	ctx := context.Background()
+	for _, e := range dynamotest.Engines() {
+		t.Run(e.Name, func(t *testing.T) {
+			client, table := e.Open(t)
+			store := dynamo.New(client, table)
+			b := inboxBusiness(t, slug, email)
+			if err := store.PutBusiness(ctx, b); err != nil {
+				t.Fatal(err)
+			}
+			s := bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://doorstep.example.com", Now: func() time.Time { return now }})
+			if _, _, ok, err := s.ClaimOwnerBounceText(ctx, email); ok || err != nil {
+				t.Fatalf("before a bounce: got %v, %v, want nothing to send", ok, err)
+			}
+			if _, err := s.RecordMailEvent(ctx, booking.MailEvent{Kind: booking.MailBounced, Email: email, At: now}); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, ok, err := s.ClaimOwnerBounceText(ctx, email); ok || err != nil {
+				t.Fatalf("without a number: got %v, %v, want nothing to send", ok, err)
+			}
+			err := store.UpdateBusiness(ctx, slug, func(stored *booking.Business) (*booking.Business, error) {
+				changed := *stored
+				changed.OwnerPhone = "5125550142"
+				return &changed, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var mu sync.Mutex
+			claimed := 0
+			var got *booking.Undeliverable
+			errs := race(n, func(int) error {
+				_, u, ok, err := s.ClaimOwnerBounceText(ctx, email)
+				if ok {
+					mu.Lock()
+					claimed++
+					got = u
+					mu.Unlock()
+				}
+				return err
+			})
+			for i, err := range errs {
+				if err != nil {
+					t.Errorf("ClaimOwnerBounceText(%d) = %v", i, err)
+				}
+			}
+			if claimed != 1 || got == nil || got.Reason != booking.UndeliverableBounce {
+				t.Errorf("%d claims at once: %d claimed (%+v), want 1 of the bounce", n, claimed, got)
 			}
 		})
 	}

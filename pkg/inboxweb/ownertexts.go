@@ -25,6 +25,9 @@ import (
 type Texter interface {
 	SendPhoneCode(ctx context.Context, phone string, b *booking.Business, code string) error
 	SendSignInCode(ctx context.Context, phone string, b *booking.Business, code string) error
+	// SendInboxBounced tells the owner that mail to b's inbox address
+	// cannot be delivered (u says why and since when).
+	SendInboxBounced(ctx context.Context, phone string, b *booking.Business, u booking.Undeliverable) error
 }
 
 // KindPhoneCode is the kind of the confirmation text among notify's

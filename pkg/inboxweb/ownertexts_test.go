@@ -24,6 +24,7 @@ type texter struct {
 	mu       sync.Mutex
 	sent     []sentCode
 	signIns  []sentCode // the sign-in codes texted
+	bounced  []sentCode // the texts that the inbox address bounced (code: the reason)
 	optedOut map[string]bool
 }
 
@@ -34,6 +35,13 @@ func (x *texter) SendSignInCode(_ context.Context, phone string, b *booking.Busi
 		return inboxweb.ErrOptedOut
 	}
 	x.signIns = append(x.signIns, sentCode{phone, b.Slug, code})
+	return nil
+}
+
+func (x *texter) SendInboxBounced(_ context.Context, phone string, b *booking.Business, u booking.Undeliverable) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.bounced = append(x.bounced, sentCode{phone, b.Slug, string(u.Reason)})
 	return nil
 }
 

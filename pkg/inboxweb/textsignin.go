@@ -74,6 +74,49 @@ func (t SMSTexter) send(ctx context.Context, phone string, b *booking.Business, 
 	return err
 }
 
+// KindInboxBounced is the kind of the text that tells the owner that mail
+// to the business's inbox address cannot be delivered.
+const KindInboxBounced notify.Kind = "inbox_bounced"
+
+// InboxBouncedText is the text to b's owner that mail to its inbox
+// address cannot be delivered, in b's default_language: Doorstep's words
+// and b's name; the address is not in it (a text may be read by others),
+// the inbox shows it.
+func InboxBouncedText(b *booking.Business) (lang, body string) {
+	if b.DefaultLanguage == "es" {
+		return "es", fmt.Sprintf("Doorstep: nuestro correo a la dirección de la bandeja de %s no se pudo entregar: no recibe correos de solicitudes nuevas. Entre en su bandeja con un código por mensaje de texto y cambie la dirección. Responda STOP para no recibir más", b.Name)
+	}
+	return "en", fmt.Sprintf("Doorstep: our e-mail to %s's inbox address could not be delivered: you get no e-mails of new requests. Sign in to your inbox with a texted code and change the address. Reply STOP to opt out", b.Name)
+}
+
+// SendInboxBounced texts the owner that mail to b's inbox address cannot
+// be delivered, unless the number opted out.
+func (t SMSTexter) SendInboxBounced(ctx context.Context, phone string, b *booking.Business, u booking.Undeliverable) error {
+	lang, body := InboxBouncedText(b)
+	return t.send(ctx, phone, b, "inbox-bounced", KindInboxBounced, lang, body)
+}
+
+// TellOwnerOfBounce texts the owner of the business whose inbox address is
+// email, when it is recorded undeliverable and the business has a
+// confirmed number, once for that record (booking.Bookings.
+// ClaimOwnerBounceText's conditional write). The mail-events function
+// calls it for each event about an address; sent is false when there was
+// nothing to send, or it was sent before. A number that opted out is not
+// texted (ErrOptedOut, with the claim spent: the banner still tells).
+func TellOwnerOfBounce(ctx context.Context, bookings *booking.Bookings, t Texter, email string) (sent bool, err error) {
+	if t == nil {
+		return false, nil
+	}
+	b, u, ok, err := bookings.ClaimOwnerBounceText(ctx, email)
+	if err != nil || !ok {
+		return false, err
+	}
+	if err := t.SendInboxBounced(ctx, b.OwnerPhone, b, *u); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // codeView is the page that takes a sign-in code.
 type codeView struct {
 	Email string // the address the code was asked for, sent again with the code

@@ -186,3 +186,37 @@ func TestInboxBannerWhenTheInboxAddressBounced(t *testing.T) {
 		})
 	}
 }
+
+// TestTellOwnerOfBounce: the owner is texted once that the inbox address
+// bounced, however often the events about it come, and only with a
+// confirmed number; the text is Doorstep's, in the business's language,
+// without the address.
+func TestTellOwnerOfBounce(t *testing.T) {
+	x := &texter{}
+	f := newFixture(t, func(c *inboxweb.Config) { c.Texter = x })
+	const slug, addr = "mile-high-electric", "inbox@mile-high-electric.example.com"
+	ctx := context.Background()
+	if _, err := f.bookings.RecordMailEvent(ctx, booking.MailEvent{Kind: booking.MailComplained, Email: addr, At: start}); err != nil {
+		t.Fatal(err)
+	}
+	if sent, err := inboxweb.TellOwnerOfBounce(ctx, f.bookings, x, addr); sent || err != nil {
+		t.Fatalf("without a number: got %v, %v, want nothing sent", sent, err)
+	}
+	f.confirmOwnerPhone(t, slug, "7205550142")
+	for i := range 3 {
+		sent, err := inboxweb.TellOwnerOfBounce(ctx, f.bookings, x, strings.ToUpper(addr))
+		if err != nil || sent != (i == 0) {
+			t.Errorf("event %d: got %v, %v, want sent only the first time", i, sent, err)
+		}
+	}
+	if len(x.bounced) != 1 || x.bounced[0] != (sentCode{"7205550142", slug, "complaint"}) {
+		t.Errorf("got %+v, want one text to 7205550142 of the complaint", x.bounced)
+	}
+	for _, lang := range []string{"en", "es"} {
+		_, body := inboxweb.InboxBouncedText(&booking.Business{Name: "Mile High Electric", DefaultLanguage: lang})
+		want := map[string]string{"en": "Doorstep: our e-mail to Mile High Electric's inbox address could not be delivered", "es": "Doorstep: nuestro correo a la dirección de la bandeja de Mile High Electric no se pudo entregar"}[lang]
+		if !strings.HasPrefix(body, want) || strings.Contains(body, "@") {
+			t.Errorf("%s: got %q, want it to start %q, without the address", lang, body, want)
+		}
+	}
+}
