@@ -30,7 +30,8 @@ SAM_FUNCTIONS := \
     NotifyFunction=notify \
     PagesFunction=pages \
     PaymentWebhookFunction=payment-webhook \
-    RefundDepositsFunction=refund-deposits
+    RefundDepositsFunction=refund-deposits \
+    MailEventsFunction=mail-events
 
 # DynamoDB Local, the official engine, for the tests that run against it.
 # The tests find the jar themselves; make only installs it.

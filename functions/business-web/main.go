@@ -68,7 +68,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	}
 	return lambdaenv.HTTP(inboxweb.New(inboxweb.Config{
 		Bookings: bookings,
-		Mailer:   inboxweb.EmailMailer{Sender: sesmail.New(ses, c.SenderEmail)},
+		Mailer:   inboxweb.EmailMailer{Sender: sesmail.New(ses, c.SenderEmail, c.ConfigurationSet)},
 		Texter:   texter,
 		OptOuts:  optOuts, // one GetItem on a request's page, when a text would go
 		SiteURL:  c.SiteURL,

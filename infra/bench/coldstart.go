@@ -50,6 +50,7 @@ var coldStartEvents = map[string]string{
 	"get-openapi":            "get-openapi.json",
 	"get-service-request":    "get-service-request.json",
 	"list-arrival-windows":   "list-arrival-windows.json",
+	"mail-events":            "mail-events-permanent-bounce.json",
 	"mcp":                    "mcp-tools-list.json",
 	"notify":                 "notify-dynamodb-stream.json",
 	"pages":                  "pages-status.json",

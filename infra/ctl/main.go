@@ -90,6 +90,14 @@ Commands:
       The business's requests sent in the range (default: all), as the web
       inbox's CSV download (in the business's time zone and language), or
       with --json as the JSON inbox's export, on standard output.
+  mail check IDENTITY [--ses-endpoint URL]
+      Read the SES identity (the stack's SenderDomain, or SenderEmail) and
+      the account, and print what is set up and what is missing, with what
+      to do: verification, DKIM (2048-bit, signing), the custom MAIL FROM
+      domain, sending enabled, production access (out of the sandbox), the
+      account-level suppression list on bounces and complaints, and, for a
+      domain, its DMARC record. Exits 1 when anything is missing. Touches
+      no table. --ses-endpoint points it at a stand-in for SES.
   create-table
       Create the table, its indexes and its TTL (DynamoDB Local or a dev
       account); a table that exists already is fine.
@@ -135,6 +143,10 @@ type ctl struct {
 	table, endpoint, region string
 
 	store *dynamo.Store // opened on first use, after the command line is checked
+
+	// txt looks up DNS TXT records (mail check's DMARC); nil: the system's
+	// resolver.
+	txt func(ctx context.Context, name string) ([]string, error)
 }
 
 // usageError is a wrong command line: exit status 2, with the command's
@@ -206,6 +218,8 @@ func (c *ctl) dispatch(ctx context.Context, args []string) error {
 		return c.erase(ctx, args)
 	case "export": // export.go
 		return c.export(ctx, args)
+	case "mail": // mail.go
+		return c.mailCommand(ctx, args)
 	case "requests":
 		if len(args) == 0 {
 			return usagef("", "requests: want list, show, move, add-sweep-keys or add-erase-keys")

@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/doorstep/doorstep/pkg/bookform"
@@ -33,6 +34,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/httpapi"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/logjson"
+	"github.com/doorstep/doorstep/pkg/mailevents"
 	"github.com/doorstep/doorstep/pkg/mcptools"
 	"github.com/doorstep/doorstep/pkg/metrics"
 	"github.com/doorstep/doorstep/pkg/notify"
@@ -271,6 +273,15 @@ func handlerOn(ctx context.Context, client *dynamodb.Client, siteURL string, log
 	if err != nil {
 		return nil, err
 	}
+	// What SES reports back: the outbox answers SES's mailbox simulator
+	// addresses (bounce@simulator.amazonses.com, ...) with the events SES
+	// would publish, and hands each, as EventBridge would, to the
+	// mail-events function's handler (pkg/mailevents).
+	mailEvents := lambda.NewHandler(mailevents.Handler(bookings, events, log))
+	box.SimulateSES(func(ctx context.Context, event []byte) error {
+		_, err := mailEvents.Invoke(ctx, event)
+		return err
+	}, time.Now)
 	// The hold sweeper, as ExpireHoldsFunction's schedule runs it on AWS.
 	go sweepEvery(ctx, bookings, time.Minute, log)
 	// Each edge's handler at the routes of its table, as API Gateway

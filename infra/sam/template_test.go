@@ -60,6 +60,11 @@ var wantFunctions = map[string]struct {
 		[]string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"refund-deposits": {[]string{"STREAM DoorstepTable.StreamArn"}, withStream()},
+	"mail-events": {
+		// SES's e-mail events (its configuration set's) and sending status.
+		[]string{"EVENTBRIDGE MailEvents", "EVENTBRIDGE SendingStatus"},
+		[]string{"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+	},
 	"expire-holds": {
 		[]string{"SCHEDULE rate(1 minute)"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
@@ -629,6 +634,9 @@ func (tp template) routes(id, apiID string) ([]string, error) {
 		switch plain(field(ev, "Type")) {
 		case "Schedule":
 			routes = append(routes, "SCHEDULE "+plain(field(ev, "Properties", "Schedule")))
+			continue
+		case "EventBridgeRule":
+			routes = append(routes, "EVENTBRIDGE "+name)
 			continue
 		case "DynamoDB":
 			// SAM gives the role of a function with such an event the

@@ -14,7 +14,10 @@ import (
 // erased PersonalDataDays after the request ended (ErasePersonalData, the
 // sweep), or sooner on request: by the person once the request has ended
 // (CustomerErase), by its business for one ended request (Inbox.Erase), by
-// the operator for every request of a contact (OperatorErase). What stays
+// the operator for every request of a contact (OperatorErase). Each
+// erasure also takes the request from what SES reported about its e-mail
+// address, and the address's record goes with the last request that used
+// it (MailStore.ForgetMailRequest). What stays
 // is what the business counts: the state, the window, the service, the ZIP
 // code, the deposit's outcome and the history of moves, with the time of
 // the erasure (Request.Erased).
@@ -131,6 +134,15 @@ func (s *Bookings) erase(ctx context.Context, r Request, by Actor, now time.Time
 			"a request that is %s has not ended: its details can be erased once it has", r.Status), inboxView(r, now)}
 	}
 	after := r.Erase(by, now)
+	// What SES reported about the address goes with the last request
+	// that used it (MailStore.ForgetMailRequest). First, as the store's
+	// own deletes: once the request is erased its address is unknown, and
+	// erasing again finishes what an erasure stopped halfway began.
+	if r.Contact.Email != "" {
+		if err := s.store.ForgetMailRequest(ctx, EmailHash(r.Contact.Email), r.Code); err != nil {
+			return Request{}, err
+		}
+	}
 	if err := s.store.EraseRequest(ctx, r, after); err != nil {
 		if ErrorCode(err) != InvalidTransition {
 			return Request{}, err

@@ -22,8 +22,10 @@ import (
 //     TransientBounceWindowDays days (UndeliverableTransient).
 //
 // A report that a message was not sent because the address is already on
-// the suppression list (MailSuppressed) is no new bounce: it records
-// nothing new, it only notes the request the message was about.
+// the account's suppression list (MailSuppressed) is no new bounce: it
+// changes no record, it notes the request the message was about, and it
+// records the address (as a bounce) only where no record is left, so that
+// an address SES will not deliver to is never shown as a good one.
 
 // UndeliverableReason says why mail cannot reach an address.
 type UndeliverableReason string
@@ -49,7 +51,7 @@ func (r UndeliverableReason) Valid() bool {
 // complaint after a bounce changes nothing.
 type Undeliverable struct {
 	Reason UndeliverableReason
-	At     time.Time
+	At     time.Time // UTC, whole seconds
 }
 
 // TransientBounceDays transient bounces, each on a different UTC day,
@@ -142,7 +144,7 @@ func (s *Bookings) RecordMailEvent(ctx context.Context, ev MailEvent) (MailOutco
 	}
 	hash := EmailHash(addr.Address)
 	record := func(reason UndeliverableReason) (MailOutcome, error) {
-		u := Undeliverable{Reason: reason, At: ev.At.UTC()}
+		u := Undeliverable{Reason: reason, At: ev.At.UTC().Truncate(time.Second)} // the store keeps whole seconds
 		recorded, err := s.store.RecordUndeliverable(ctx, hash, u, ev.RequestCode)
 		if err != nil || !recorded {
 			return MailOutcome{}, err
@@ -155,10 +157,13 @@ func (s *Bookings) RecordMailEvent(ctx context.Context, ev MailEvent) (MailOutco
 	case MailComplained:
 		return record(UndeliverableComplaint)
 	case MailSuppressed:
-		if ev.RequestCode == "" {
-			return MailOutcome{}, nil
-		}
-		return MailOutcome{}, s.store.NoteMailRequest(ctx, hash, ev.RequestCode)
+		// No new bounce: an address already recorded stays as it is
+		// (the first record stands, RecordUndeliverable's condition).
+		// One not recorded (its record went with its requests' erasure,
+		// or it was suppressed before Doorstep kept records) is still
+		// one SES will not deliver to, so the truth is recorded, as the
+		// bounce that put it on the list.
+		return record(UndeliverableBounce)
 	case MailBouncedTransient:
 		span := TransientBounceWindowDays * 24 * time.Hour
 		days, err := s.store.RecordTransientBounce(ctx, hash, ev.At, span, ev.RequestCode)

@@ -186,7 +186,10 @@ func (s *Store) ForgetMailRequest(ctx context.Context, emailHash, requestCode st
 	pk := mailPK(emailHash)
 	names := map[string]string{"#requests": attrRequests}
 	var failed *types.ConditionalCheckFailedException
-	for range 8 {
+	// Each failed condition is another erasure (or a note) that passed:
+	// erasures racing for one address all end within as many rounds as
+	// there are of them.
+	for range 32 {
 		item, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 			TableName: s.table, Key: keyMap(pk, skMail), ConsistentRead: aws.Bool(true),
 		})

@@ -3,6 +3,7 @@ package lambdaenv
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -22,7 +23,15 @@ type NotifyConfig struct {
 	// of a preview business instead of its real recipients. Without it
 	// preview businesses notify nobody.
 	PreviewInboxEmail string
+	// ConfigurationSet (SES_CONFIGURATION_SET, optional) is the SES
+	// configuration set every e-mail is sent through: the template's
+	// MailConfigurationSet, whose event destination reports bounces and
+	// complaints to the mail-events function.
+	ConfigurationSet string
 }
+
+// configurationSetName is what SES takes as a configuration set's name.
+var configurationSetName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 
 // NotifyConfigFrom reads and checks the notify function's configuration.
 func NotifyConfigFrom(getenv func(string) string) (NotifyConfig, error) {
@@ -32,6 +41,7 @@ func NotifyConfigFrom(getenv func(string) string) (NotifyConfig, error) {
 		SenderEmail:            strings.TrimSpace(getenv("SENDER_EMAIL")),
 		SMSOriginationIdentity: strings.TrimSpace(getenv("SMS_ORIGINATION_IDENTITY")),
 		PreviewInboxEmail:      strings.TrimSpace(getenv("PREVIEW_INBOX_EMAIL")),
+		ConfigurationSet:       strings.TrimSpace(getenv("SES_CONFIGURATION_SET")),
 	}
 	errs := []error{err}
 	if n.SenderEmail == "" {
@@ -41,6 +51,9 @@ func NotifyConfigFrom(getenv func(string) string) (NotifyConfig, error) {
 	}
 	if _, ok := booking.NormalizeEmail(n.PreviewInboxEmail); !ok {
 		errs = append(errs, fmt.Errorf("PREVIEW_INBOX_EMAIL must be a bare e-mail address, got %q", n.PreviewInboxEmail))
+	}
+	if n.ConfigurationSet != "" && !configurationSetName.MatchString(n.ConfigurationSet) {
+		errs = append(errs, fmt.Errorf("SES_CONFIGURATION_SET must be letters, digits, - and _ (at most 64), got %q", n.ConfigurationSet))
 	}
 	return n, errors.Join(errs...)
 }

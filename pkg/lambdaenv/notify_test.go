@@ -28,6 +28,8 @@ func TestNotifyConfigFrom(t *testing.T) {
 		{"no sender", with("SENDER_EMAIL", ""), "SENDER_EMAIL"},
 		{"a sender with a display name", with("SENDER_EMAIL", "Doorstep <notify@book.example.com>"), "SENDER_EMAIL"},
 		{"a preview inbox that is no address", with("PREVIEW_INBOX_EMAIL", "preview"), "PREVIEW_INBOX_EMAIL"},
+		{"a configuration set", with("SES_CONFIGURATION_SET", "doorstep-mail_1"), ""},
+		{"a configuration set SES would refuse", with("SES_CONFIGURATION_SET", "doorstep mail"), "SES_CONFIGURATION_SET"},
 		{"no table", with("TABLE_NAME", ""), "TABLE_NAME"},
 		{"no site", with("SITE_URL", ""), "SITE_URL"},
 	}
@@ -36,7 +38,7 @@ func TestNotifyConfigFrom(t *testing.T) {
 			c, err := NotifyConfigFrom(func(k string) string { return tt.env[k] })
 			if tt.wantErr == "" {
 				if err != nil || c.SenderEmail != tt.env["SENDER_EMAIL"] || c.SMSOriginationIdentity != tt.env["SMS_ORIGINATION_IDENTITY"] ||
-					c.PreviewInboxEmail != tt.env["PREVIEW_INBOX_EMAIL"] || c.TableName != tt.env["TABLE_NAME"] {
+					c.PreviewInboxEmail != tt.env["PREVIEW_INBOX_EMAIL"] || c.ConfigurationSet != tt.env["SES_CONFIGURATION_SET"] || c.TableName != tt.env["TABLE_NAME"] {
 					t.Fatalf("got %+v, %v, want the environment's values", c, err)
 				}
 				return

@@ -32,6 +32,11 @@ const (
 	NotificationsSent   = "NotificationsSent"   // a message handed to SES or SMS, by Channel
 	NotificationsFailed = "NotificationsFailed" // a message that did not go out this time, by Channel
 	LimitsHit           = "LimitsHit"           // a limit on strangers refused something, by Limit
+	// UndeliverableRecorded: an address recorded undeliverable
+	// (booking.RecordMailEvent), by Reason; SendingDisabled: SES's
+	// "Sending Status Disabled" event reached mail-events.
+	UndeliverableRecorded = "UndeliverableRecorded"
+	SendingDisabled       = "SendingDisabled"
 )
 
 // The dimensions.
@@ -40,6 +45,7 @@ const (
 	DimensionAction  = "Action"
 	DimensionChannel = "Channel"
 	DimensionLimit   = "Limit"
+	DimensionReason  = "Reason"
 )
 
 // DefaultNamespace is the CloudWatch namespace when none is given.

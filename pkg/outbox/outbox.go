@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"sync"
+	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/notify"
@@ -26,6 +27,10 @@ type Outbox struct {
 
 	mu       sync.Mutex
 	messages []notify.Message // oldest first, at most keep
+	// report gets the events SES's mailbox simulator would yield
+	// (SimulateSES, simulator.go); nil: none.
+	report Reporter
+	now    func() time.Time
 }
 
 var (
@@ -55,6 +60,7 @@ func (o *Outbox) add(ctx context.Context, m notify.Message) error {
 	// outbox holds that, in memory only. The message is named as notify
 	// names it on AWS: its request by the code's LogRef.
 	o.log.InfoContext(ctx, "outbox: message", "message", booking.LogMessageRef(m.ID), "kind", m.Kind, "audience", m.Audience, "channel", m.Channel, "language", m.Language)
+	o.simulate(ctx, m)
 	return nil
 }
 

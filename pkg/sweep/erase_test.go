@@ -63,3 +63,73 @@ func TestSweepErases(t *testing.T) {
 		})
 	}
 }
+
+// TestSweepErasesUndeliverable: an address recorded undeliverable (SES
+// reported mail about two requests to it) keeps its record while one of
+// them is not erased, and loses it with the last one's erasure.
+func TestSweepErasesUndeliverable(t *testing.T) {
+	ended := time.Date(2026, 3, 2, 9, 30, 0, 0, time.UTC)
+	const email = "Gone@Example.com"
+	for _, eng := range dynamotest.Engines() {
+		t.Run(eng.Name, func(t *testing.T) {
+			ctx := context.Background()
+			client, table := eng.Open(t)
+			store := dynamo.New(client, table)
+			clock := ended
+			bookings := bookingtest.New(t, booking.Config{Store: store, SiteURL: booking.NoSiteURL,
+				Now: func() time.Time { return clock }, PersonalDataDays: 30})
+			var codes []string
+			for i := range 2 {
+				clock = ended.AddDate(0, 0, i) // the second ends a day later
+				code := pendingRequestTo(t, store, clock.Add(-time.Minute), email)
+				if _, err := bookings.CustomerCancel(ctx, code); err != nil {
+					t.Fatal(err)
+				}
+				codes = append(codes, code)
+			}
+			// The first request's confirmation bounced; the second's was
+			// not sent, the address being suppressed by then.
+			for i, kind := range []booking.MailEventKind{booking.MailBounced, booking.MailSuppressed} {
+				ev := booking.MailEvent{Kind: kind, Email: email, At: ended.Add(-time.Hour), RequestCode: codes[i]}
+				if _, err := bookings.RecordMailEvent(ctx, ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			due := ended.AddDate(0, 0, 30)
+			for _, step := range []struct {
+				at         time.Time
+				wantErased int
+				wantRecord bool
+			}{{due, 1, true}, {due.AddDate(0, 0, 1), 1, false}} {
+				report, err := Sweep(ctx, bookings, step.at, slog.New(slog.NewJSONHandler(&bytes.Buffer{}, nil)))
+				if err != nil || report.Erased != step.wantErased {
+					t.Fatalf("sweep at %s = %+v, %v; want %d erased", step.at, report, err, step.wantErased)
+				}
+				u, err := store.UndeliverableEmail(ctx, email)
+				if err != nil || (u != nil) != step.wantRecord {
+					t.Errorf("after the sweep at %s: record %+v, %v; want one: %v", step.at, u, err, step.wantRecord)
+				}
+			}
+		})
+	}
+}
+
+// pendingRequestTo is pendingRequest with an e-mail address.
+func pendingRequestTo(t *testing.T, store *dynamo.Store, created time.Time, email string) string {
+	t.Helper()
+	start := created.Add(48 * time.Hour).Truncate(time.Hour)
+	r := booking.Request{
+		Code: booking.NewCode(), BusinessSlug: "austin-rapid-plumbing", Status: booking.StatusPendingPayment,
+		ServiceName: booking.LocalText{EN: "Other service"},
+		Window:      booking.Window{Date: start.Format("2006-01-02"), Start: start, End: start.Add(2 * time.Hour)},
+		Address:     booking.Address{Street: "1 Sample St", ZIP: "78701"},
+		Contact:     booking.Contact{Name: "Sample Person", Phone: "5125550101", Email: email},
+		Urgency:     "soon", Language: "en",
+		Deposit:     &booking.DepositRecord{AmountCents: 4900, Currency: "usd", State: booking.DepositDue},
+		HoldExpires: created.Add(30 * time.Minute), Created: created,
+	}
+	if err := store.CreateRequest(context.Background(), r, nil, bookingtest.Unlimited, created); err != nil {
+		t.Fatal(err)
+	}
+	return r.Code
+}

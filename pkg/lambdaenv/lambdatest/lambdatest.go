@@ -64,6 +64,9 @@ func NewEnv(t testing.TB) *Env {
 			"AWS_REGION":            "us-east-1",
 			"AWS_ACCESS_KEY_ID":     "doorstep",
 			"AWS_SECRET_ACCESS_KEY": "doorstep",
+			// The template's MailConfigurationSet as Deployment names it:
+			// every e-mail sent is judged with it.
+			"SES_CONFIGURATION_SET": "doorstep-mail",
 		},
 		Store:    store,
 		Bookings: bookingtest.New(t, booking.Config{Store: store, SiteURL: SiteURL, Now: time.Now}),

@@ -115,10 +115,12 @@ func Deployment(getenv func(string) string) iamcheck.Deployment {
 	return iamcheck.Deployment{
 		Partition: "aws", Region: region, AccountID: AccountID, Parameters: params,
 		Names: map[string]string{
-			"DoorstepTable":         table,
-			"FormKeySecret":         formKey,
-			"NotifyDeadLetterQueue": "doorstep-NotifyDeadLetterQueue",
-			"RefundDeadLetterQueue": "doorstep-RefundDeadLetterQueue",
+			"DoorstepTable":             table,
+			"FormKeySecret":             formKey,
+			"NotifyDeadLetterQueue":     "doorstep-NotifyDeadLetterQueue",
+			"RefundDeadLetterQueue":     "doorstep-RefundDeadLetterQueue",
+			"MailEventsDeadLetterQueue": "doorstep-MailEventsDeadLetterQueue",
+			"MailConfigurationSet":      "doorstep-mail",
 		},
 	}
 }

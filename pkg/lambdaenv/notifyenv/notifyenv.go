@@ -19,7 +19,7 @@ func Email(ctx context.Context, getenv func(string) string, c lambdaenv.NotifyCo
 	if err != nil {
 		return nil, err
 	}
-	return sesmail.New(ses, c.SenderEmail), nil
+	return sesmail.New(ses, c.SenderEmail, c.ConfigurationSet), nil
 }
 
 // SMS is the text sender: End User Messaging SMS, from

@@ -59,7 +59,8 @@ func TestTemplate(t *testing.T) {
 	d := func(params map[string]string) Deployment {
 		params["SenderEmail"] = "notify@mail.example.com"
 		return Deployment{Partition: "aws", Region: "us-east-1", AccountID: "123456789012", Parameters: params,
-			Names: map[string]string{"DoorstepTable": "doorstep", "NotifyDeadLetterQueue": "dlq", "RefundDeadLetterQueue": "rdlq"}}
+			Names: map[string]string{"DoorstepTable": "doorstep", "NotifyDeadLetterQueue": "dlq", "RefundDeadLetterQueue": "rdlq",
+				"MailConfigurationSet": "doorstep-mail", "MailEventsDeadLetterQueue": "mdlq"}}
 	}
 	table := "arn:aws:dynamodb:us-east-1:123456789012:table/doorstep"
 	tests := []struct {

@@ -1,0 +1,175 @@
+package sam
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+)
+
+// TestMailConfigurationSet checks the SES configuration set every e-mail
+// uses: published to EventBridge's default bus for the four kinds
+// mail-events acts on, no suppression options of its own (the account's
+// list stays the enforcer), no open or click tracking; and that every
+// function that sends e-mail names it and may send through it.
+func TestMailConfigurationSet(t *testing.T) {
+	tp := loadTemplate(t)
+	set := tp.only(t, "AWS::SES::ConfigurationSet")
+	if set != "MailConfigurationSet" {
+		t.Fatalf("configuration set %s, want MailConfigurationSet", set)
+	}
+	props := field(tp.resources[set], "Properties")
+	for _, absent := range []string{"SuppressionOptions", "TrackingOptions"} {
+		if field(props, absent) != nil {
+			t.Errorf("MailConfigurationSet sets %s: want none (the account's suppression list decides; nothing is tracked)", absent)
+		}
+	}
+	dest := tp.only(t, "AWS::SES::ConfigurationSetEventDestination")
+	d := field(tp.resources[dest], "Properties")
+	if ref(field(d, "ConfigurationSetName")) != set {
+		t.Errorf("%s: ConfigurationSetName is not !Ref %s", dest, set)
+	}
+	if got, want := plains(field(d, "EventDestination", "MatchingEventTypes")), []string{"BOUNCE", "COMPLAINT", "REJECT", "DELIVERY_DELAY"}; !slices.Equal(got, want) {
+		t.Errorf("%s: MatchingEventTypes %v, want %v", dest, got, want)
+	}
+	if plain(field(d, "EventDestination", "Enabled")) != "true" {
+		t.Errorf("%s: not Enabled", dest)
+	}
+	bus := field(d, "EventDestination", "EventBridgeDestination", "EventBusArn")
+	if bus == nil || bus.Tag != "!Sub" || !strings.HasSuffix(bus.Value, ":event-bus/default") {
+		t.Errorf("%s: EventBusArn %v, want the default bus (SES publishes to no other)", dest, bus)
+	}
+
+	for _, fn := range []string{"NotifyFunction", "BusinessWebFunction"} {
+		if got := ref(tp.envVar(tp.resources[fn], "SES_CONFIGURATION_SET")); got != set {
+			t.Errorf("%s: SES_CONFIGURATION_SET is %q, want !Ref %s", fn, got, set)
+		}
+	}
+	for _, fn := range tp.ofType("AWS::Serverless::Function") {
+		stmts, err := statements(tp.resources[fn])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range stmts {
+			if !slices.Contains(plains(field(st.node, "Action")), "ses:SendEmail") {
+				continue
+			}
+			if !slices.ContainsFunc(items(field(st.node, "Resource")), func(r *yaml.Node) bool {
+				return r.Tag == "!Sub" && strings.HasSuffix(r.Value, ":configuration-set/${MailConfigurationSet}")
+			}) {
+				t.Errorf("%s %s: ses:SendEmail without the configuration set's ARN (SES authorises it too)", fn, st.where)
+			}
+			if got := ref(tp.envVar(tp.resources[fn], "SES_CONFIGURATION_SET")); got != set {
+				t.Errorf("%s sends e-mail without SES_CONFIGURATION_SET", fn)
+			}
+		}
+	}
+}
+
+// TestMailEventRules checks the two rules that feed MailEventsFunction:
+// the e-mail events of this stack's configuration set only, and SES's
+// sending status; and that a failed event ends in a queue with an alarm.
+func TestMailEventRules(t *testing.T) {
+	tp := loadTemplate(t)
+	fn := tp.resources["MailEventsFunction"]
+	tests := []struct {
+		event       string
+		detailTypes []string
+		bySet       bool
+	}{
+		{"MailEvents", []string{"Email Bounced", "Email Complaint Received", "Email Rejected", "Email Delivery Delayed"}, true},
+		{"SendingStatus", []string{"Sending Status Disabled", "Sending Status Enabled"}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.event, func(t *testing.T) {
+			ev := field(fn, "Properties", "Events", tt.event)
+			if plain(field(ev, "Type")) != "EventBridgeRule" {
+				t.Fatalf("no EventBridgeRule event %s", tt.event)
+			}
+			p := field(ev, "Properties", "Pattern")
+			if got := plains(field(p, "source")); !slices.Equal(got, []string{"aws.ses"}) {
+				t.Errorf("source %v, want [aws.ses]", got)
+			}
+			if got := plains(field(p, "detail-type")); !slices.Equal(got, tt.detailTypes) {
+				t.Errorf("detail-type %v, want %v", got, tt.detailTypes)
+			}
+			set := items(field(p, "detail", "mail", "tags", "ses:configuration-set"))
+			if tt.bySet != (len(set) == 1 && ref(set[0]) == "MailConfigurationSet") {
+				t.Errorf("detail.mail.tags.ses:configuration-set %v: want [!Ref MailConfigurationSet] %v", set, tt.bySet)
+			}
+		})
+	}
+	if got := getAtt(field(fn, "Properties", "EventInvokeConfig", "DestinationConfig", "OnFailure", "Destination")); got != "MailEventsDeadLetterQueue.Arn" {
+		t.Errorf("failed events go to %q, want MailEventsDeadLetterQueue.Arn", got)
+	}
+	alarm := field(tp.resources["MailEventsDeadLetterAlarm"], "Properties")
+	if getAtt(field(items(field(alarm, "Dimensions"))[0], "Value")) != "MailEventsDeadLetterQueue.QueueName" {
+		t.Error("MailEventsDeadLetterAlarm does not watch MailEventsDeadLetterQueue")
+	}
+}
+
+// TestSenderIdentity checks the sending domain's identity: only with
+// SenderDomain, Easy DKIM with a 2048-bit key, the MAIL FROM domain
+// mail.<domain>, and outputs, under the same condition, that give every
+// DNS record it needs.
+func TestSenderIdentity(t *testing.T) {
+	tp := loadTemplate(t)
+	if got := notEmpty(field(tp.top, "Conditions", "HasSenderDomain")); got != "SenderDomain" {
+		t.Errorf("condition HasSenderDomain: a test of %q, want SenderDomain not empty", got)
+	}
+	if d := field(tp.top, "Parameters", "SenderDomain", "Default"); d == nil || plain(d) != "" {
+		t.Error(`SenderDomain: want Default "" (no identity made)`)
+	}
+	id := tp.only(t, "AWS::SES::EmailIdentity")
+	r := tp.resources[id]
+	if plain(field(r, "Condition")) != "HasSenderDomain" {
+		t.Errorf("%s: Condition %q, want HasSenderDomain", id, plain(field(r, "Condition")))
+	}
+	p := field(r, "Properties")
+	checks := []struct {
+		what string
+		ok   bool
+	}{
+		{"EmailIdentity !Ref SenderDomain", ref(field(p, "EmailIdentity")) == "SenderDomain"},
+		{"DKIM signing on", plain(field(p, "DkimAttributes", "SigningEnabled")) == "true"},
+		{"a 2048-bit DKIM key", plain(field(p, "DkimSigningAttributes", "NextSigningKeyLength")) == "RSA_2048_BIT"},
+		{"MAIL FROM mail.${SenderDomain}", field(p, "MailFromAttributes", "MailFromDomain").Value == "mail.${SenderDomain}"},
+		{"the configuration set by default", ref(field(p, "ConfigurationSetAttributes", "ConfigurationSetName")) == "MailConfigurationSet"},
+	}
+	for _, c := range checks {
+		if !c.ok {
+			t.Errorf("%s: want %s", id, c.what)
+		}
+	}
+	outputs := map[string]string{
+		"DkimRecord1":       "${" + id + ".DkimDNSTokenName1} CNAME ${" + id + ".DkimDNSTokenValue1}",
+		"DkimRecord2":       "${" + id + ".DkimDNSTokenName2} CNAME ${" + id + ".DkimDNSTokenValue2}",
+		"DkimRecord3":       "${" + id + ".DkimDNSTokenName3} CNAME ${" + id + ".DkimDNSTokenValue3}",
+		"MailFromMxRecord":  "mail.${SenderDomain} MX 10 feedback-smtp.${AWS::Region}.amazonses.com",
+		"MailFromSpfRecord": `mail.${SenderDomain} TXT "v=spf1 include:amazonses.com ~all"`,
+	}
+	for name, want := range outputs {
+		o := field(tp.top, "Outputs", name)
+		if plain(field(o, "Condition")) != "HasSenderDomain" {
+			t.Errorf("output %s: want Condition HasSenderDomain", name)
+		}
+		if v := field(o, "Value"); v == nil || v.Tag != "!Sub" || v.Value != want {
+			t.Errorf("output %s: %v, want !Sub %q", name, v, want)
+		}
+	}
+}
+
+// TestTracing: every function runs with X-Ray's active tracing (Globals),
+// none turns it off.
+func TestTracing(t *testing.T) {
+	tp := loadTemplate(t)
+	if got := plain(field(tp.globals, "Tracing")); got != "Active" {
+		t.Errorf("Globals.Function.Tracing %q, want Active", got)
+	}
+	for _, fn := range tp.ofType("AWS::Serverless::Function") {
+		if got := plain(tp.property(tp.resources[fn], "Tracing")); got != "Active" {
+			t.Errorf("%s: Tracing %q, want Active", fn, got)
+		}
+	}
+}
