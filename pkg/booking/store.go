@@ -206,6 +206,11 @@ const MaxPageSize = 100
 // was stored between its read and its write.
 var ErrBusinessChanged = errors.New("the business record changed meanwhile")
 
+// ErrTakenByAnother is what UpdateBusiness's error is when the record
+// would take a site or an inbox_email another business has: the store's
+// condition on the lookup item decides.
+var ErrTakenByAnother = errors.New("another business has it")
+
 // KeyUsedError reports that an idempotency key already has a record: the
 // caller replays it, or refuses a different body under the same key.
 type KeyUsedError struct {

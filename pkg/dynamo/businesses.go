@@ -90,8 +90,8 @@ func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(sto
 		if lookupErr != nil {
 			return fmt.Errorf("put business %q: %s: %w", b.Slug, at[i].what, lookupErr)
 		}
-		return fmt.Errorf("put business %q: %s business %q; store that business without it first: %w",
-			b.Slug, at[i].what, owner, err)
+		return fmt.Errorf("put business %q: %s business %q; store that business without it first: %w: %w",
+			b.Slug, at[i].what, owner, booking.ErrTakenByAnother, err)
 	}
 	return fmt.Errorf("put business %q: %w", b.Slug, err)
 }
