@@ -34,7 +34,7 @@ func TestBrowserMailThatBounces(t *testing.T) {
 	defer cancel()
 	tests := []struct {
 		lang, slug, service, zip, phone, owner string
-		bounced, added, codeTitle, banner       string
+		bounced, added, codeTitle, banner      string
 	}{
 		{"en", "desert-cool-hvac", "ac-tune-up", "85004", "6025550160", "6025550161",
 			"Our e-mail to b…@… could not be delivered. Give another address below, and we write to it instead.",

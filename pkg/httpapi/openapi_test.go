@@ -102,6 +102,9 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/settings/owner-phone", "startWebInboxOwnerPhone"},
 		{"POST", "/inbox/settings/owner-phone-code", "confirmWebInboxOwnerPhone"},
 		{"POST", "/inbox/settings/text-me", "setWebInboxTextMe"},
+		{"POST", "/inbox/settings/inbox-email", "startWebInboxEmailChange"},
+		{"GET", "/inbox/email/{token}", "getWebInboxEmailPage"},
+		{"POST", "/inbox/email/{token}", "confirmWebInboxEmail"},
 		{"GET", "/r/{code}.ics", "getVisitCalendarEvent"},
 		{"GET", "/calendar/{token}.ics", "getCalendarFeed"},
 	} {

@@ -27,6 +27,9 @@ import (
 // notify.EmailSender (pkg/sesmail, the local outbox).
 type Mailer interface {
 	SendSignIn(ctx context.Context, to string, b *booking.Business, link string) error
+	// SendInboxEmailChange sends the link that confirms to as b's new
+	// inbox address, to that address (inboxemail.go).
+	SendInboxEmailChange(ctx context.Context, to string, b *booking.Business, link string) error
 }
 
 // DefaultSignInDelay is the least time an answer to a sign-in form takes.
@@ -72,7 +75,7 @@ var templateFiles embed.FS
 var style string
 
 // site is the inbox's templates, style sheet and headers.
-var site = htmlpage.New(templateFiles, style, append([]string{"signin", "sent", "code", "token", "inbox", "request", "confirm", "move", "settings", "feed", "message", "export"}, sectionPages()...)...)
+var site = htmlpage.New(templateFiles, style, append([]string{"signin", "sent", "code", "token", "email", "inbox", "request", "confirm", "move", "settings", "feed", "message", "export"}, sectionPages()...)...)
 
 // navView is the header of a signed-in page.
 type navView struct {
@@ -108,6 +111,9 @@ type handler struct {
 //	POST /inbox/settings/owner-phone          text a code to the owner's mobile, to confirm it
 //	POST /inbox/settings/owner-phone-code     confirm it with the code
 //	POST /inbox/settings/text-me              texts of every new request, urgent ones or none; or forget the number
+//	POST /inbox/settings/inbox-email          e-mail a link to a new inbox address, to confirm it
+//	GET  /inbox/email/{token}                 the button that confirms the new address (the token is not spent)
+//	POST /inbox/email/{token}                 spend it: the new address is the inbox's, signed in with it
 //
 // Every form that changes something is a POST carrying the session's CSRF
 // token, from this site only (sameSite), each of its fields once. Another
@@ -163,6 +169,10 @@ func (h *handler) routes() []edge.Route {
 		{Method: post, Path: "/inbox/settings/owner-phone", Handler: h.form(h.startOwnerPhone)},
 		{Method: post, Path: "/inbox/settings/owner-phone-code", Handler: h.form(h.confirmOwnerPhone)},
 		{Method: post, Path: "/inbox/settings/text-me", Handler: h.form(h.setTextMe)},
+		// inboxemail.go: a new inbox address, confirmed by a link to it.
+		{Method: post, Path: "/inbox/settings/inbox-email", Handler: h.form(h.startInboxEmail)},
+		{Method: get, Path: "/inbox/email/{token}", Handler: http.HandlerFunc(h.inboxEmailPage)},
+		{Method: post, Path: "/inbox/email/{token}", Handler: http.HandlerFunc(h.confirmInboxEmail)},
 		{Path: "/inbox", Handler: http.HandlerFunc(h.elsewhere)},
 		{Path: "/inbox/", Handler: http.HandlerFunc(h.elsewhere)},
 	}

@@ -79,6 +79,9 @@ type textsView struct {
 	TextMe   string // all, urgent or none
 	CodeSent bool   // a code was just sent: the field to type it in
 	Typed    string // the number as typed, in a refused form
+	// TypedEmail is the new inbox address as typed, in a refused form
+	// (inboxemail.go).
+	TypedEmail string
 }
 
 // textsSection is the section as b stands.
@@ -96,6 +99,7 @@ func (h *handler) textsSection(b *booking.Business) textsView {
 // textsDone are the notices of the section's forms, by ?done=.
 var textsDone = map[string]string{
 	"code-sent": "code_sent", "owner-phone": "saved_owner_phone", "text-me": "saved_text_me", "phone-removed": "saved_phone_removed",
+	"email-link-sent": "email_link_sent", "inbox-email": "saved_inbox_email",
 }
 
 // startOwnerPhone texts a code to the number typed, to confirm it; then

@@ -220,3 +220,59 @@ func TestTellOwnerOfBounce(t *testing.T) {
 		}
 	}
 }
+
+// TestInboxEmailChange walks the settings' new inbox address: an address
+// that is none is refused next to its field, with what was typed; a good
+// one gets a link and the inbox address stays until it is confirmed; the
+// link's page changes nothing; its button confirms, signs in with the new
+// address (the old session ends) and says so; the link is spent.
+func TestInboxEmailChange(t *testing.T) {
+	f := newFixture(t, nil)
+	const slug, next = "mile-high-electric", "office@mile-high-electric.example.com"
+	a, csrf := f.signIn(t, slug)
+	post := func(form url.Values) response {
+		t.Helper()
+		form.Set("csrf", csrf)
+		return f.do(t, a, "POST", "/inbox/settings/inbox-email", form)
+	}
+	res := post(url.Values{"inbox_email": {"not an address"}})
+	if res.status != http.StatusBadRequest {
+		t.Fatalf("an address that is none: got %d, want 400", res.status)
+	}
+	wantIn(t, res.body, `id="inbox_email-error">Enter an e-mail address`, `value="not an address"`, `aria-invalid="true"`)
+	res = post(url.Values{"inbox_email": {next}})
+	if res.status != http.StatusSeeOther || res.location != "/inbox/settings/texts?done=email-link-sent" {
+		t.Fatalf("got %d to %q, want 303 to ?done=email-link-sent", res.status, res.location)
+	}
+	wantIn(t, f.do(t, a, "GET", res.location, nil).body, "A link is on its way to the new address")
+	if got := f.business(t, slug).InboxEmail; got != "inbox@mile-high-electric.example.com" {
+		t.Fatalf("before the link: inbox_email %q, want the old one", got)
+	}
+	f.mail.mu.Lock()
+	m := f.mail.changes[len(f.mail.changes)-1]
+	f.mail.mu.Unlock()
+	if m.to != next || !strings.HasPrefix(m.link, siteURL+"/inbox/email/") {
+		t.Fatalf("got a link %q to %q", m.link, m.to)
+	}
+	path := strings.TrimPrefix(m.link, siteURL)
+	page := f.do(t, agent{}, "GET", path+"?lang=es", nil)
+	wantIn(t, page.body, "Confirme la nueva dirección de la bandeja", `id="confirm-email"`)
+	if got := f.business(t, slug).InboxEmail; got == next {
+		t.Fatal("opening the link changed the address")
+	}
+	res = f.do(t, agent{}, "POST", path, url.Values{})
+	c := res.cookie(inboxweb.CookieName)
+	if res.status != http.StatusSeeOther || res.location != "/inbox/settings/texts?done=inbox-email" || c == nil {
+		t.Fatalf("the button: got %d to %q, cookie %v\n%s", res.status, res.location, c, f.log)
+	}
+	if got := f.business(t, slug).InboxEmail; got != next {
+		t.Errorf("inbox_email %q, want %s", got, next)
+	}
+	if f.sessionOpen(t, a.session) || !f.sessionOpen(t, c.Value) {
+		t.Error("want the old address's session ended and the new one open")
+	}
+	wantIn(t, f.do(t, agent{session: c.Value}, "GET", res.location, nil).body, "The new inbox address is confirmed", next)
+	if again := f.do(t, agent{}, "POST", path, url.Values{}); again.status != http.StatusGone {
+		t.Errorf("the link again: got %d, want 410", again.status)
+	}
+}
