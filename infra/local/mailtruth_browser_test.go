@@ -16,6 +16,9 @@ import (
 	"github.com/doorstep/doorstep/pkg/notify"
 )
 
+// emailChangeLink is the link that confirms a new inbox address.
+var emailChangeLink = regexp.MustCompile(`https?://\S+/inbox/email/[A-Za-z0-9_-]+`)
+
 // sixDigits is a sign-in code in its text.
 var sixDigits = regexp.MustCompile(`\b[0-9]{6}\b`)
 
@@ -26,7 +29,8 @@ var sixDigits = regexp.MustCompile(`\b[0-9]{6}\b`)
 // e-mail to b…@… could not be delivered" and takes another address, which
 // gets the next message. The business's own inbox address bounces too (the
 // new-request e-mail): the owner signs in with a code texted to the
-// confirmed number, and the inbox shows the banner. Every page is checked
+// confirmed number, sees the banner, and changes the address in the
+// settings, confirmed by the link sent to the new one. Every page is checked
 // with axe-core and for touch targets.
 func TestBrowserMailThatBounces(t *testing.T) {
 	shots := axetest.Screenshots(t)
@@ -35,15 +39,18 @@ func TestBrowserMailThatBounces(t *testing.T) {
 	tests := []struct {
 		lang, slug, service, zip, phone, owner string
 		bounced, added, codeTitle, banner      string
+		linkSent, confirmed                    string
 	}{
 		{"en", "desert-cool-hvac", "ac-tune-up", "85004", "6025550160", "6025550161",
 			"Our e-mail to b…@… could not be delivered. Give another address below, and we write to it instead.",
 			"We will write to n…@… about this request", "Type the code we texted",
-			"Our e-mail to your inbox address, bounce+owner-en@simulator.amazonses.com, could not be delivered"},
+			"Our e-mail to your inbox address, bounce+owner-en@simulator.amazonses.com, could not be delivered",
+			"A link is on its way to the new address", "The new inbox address is confirmed"},
 		{"es", "limpieza-la-estrella", "standard-cleaning", "90026", "3235550162", "3235550163",
 			"Nuestro correo a b…@… no se pudo entregar. Dé otro correo abajo y le escribiremos a ese.",
 			"Le escribiremos a n…@… sobre esta solicitud", "Escriba el código que le enviamos",
-			"Nuestro correo a la dirección de su bandeja, bounce+owner-es@simulator.amazonses.com, no se pudo entregar"},
+			"Nuestro correo a la dirección de su bandeja, bounce+owner-es@simulator.amazonses.com, no se pudo entregar",
+			"Un enlace va en camino a la nueva dirección", "La nueva dirección de la bandeja está confirmada"},
 	}
 	businesses := demoBusinessesFor(t)
 	for _, tt := range tests {
@@ -153,6 +160,40 @@ func TestBrowserMailThatBounces(t *testing.T) {
 				t.Errorf("the inbox's banner: got %q, want it to start %q", got, tt.banner)
 			}
 			o.check("inbox-bounced")
+
+			// ... and changes the address, confirmed by a link to the new one.
+			o.click("a#bounced-settings")
+			newInbox := "office-" + tt.lang + "@example.com"
+			o.typeIn("#inbox_email", newInbox)
+			o.click("button#send-email-link")
+			if got := o.text(".notice"); !strings.HasPrefix(got, tt.linkSent) {
+				t.Errorf("after asking for the link: got %q, want %q", got, tt.linkSent)
+			}
+			o.check("email-link-sent")
+			link := ""
+			for _, m := range outbox() {
+				if m.Kind == inboxweb.KindInboxEmailChange && m.To == newInbox {
+					link = emailChangeLink.FindString(m.Body)
+					break
+				}
+			}
+			if link == "" {
+				t.Fatalf("outbox: no link to %s", newInbox)
+			}
+			o.open(link)
+			o.check("email-confirm")
+			o.click("button#confirm-email")
+			if got := o.text(".notice"); !strings.HasPrefix(got, tt.confirmed) {
+				t.Errorf("after confirming: got %q, want %q", got, tt.confirmed)
+			}
+			if got := o.text("#texts-email"); !strings.Contains(got, newInbox) {
+				t.Errorf("the inbox address: got %q, want %s", got, newInbox)
+			}
+			o.check("email-confirmed")
+			o.open(srv.URL + "/inbox")
+			if o.count("#inbox-bounced") != 0 {
+				t.Error("the banner stays after the address changed")
+			}
 		})
 	}
 }
