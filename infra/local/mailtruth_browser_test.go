@@ -130,7 +130,16 @@ func TestBrowserMailThatBounces(t *testing.T) {
 			})
 
 			// The business's inbox address bounced (the new-request
-			// e-mail): the owner signs in by a texted code.
+			// e-mail): the owner is texted once ...
+			until(t, "the owner texted", func() bool {
+				for _, m := range outbox() {
+					if m.Kind == inboxweb.KindInboxBounced && m.To == "+1"+tt.owner {
+						return true
+					}
+				}
+				return false
+			})
+			// ... and signs in by a texted code.
 			o := newPhoneTab(t, browser, shots, "owner-bounce-"+tt.lang, tt.lang, scriptsOff)
 			o.open(srv.URL + "/inbox?lang=" + tt.lang)
 			o.typeIn("#email", "bounce+owner-"+tt.lang+"@simulator.amazonses.com")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strconv"
 	"strings"
@@ -115,6 +116,31 @@ func TellOwnerOfBounce(ctx context.Context, bookings *booking.Bookings, t Texter
 		return false, err
 	}
 	return true, nil
+}
+
+// TellingOwner is the recorder of the mail-events function
+// (pkg/mailevents.Recorder): it records each event (booking.Bookings.
+// RecordMailEvent) and then tells the owner whose inbox address it was
+// about, once per record (TellOwnerOfBounce). A text that fails is logged
+// and not tried again (its claim is spent): the inbox's banner still
+// tells.
+type TellingOwner struct {
+	Bookings *booking.Bookings
+	Texter   Texter // nil: texts are off, and nothing is texted
+	Log      *slog.Logger
+}
+
+// RecordMailEvent records ev, then texts the owner if ev's address is a
+// business's inbox address now recorded undeliverable.
+func (t TellingOwner) RecordMailEvent(ctx context.Context, ev booking.MailEvent) (booking.MailOutcome, error) {
+	out, err := t.Bookings.RecordMailEvent(ctx, ev)
+	if err != nil {
+		return out, err
+	}
+	if _, err := TellOwnerOfBounce(ctx, t.Bookings, t.Texter, ev.Email); err != nil && t.Log != nil {
+		t.Log.ErrorContext(ctx, "inboxweb: text the owner that the inbox address bounced", "error", err)
+	}
+	return out, nil
 }
 
 // codeView is the page that takes a sign-in code.

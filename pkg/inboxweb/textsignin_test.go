@@ -276,3 +276,31 @@ func TestInboxEmailChange(t *testing.T) {
 		t.Errorf("the link again: got %d, want 410", again.status)
 	}
 }
+
+// TestTellingOwner: the mail-events function's recorder records each
+// event and texts the owner once, however often the events about the
+// inbox address come; an event about a person's address texts nobody.
+func TestTellingOwner(t *testing.T) {
+	x := &texter{}
+	f := newFixture(t, func(c *inboxweb.Config) { c.Texter = x })
+	const slug, addr = "mile-high-electric", "inbox@mile-high-electric.example.com"
+	f.confirmOwnerPhone(t, slug, "7205550142")
+	teller := inboxweb.TellingOwner{Bookings: f.bookings, Texter: x}
+	ctx := context.Background()
+	for i, ev := range []booking.MailEvent{
+		{Kind: booking.MailBounced, Email: "person@example.com", At: start},
+		{Kind: booking.MailBounced, Email: addr, At: start},
+		{Kind: booking.MailBounced, Email: addr, At: start}, // redelivered
+		{Kind: booking.MailSuppressed, Email: addr, At: start.Add(time.Hour)},
+	} {
+		if _, err := teller.RecordMailEvent(ctx, ev); err != nil {
+			t.Fatalf("event %d: %v", i, err)
+		}
+	}
+	if len(x.bounced) != 1 || x.bounced[0] != (sentCode{"7205550142", slug, "bounce"}) {
+		t.Errorf("got %+v, want one text to 7205550142 of the bounce", x.bounced)
+	}
+	if u, _ := f.bookings.UndeliverableEmail(ctx, addr); u == nil {
+		t.Error("the event was not recorded")
+	}
+}
