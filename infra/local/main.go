@@ -279,7 +279,11 @@ func handlerOn(ctx context.Context, client *dynamodb.Client, siteURL string, log
 	// addresses (bounce@simulator.amazonses.com, ...) with the events SES
 	// would publish, and hands each, as EventBridge would, to the
 	// mail-events function's handler (pkg/mailevents).
-	mailEvents := lambda.NewHandler(mailevents.Handler(bookings, events, log))
+	// The owner of an inbox address that bounced is texted once, through
+	// the inbox's Texter (inboxweb.TellingOwner).
+	ledger := dynamo.NewLedger(client, tableName)
+	teller := inboxweb.TellingOwner{Bookings: bookings, Texter: inboxweb.SMSTexter{Sender: box, OptOuts: ledger}, Log: log}
+	mailEvents := lambda.NewHandler(mailevents.Handler(teller, events, log))
 	box.SimulateSES(func(ctx context.Context, event []byte) error {
 		_, err := mailEvents.Invoke(ctx, event)
 		return err

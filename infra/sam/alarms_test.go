@@ -96,6 +96,9 @@ func TestAlarms(t *testing.T) {
 		"AWS/DynamoDB WriteThrottleEvents TableName=!Ref DoorstepTable",
 		"AWS/Lambda Invocations FunctionName=!Ref ExpireHoldsFunction",
 		"!Sub Doorstep/${AWS::StackName} "+metrics.NotificationsFailed,
+		"AWS/SES Reputation.BounceRate",
+		"AWS/SES Reputation.ComplaintRate",
+		"!Sub Doorstep/${AWS::StackName} "+metrics.SendingDisabled,
 	)
 	// DynamoDB's system errors, on each operation the functions make.
 	for _, op := range []string{"GetItem", "PutItem", "UpdateItem", "DeleteItem", "Query", "TransactWriteItems"} {
@@ -123,6 +126,27 @@ func TestAlarms(t *testing.T) {
 			t.Errorf("got %s, want %s", got, want)
 		}
 	})
+
+	// SES reviews an account at a 5% bounce rate or a 0.1% complaint rate
+	// (issue 34); one Sending Status Disabled event is enough.
+	for metric, want := range map[string]string{
+		"AWS/SES Reputation.BounceRate":                              "Maximum 3600 1 GreaterThanOrEqualToThreshold 0.05 notBreaching",
+		"AWS/SES Reputation.ComplaintRate":                           "Maximum 3600 1 GreaterThanOrEqualToThreshold 0.001 notBreaching",
+		"!Sub Doorstep/${AWS::StackName} " + metrics.SendingDisabled: "Sum 300 1 GreaterThanOrEqualToThreshold 1 notBreaching",
+	} {
+		t.Run("the mail alarm on "+metric, func(t *testing.T) {
+			ids := watching(metric)
+			if len(ids) != 1 {
+				t.Fatalf("got %v", ids)
+			}
+			props := field(tp.resources[ids[0]], "Properties")
+			got := strings.Join([]string{plain(field(props, "Statistic")), plain(field(props, "Period")), plain(field(props, "EvaluationPeriods")),
+				plain(field(props, "ComparisonOperator")), plain(field(props, "Threshold")), plain(field(props, "TreatMissingData"))}, " ")
+			if got != want {
+				t.Errorf("got %s, want %s", got, want)
+			}
+		})
+	}
 
 	t.Run("the namespace the functions write", func(t *testing.T) {
 		ns := tp.envVar(nil, "METRICS_NAMESPACE")

@@ -321,6 +321,7 @@ var awsMetrics = func() map[string]map[string]awsMetric {
 	table := awsMetric{"AWS::DynamoDB::Table", [][]string{{"TableName"}, {"TableName", "GlobalSecondaryIndexName"}}}
 	tableOperation := awsMetric{"AWS::DynamoDB::Table", [][]string{{"TableName", "Operation"}}}
 	queue := awsMetric{"AWS::SQS::Queue", [][]string{{"QueueName"}}}
+	account := awsMetric{"", [][]string{{}}}
 	return map[string]map[string]awsMetric{
 		"AWS/Lambda": {"Invocations": lambda, "Errors": lambda, "Throttles": lambda, "Duration": lambda,
 			"ConcurrentExecutions": lambda, "IteratorAge": lambda},
@@ -329,6 +330,8 @@ var awsMetrics = func() map[string]map[string]awsMetric {
 			"ReadThrottleEvents": table, "WriteThrottleEvents": table,
 			"SystemErrors": tableOperation, "ThrottledRequests": tableOperation, "SuccessfulRequestLatency": tableOperation},
 		"AWS/SQS": {"ApproximateNumberOfMessagesVisible": queue, "ApproximateAgeOfOldestMessage": queue},
+		// The account's sending reputation: no dimension, no resource.
+		"AWS/SES": {"Reputation.BounceRate": account, "Reputation.ComplaintRate": account},
 	}
 }()
 
@@ -356,6 +359,9 @@ func emittedMetrics(t *testing.T, namespace string) []string {
 		}
 		v.Method(i).Call(args)
 	}
+	// The mail-events function writes its two through Count itself.
+	m.Count(context.Background(), metrics.UndeliverableRecorded, metrics.DimensionReason, "bounce")
+	m.Count(context.Background(), metrics.SendingDisabled, "", "")
 	var emitted []string
 	for line := range strings.Lines(buf.String()) {
 		var l struct {
@@ -415,6 +421,9 @@ func (tp template) known(d drawn, emitted []string) error {
 		}
 		if !slices.ContainsFunc(m.dimensions, func(set []string) bool { return slices.Equal(slices.Sorted(slices.Values(set)), dims) }) {
 			return fmt.Errorf("%s %s is published under %v, not %v", d.namespace, d.name, m.dimensions, dims)
+		}
+		if m.resourceType == "" { // the account's: no resource to name
+			return nil
 		}
 		// The dimension that names the resource must name one of the
 		// template's, of the right type, as ${LogicalId} or
@@ -621,6 +630,10 @@ func TestDashboard(t *testing.T) {
 	want("requests refused by code", draws(ns.Value, metrics.RequestsRefused, "Sum", metrics.DimensionCode, ""))
 	want("notifications sent by channel", draws(ns.Value, metrics.NotificationsSent, "Sum", metrics.DimensionChannel, ""))
 	want("notifications failed by channel", draws(ns.Value, metrics.NotificationsFailed, "Sum", metrics.DimensionChannel, ""))
+	want("the account's SES bounce rate", draws("AWS/SES", "Reputation.BounceRate", "Maximum"))
+	want("the account's SES complaint rate", draws("AWS/SES", "Reputation.ComplaintRate", "Maximum"))
+	want("undeliverable addresses recorded per day", draws(ns.Value, metrics.UndeliverableRecorded, "Sum"))
+	want("undeliverable addresses recorded per day, by reason", draws(ns.Value, metrics.UndeliverableRecorded, "Sum", metrics.DimensionReason, ""))
 	apiID := tp.only(t, "AWS::Serverless::HttpApi")
 	api := "${" + apiID + "}"
 	route := []string{"ApiId", api, "Method", "", "Resource", "", "Stage", ""}

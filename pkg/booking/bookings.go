@@ -124,6 +124,22 @@ func New(c Config) (*Bookings, error) {
 // PersonReach; an edge that read the number's opt-out sets OptedOut.
 func (s *Bookings) Delivery() Delivery { return Delivery{TextsOff: s.textsOff} }
 
+// DeliveryTo is Delivery for the person of contact c, with whether their
+// e-mail address is recorded undeliverable (one read, only when c has an
+// address).
+func (s *Bookings) DeliveryTo(ctx context.Context, c Contact) (Delivery, error) {
+	d := s.Delivery()
+	if c.Email == "" {
+		return d, nil
+	}
+	u, err := s.UndeliverableEmail(ctx, c.Email)
+	if err != nil {
+		return d, err
+	}
+	d.EmailUndeliverable = u != nil
+	return d, nil
+}
+
 // Business returns the business with the given slug (getBusiness), read
 // leniently (any case, spaces around it). A string that cannot be a slug is
 // NOT_FOUND without a lookup.
@@ -305,4 +321,34 @@ func (s *Bookings) RequestStatus(ctx context.Context, code string) (RequestStatu
 		return RequestStatus{}, err
 	}
 	return statusView(r, b, s.now()), nil
+}
+
+// StatusReach is how the person of a request is written to, for a front
+// door that shows no contact details (the tool server's status text): the
+// ways that reach them (PersonReach, with their address's record read),
+// their address masked (MaskEmail), and the ways their status page offers
+// to add (AddableWays; none once the request cannot change).
+type StatusReach struct {
+	Reach       Reach
+	MaskedEmail string
+	Addable     Reach
+	StatusURL   string // the person's status page, where they add a way
+}
+
+// RequestStatusReach is RequestStatus with how its person is written to.
+func (s *Bookings) RequestStatusReach(ctx context.Context, code string) (RequestStatus, StatusReach, error) {
+	r, b, err := s.CustomerRequest(ctx, code)
+	if err != nil {
+		return RequestStatus{}, StatusReach{}, err
+	}
+	now := s.now()
+	d, err := s.DeliveryTo(ctx, r.Contact)
+	if err != nil {
+		return RequestStatus{}, StatusReach{}, err
+	}
+	sr := StatusReach{Reach: PersonReach(b, r.Contact, d), MaskedEmail: MaskEmail(r.Contact.Email), StatusURL: s.siteURL + "/r/" + r.Code}
+	if r.CanAddContact(now) {
+		sr.Addable = AddableWays(b, r.Contact, d)
+	}
+	return statusView(r, b, now), sr, nil
 }

@@ -183,9 +183,9 @@ func (in *Inbox) Erase(ctx context.Context, code string) (InboxRequest, error) {
 	now := in.s.now()
 	after, err := in.s.erase(ctx, r, ActorBusiness, now)
 	if err != nil {
-		return InboxRequest{}, in.reachedMoved(err)
+		return InboxRequest{}, in.reachedMoved(ctx, err)
 	}
-	return in.view(after, now), nil
+	return in.view(ctx, after, now)
 }
 
 // ErasedRequest is one request OperatorErase erased.

@@ -112,8 +112,13 @@ type InboxRequest struct {
 	// nobody writes to them: the business calls them.
 	PersonChannels []string `json:"person_channels"`
 	// Reach is PersonChannels with why a way the person chose is held
-	// back (an example or preview business, texts off); not in the JSON.
+	// back (an example or preview business, texts off, an undeliverable
+	// address); not in the JSON.
 	Reach Reach `json:"-"`
+	// EmailUndeliverable: the person's address was read and is recorded
+	// undeliverable (reached), so that an edge that reads more (a
+	// number's STOP) keeps it; not in the JSON.
+	EmailUndeliverable bool `json:"-"`
 }
 
 // InboxPage is a page of the inbox list.
@@ -160,7 +165,13 @@ func (in *Inbox) Requests(ctx context.Context, iq InboxQuery) (InboxPage, error)
 	}
 	out := InboxPage{Requests: make([]InboxRequest, 0, len(page.Requests))}
 	for _, r := range page.Requests {
-		v := in.view(r, now)
+		// The list reads whether an address is undeliverable only for the
+		// live requests, whose mark depends on it: nobody writes to the
+		// person of an ended one about it any more.
+		v, err := in.reached(ctx, inboxView(r, now), inboxView(r, now).Status.Live())
+		if err != nil {
+			return InboxPage{}, err
+		}
 		if len(iq.Statuses) > 0 && !slices.Contains(iq.Statuses, v.Status) {
 			continue
 		}
@@ -199,7 +210,7 @@ func (in *Inbox) Request(ctx context.Context, code string) (InboxRequest, error)
 	if err != nil {
 		return InboxRequest{}, err
 	}
-	return in.view(r, in.s.now()), nil
+	return in.view(ctx, r, in.s.now())
 }
 
 // Move moves one of the business's requests by action; windowStart is the
@@ -224,9 +235,9 @@ func (in *Inbox) MoveIf(ctx context.Context, code string, action Action, windowS
 	now := in.s.now()
 	after, err := in.s.move(ctx, r, change{action: action, actor: ActorBusiness, windowStart: windowStart, business: in.b, check: check}, now)
 	if err != nil {
-		return InboxRequest{}, in.reachedMoved(err)
+		return InboxRequest{}, in.reachedMoved(ctx, err)
 	}
-	return in.view(after, now), nil
+	return in.view(ctx, after, now)
 }
 
 // MoveWindows lists the windows the business may move a request to: its
@@ -281,23 +292,40 @@ func (in *Inbox) request(ctx context.Context, code string) (Request, error) {
 
 // view is r as business in.b sees it at now, with how its person is
 // actually reached (PersonReach).
-func (in *Inbox) view(r Request, now time.Time) InboxRequest {
-	return in.reached(inboxView(r, now))
+func (in *Inbox) view(ctx context.Context, r Request, now time.Time) (InboxRequest, error) {
+	return in.reached(ctx, inboxView(r, now), true)
 }
 
 // reached sets v's Reach and PersonChannels by PersonReach: what the
-// business is told of who is written to is what pkg/notify sends.
-func (in *Inbox) reached(v InboxRequest) InboxRequest {
-	v.Reach = PersonReach(in.b, v.Contact, in.s.Delivery())
+// business is told of who is written to is what pkg/notify sends. With
+// read, whether the person's address is undeliverable is read
+// (DeliveryTo) when they would be written to by e-mail.
+func (in *Inbox) reached(ctx context.Context, v InboxRequest, read bool) (InboxRequest, error) {
+	d := in.s.Delivery()
+	v.Reach = PersonReach(in.b, v.Contact, d)
+	if v.Reach.Email && read {
+		var err error
+		if d, err = in.s.DeliveryTo(ctx, v.Contact); err != nil {
+			return InboxRequest{}, err
+		}
+		v.Reach = PersonReach(in.b, v.Contact, d)
+	}
+	v.EmailUndeliverable = d.EmailUndeliverable
 	v.PersonChannels = v.Reach.Channels()
-	return v
+	return v, nil
 }
 
 // reachedMoved is err, whose *MovedError (if any) carries the request
-// with how its person is actually reached.
-func (in *Inbox) reachedMoved(err error) error {
+// with how its person is actually reached (as the contact and the
+// deployment say it, when the record cannot be read).
+func (in *Inbox) reachedMoved(ctx context.Context, err error) error {
 	if moved, ok := errors.AsType[*MovedError](err); ok {
-		moved.Request = in.reached(moved.Request)
+		if v, rerr := in.reached(ctx, moved.Request, true); rerr == nil {
+			moved.Request = v
+		} else {
+			moved.Request.Reach = PersonReach(in.b, moved.Request.Contact, in.s.Delivery())
+			moved.Request.PersonChannels = moved.Request.Reach.Channels()
+		}
 	}
 	return err
 }

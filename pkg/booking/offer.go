@@ -114,7 +114,8 @@ var ErrOfferChanged = errors.New("this section changed meanwhile; nothing was st
 var ErrLiveRequestsAhead = Errorf(InvalidRequest, "arrival_window_minutes: requests still to come hold windows of the current length; answer or move them first")
 
 // ErrSiteTaken is the store's refusal of a record whose site (url or
-// booking_url) or inbox address another business has: nothing is stored.
+// booking_url) another business has: nothing is stored. The store wraps
+// it with ErrTakenByAnother.
 var ErrSiteTaken = Errorf(InvalidRequest, "url: another business has this site")
 
 // UpdateDetails stores next as the business's public details, on the

@@ -24,6 +24,11 @@ const (
 	// HeldPreview: a preview business's messages go to the preview inbox
 	// (or nowhere without one), never to the person.
 	HeldPreview Held = "preview"
+	// HeldUndeliverable: mail to the person's e-mail address cannot be
+	// delivered: it bounced, or its mailbox complained (undeliverable.go).
+	// Its text on every front door says "our e-mail to j…@… could not be
+	// delivered" (MaskEmail).
+	HeldUndeliverable Held = "undeliverable"
 	// HeldTextsOff: the deployment has no SMS origination identity, so
 	// each text is logged instead of sent.
 	HeldTextsOff Held = "texts_off"
@@ -55,6 +60,11 @@ type Delivery struct {
 	// OptedOut: the person's number replied STOP; pkg/notify reads it from
 	// its ledger before each text.
 	OptedOut bool
+	// EmailUndeliverable: the person's e-mail address is recorded
+	// undeliverable (Bookings.DeliveryTo reads it): SES's suppression
+	// list drops mail to it, so it is held as a number that replied STOP
+	// is.
+	EmailUndeliverable bool
 }
 
 // PersonReach returns who is actually written to about a request of
@@ -66,8 +76,13 @@ type Delivery struct {
 //
 //   - an example business: nobody, ever;
 //   - a preview business: nobody (its messages go to the preview inbox);
-//   - otherwise by e-mail when the person gave one, and by text when they
-//     consented, texts are on and the number did not reply STOP.
+//   - otherwise by e-mail when the person gave one and it is not recorded
+//     undeliverable, and by text when they consented, texts are on and the
+//     number did not reply STOP.
+//
+// When more than one way is held, Held is the first reason in the order
+// of the constants (an undeliverable address before texts off or STOP):
+// the one the business or the person can act on.
 func PersonReach(b *Business, c Contact, d Delivery) Reach {
 	chosen := c.Reach()
 	held := func(why Held) Reach {
@@ -83,23 +98,42 @@ func PersonReach(b *Business, c Contact, d Delivery) Reach {
 		return held(HeldPreview)
 	}
 	r := chosen
+	if r.Email && d.EmailUndeliverable {
+		r.Email, r.Held = false, HeldUndeliverable
+	}
+	smsHeld := Held("")
 	switch {
 	case r.SMS && d.TextsOff:
-		r.SMS, r.Held = false, HeldTextsOff
+		r.SMS, smsHeld = false, HeldTextsOff
 	case r.SMS && d.OptedOut:
-		r.SMS, r.Held = false, HeldOptedOut
+		r.SMS, smsHeld = false, HeldOptedOut
+	}
+	if r.Held == "" {
+		r.Held = smsHeld
 	}
 	return r
 }
 
 // AddableWays returns the ways the person of contact c may still add on
-// their status page (an e-mail when c has none, texts when they did not
-// consent) that PersonReach would then write to: none for an example or
-// preview business, and no texts where the deployment sends none or the
-// number replied STOP.
+// their status page (an e-mail when c has none, or in place of one
+// recorded undeliverable; texts when they did not consent) that
+// PersonReach would then write to: none for an example or preview
+// business, and no texts where the deployment sends none or the number
+// replied STOP.
 func AddableWays(b *Business, c Contact, d Delivery) Reach {
-	would := PersonReach(b, Contact{Email: "added", Phone: c.Phone, SMSConsent: true}, d)
-	return Reach{Email: c.Email == "" && would.Email, SMS: !c.SMSConsent && would.SMS}
+	other := d
+	other.EmailUndeliverable = false // the address added is another one
+	would := PersonReach(b, Contact{Email: "added", Phone: c.Phone, SMSConsent: true}, other)
+	return Reach{Email: (c.Email == "" || d.EmailUndeliverable) && would.Email, SMS: !c.SMSConsent && would.SMS}
+}
+
+// MaskEmail shows an address as its first character and nothing else,
+// "j…@…": enough for whoever knows it, nothing for anyone else.
+func MaskEmail(email string) string {
+	if email == "" {
+		return ""
+	}
+	return string([]rune(email)[0]) + "…@…"
 }
 
 // None reports whether nobody writes to the person: they see the answer

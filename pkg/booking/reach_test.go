@@ -1,6 +1,7 @@
 package booking_test
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"testing"
@@ -36,9 +37,11 @@ func TestContactReach(t *testing.T) {
 }
 
 // TestPersonReach covers every combination of the business (plain,
-// example, preview), the person's ways (e-mail, consent) and the
-// deployment (texts off, the number opted out): what is actually written
-// to, and why a chosen way is held back.
+// example, preview), the person's ways (e-mail, consent) and what holds
+// one back (texts off, the number opted out, the address recorded
+// undeliverable): what is actually written to, and why a chosen way is
+// held back (an undeliverable address first: it is the reason the
+// business is told when no way is left).
 func TestPersonReach(t *testing.T) {
 	type business struct {
 		name             string
@@ -50,45 +53,50 @@ func TestPersonReach(t *testing.T) {
 			for _, consent := range []bool{false, true} {
 				for _, textsOff := range []bool{false, true} {
 					for _, optedOut := range []bool{false, true} {
-						name := fmt.Sprintf("%s/email=%v/consent=%v/texts_off=%v/opted_out=%v", bz.name, email, consent, textsOff, optedOut)
-						t.Run(name, func(t *testing.T) {
-							b := &booking.Business{Slug: "b", Example: bz.example, Preview: bz.preview}
-							c := booking.Contact{Phone: "5125550142", SMSConsent: consent}
-							if email {
-								c.Email = "j@example.com"
-							}
-							var want []string
-							var wantHeld booking.Held
-							switch {
-							case bz.example && (email || consent):
-								wantHeld = booking.HeldExample
-							case bz.preview && (email || consent):
-								wantHeld = booking.HeldPreview
-							case bz.example || bz.preview:
-							default:
+						for _, bounced := range []bool{false, true} {
+							name := fmt.Sprintf("%s/email=%v/consent=%v/texts_off=%v/opted_out=%v/undeliverable=%v", bz.name, email, consent, textsOff, optedOut, bounced)
+							t.Run(name, func(t *testing.T) {
+								b := &booking.Business{Slug: "b", Example: bz.example, Preview: bz.preview}
+								c := booking.Contact{Phone: "5125550142", SMSConsent: consent}
 								if email {
-									want = append(want, "email")
+									c.Email = "j@example.com"
 								}
+								var want []string
+								var wantHeld booking.Held
 								switch {
-								case consent && textsOff:
-									wantHeld = booking.HeldTextsOff
-								case consent && optedOut:
-									wantHeld = booking.HeldOptedOut
-								case consent:
-									want = append(want, "sms")
+								case bz.example && (email || consent):
+									wantHeld = booking.HeldExample
+								case bz.preview && (email || consent):
+									wantHeld = booking.HeldPreview
+								case bz.example || bz.preview:
+								default:
+									switch {
+									case email && bounced:
+										wantHeld = booking.HeldUndeliverable
+									case email:
+										want = append(want, "email")
+									}
+									switch {
+									case consent && textsOff:
+										wantHeld = cmp.Or(wantHeld, booking.HeldTextsOff)
+									case consent && optedOut:
+										wantHeld = cmp.Or(wantHeld, booking.HeldOptedOut)
+									case consent:
+										want = append(want, "sms")
+									}
 								}
-							}
-							r := booking.PersonReach(b, c, booking.Delivery{TextsOff: textsOff, OptedOut: optedOut})
-							if got := r.Channels(); !slices.Equal(got, want) {
-								t.Errorf("Channels() = %#v, want %#v", got, want)
-							}
-							if got := r.Held; got != wantHeld {
-								t.Errorf("Held = %q, want %q", got, wantHeld)
-							}
-							if got, want := r.None(), len(want) == 0; got != want {
-								t.Errorf("None() = %v, want %v", got, want)
-							}
-						})
+								r := booking.PersonReach(b, c, booking.Delivery{TextsOff: textsOff, OptedOut: optedOut, EmailUndeliverable: bounced})
+								if got := r.Channels(); !slices.Equal(got, want) {
+									t.Errorf("Channels() = %#v, want %#v", got, want)
+								}
+								if got := r.Held; got != wantHeld {
+									t.Errorf("Held = %q, want %q", got, wantHeld)
+								}
+								if got, want := r.None(), len(want) == 0; got != want {
+									t.Errorf("None() = %v, want %v", got, want)
+								}
+							})
+						}
 					}
 				}
 			}
@@ -113,6 +121,9 @@ func TestAddableWays(t *testing.T) {
 		{"no phone a text reaches", plain, booking.Contact{Phone: "555"}, booking.Delivery{}, true, false},
 		{"texts off", plain, booking.Contact{Phone: "5125550142"}, booking.Delivery{TextsOff: true}, true, false},
 		{"opted out", plain, booking.Contact{Phone: "5125550142"}, booking.Delivery{OptedOut: true}, true, false},
+		{"e-mail undeliverable: another in its place", plain, booking.Contact{Phone: "5125550142", Email: "j@example.com"}, booking.Delivery{EmailUndeliverable: true}, true, true},
+		{"e-mail undeliverable, texts on", plain, booking.Contact{Phone: "5125550142", Email: "j@example.com", SMSConsent: true}, booking.Delivery{EmailUndeliverable: true}, true, false},
+		{"e-mail undeliverable, example business", example, booking.Contact{Phone: "5125550142", Email: "j@example.com"}, booking.Delivery{EmailUndeliverable: true}, false, false},
 		{"example business", example, booking.Contact{Phone: "5125550142"}, booking.Delivery{}, false, false},
 		{"preview business", preview, booking.Contact{Phone: "5125550142"}, booking.Delivery{}, false, false},
 	}

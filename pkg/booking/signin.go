@@ -55,6 +55,9 @@ type SignInRecord struct {
 	// Code is the request a one-tap link opens (NewRequestLink), of the
 	// business Slug; "" for a sign-in link.
 	Code string
+	// NewEmail is, for the link that confirms a new inbox address
+	// (StartInboxEmailChange), the address: it is no sign-in link.
+	NewEmail string
 }
 
 // SessionRecord is a session as the store keeps it: its hash, never its
@@ -174,6 +177,9 @@ func (s *Bookings) FinishSignIn(ctx context.Context, token string) (Session, err
 	}
 	now := s.now()
 	rec, err := s.store.SpendSignInToken(ctx, WebTokenHash(token), now)
+	if err == nil && rec.NewEmail != "" {
+		return Session{}, unauthorized // a new address's confirmation signs in only by ConfirmInboxEmail
+	}
 	b, err := s.signedInBusiness(ctx, rec.Slug, rec.EmailHash, err, unauthorized)
 	if err != nil {
 		return Session{}, err

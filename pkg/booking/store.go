@@ -91,6 +91,19 @@ type Store interface {
 	// refused, or a wrong code, fails with NOT_FOUND.
 	SpendPhoneCode(ctx context.Context, slug, codeHash string, maxTries int, now time.Time) (PhoneCodeRecord, error)
 
+	// CountSignInCode, PutSignInCode and SpendSignInCode are
+	// CountPhoneCode, PutPhoneCode and SpendPhoneCode for the codes that
+	// sign the owner in by text (StartTextSignIn): their own count, code
+	// and tries, under the same conditions.
+	CountSignInCode(ctx context.Context, slug string, limit int, now time.Time) (bool, error)
+	PutSignInCode(ctx context.Context, rec PhoneCodeRecord) error
+	SpendSignInCode(ctx context.Context, slug, codeHash string, maxTries int, now time.Time) (PhoneCodeRecord, error)
+
+	// ClaimOwnerNotice records that the owner of business slug was told
+	// of the event named key (ClaimOwnerBounceText), in one conditional
+	// write: true for the one call that records it, false once it is.
+	ClaimOwnerNotice(ctx context.Context, slug, key string) (bool, error)
+
 	// PutSignInToken stores a sign-in token's record, until its Expires.
 	PutSignInToken(ctx context.Context, rec SignInRecord) error
 
@@ -200,6 +213,11 @@ const MaxPageSize = 100
 // ErrBusinessChanged is what UpdateBusiness's error is when another change
 // was stored between its read and its write.
 var ErrBusinessChanged = errors.New("the business record changed meanwhile")
+
+// ErrTakenByAnother is what UpdateBusiness's error is when the record
+// would take a site or an inbox_email another business has: the store's
+// condition on the lookup item decides.
+var ErrTakenByAnother = errors.New("another business has it")
 
 // KeyUsedError reports that an idempotency key already has a record: the
 // caller replays it, or refuses a different body under the same key.

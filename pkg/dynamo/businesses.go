@@ -210,7 +210,7 @@ func (s *Store) updateBusiness(ctx context.Context, slug string, now *time.Time,
 			return fmt.Errorf("put business %q: %s: %w", b.Slug, at[i].what, lookupErr)
 		}
 		return fmt.Errorf("put business %q: %s business %q; store that business without it first: %w: %w",
-			b.Slug, at[i].what, owner, booking.ErrSiteTaken, err)
+			b.Slug, at[i].what, owner, at[i].taken, err)
 	}
 	return fmt.Errorf("put business %q: %w", b.Slug, err)
 }
@@ -221,6 +221,10 @@ func (s *Store) updateBusiness(ctx context.Context, slug string, now *time.Time,
 type claim struct {
 	what   string // what a failed condition means, up to the owner: "the site x is a site of"
 	pk, sk string
+	// taken is the refusal a failed condition wraps: booking.ErrSiteTaken
+	// for a site (the offer's details page names the url), and
+	// booking.ErrTakenByAnother for both (a new inbox address's link).
+	taken error
 }
 
 // putBusinessTransaction builds the TransactWriteItems of PutBusiness: the
@@ -277,7 +281,8 @@ func (s *Store) putBusinessTransaction(slug string, doc []byte, old map[string]t
 		at = append(at, c)
 	}
 	siteClaim := func(site booking.SiteLink) claim {
-		return claim{what: "the site " + siteName(site) + " is a site of", pk: sitePK(site.Host), sk: siteSK(site.Path)}
+		return claim{what: "the site " + siteName(site) + " is a site of", pk: sitePK(site.Host), sk: siteSK(site.Path),
+			taken: fmt.Errorf("%w: %w", booking.ErrSiteTaken, booking.ErrTakenByAnother)}
 	}
 	for _, site := range sites {
 		take(siteClaim(site))
@@ -289,7 +294,7 @@ func (s *Store) putBusinessTransaction(slug string, doc []byte, old map[string]t
 	}
 	// The address itself stays out of errors: they reach logs.
 	emailClaim := func(email string) claim {
-		return claim{what: "its inbox_email is the inbox_email of", pk: inboxEmailPK(email), sk: skInboxEmail}
+		return claim{what: "its inbox_email is the inbox_email of", pk: inboxEmailPK(email), sk: skInboxEmail, taken: booking.ErrTakenByAnother}
 	}
 	if email != "" {
 		take(emailClaim(email))

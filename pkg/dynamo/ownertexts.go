@@ -16,13 +16,20 @@ import (
 // The confirmation of an owner's mobile number (booking.Inbox.
 // StartOwnerPhone): on the business's partition, a count of the codes
 // texted each UTC day, and the one code awaiting its answer, by its hash.
+//
+// A sign-in by a code texted to the owner's confirmed number
+// (booking.Bookings.StartTextSignIn) keeps its own count and code, of the
+// same shape, under their own keys: a confirmation and a sign-in never
+// spend each other's code or count.
 const (
-	prefixPhoneCodes = "PHONECODES#" // + the UTC day: that day's count
-	skPhoneCode      = "PHONECODE"   // the code awaiting its answer
-	attrPhoneCodes   = "phone_codes" // on a day's count
-	attrPhone        = "phone"       // on the code: the number it confirms
-	attrCodeHash     = "code_hash"   // on the code: booking's hash of it
-	attrTries        = "tries"       // on the code: wrong answers so far
+	prefixPhoneCodes  = "PHONECODES#"  // + the UTC day: that day's count
+	skPhoneCode       = "PHONECODE"    // the code awaiting its answer
+	prefixSignInCodes = "SIGNINCODES#" // + the UTC day: that day's count of sign-in codes
+	skSignInCode      = "SIGNINCODE"   // the sign-in code awaiting its answer
+	attrPhoneCodes    = "phone_codes"  // on a day's count
+	attrPhone         = "phone"        // on the code: the number it confirms
+	attrCodeHash      = "code_hash"    // on the code: booking's hash of it
+	attrTries         = "tries"        // on the code: wrong answers so far
 	// phoneCodeCountTTL is how long a day's count is kept after the day
 	// starts: the day is in its key, so it decides nothing after it.
 	phoneCodeCountTTL = 48 * time.Hour
@@ -32,15 +39,34 @@ const (
 // confirmation texts unless it has reached limit: one conditional
 // UpdateItem, whose condition decides, as CountSignIn's does.
 func (s *Store) CountPhoneCode(ctx context.Context, slug string, limit int, now time.Time) (bool, error) {
+	return s.countCodeOfDay(ctx, "count a confirmation text", slug, prefixPhoneCodes, limit, now)
+}
+
+// CountSignInCode is CountPhoneCode for the texts of sign-in codes: a
+// count of its own.
+func (s *Store) CountSignInCode(ctx context.Context, slug string, limit int, now time.Time) (bool, error) {
+	return s.countCodeOfDay(ctx, "count a sign-in text", slug, prefixSignInCodes, limit, now)
+}
+
+func (s *Store) countCodeOfDay(ctx context.Context, what, slug, prefix string, limit int, now time.Time) (bool, error) {
 	day := now.UTC().Truncate(24 * time.Hour)
-	return s.countInPeriod(ctx, "count a confirmation text", businessPK(slug), prefixPhoneCodes+day.Format(time.DateOnly),
+	return s.countInPeriod(ctx, what, businessPK(slug), prefix+day.Format(time.DateOnly),
 		attrPhoneCodes, limit, day.Add(phoneCodeCountTTL))
 }
 
 // PutPhoneCode puts the business's code item, replacing any before (a new
 // code is the one that counts), with no tries yet.
 func (s *Store) PutPhoneCode(ctx context.Context, rec booking.PhoneCodeRecord) error {
-	item := keyMap(businessPK(rec.Slug), skPhoneCode)
+	return s.putCode(ctx, skPhoneCode, rec)
+}
+
+// PutSignInCode is PutPhoneCode for a sign-in code: its own item.
+func (s *Store) PutSignInCode(ctx context.Context, rec booking.PhoneCodeRecord) error {
+	return s.putCode(ctx, skSignInCode, rec)
+}
+
+func (s *Store) putCode(ctx context.Context, sk string, rec booking.PhoneCodeRecord) error {
+	item := keyMap(businessPK(rec.Slug), sk)
 	item[attrSlug] = str(rec.Slug)
 	item[attrPhone] = str(rec.Phone)
 	item[attrCodeHash] = str(rec.CodeHash)
@@ -61,7 +87,17 @@ func (s *Store) PutPhoneCode(ctx context.Context, rec booking.PhoneCodeRecord) e
 // them are compared with it; of two right answers at once, one deletes
 // it. A try refused, or a wrong or lapsed code, is NOT_FOUND.
 func (s *Store) SpendPhoneCode(ctx context.Context, slug, codeHash string, maxTries int, now time.Time) (booking.PhoneCodeRecord, error) {
-	key := keyMap(businessPK(slug), skPhoneCode)
+	return s.spendCode(ctx, skPhoneCode, slug, codeHash, maxTries, now)
+}
+
+// SpendSignInCode is SpendPhoneCode for a sign-in code: its own item, its
+// own tries.
+func (s *Store) SpendSignInCode(ctx context.Context, slug, codeHash string, maxTries int, now time.Time) (booking.PhoneCodeRecord, error) {
+	return s.spendCode(ctx, skSignInCode, slug, codeHash, maxTries, now)
+}
+
+func (s *Store) spendCode(ctx context.Context, sk, slug, codeHash string, maxTries int, now time.Time) (booking.PhoneCodeRecord, error) {
+	key := keyMap(businessPK(slug), sk)
 	notFound := booking.Errorf(booking.NotFound, "no live confirmation code matches")
 	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
 		TableName:                 s.table,
@@ -101,4 +137,26 @@ func (s *Store) SpendPhoneCode(ctx context.Context, slug, codeHash string, maxTr
 		return booking.PhoneCodeRecord{}, fmt.Errorf("confirmation code: %w", err)
 	}
 	return booking.PhoneCodeRecord{Slug: slug, Phone: phone.Value, CodeHash: codeHash, Expires: time.Unix(at, 0).UTC()}, nil
+}
+
+// prefixOwnerNotice is, on the business's partition, the sort key of a
+// message the owner was told once (booking.Bookings.ClaimOwnerBounceText),
+// followed by what it was about.
+const prefixOwnerNotice = "OWNERNOTICE#"
+
+// ClaimOwnerNotice puts the business's item of the notice key on the
+// condition that it is not there: of any number of calls, one puts it and
+// gets true. The item has no expiry: a notice is about one event, told
+// once.
+func (s *Store) ClaimOwnerNotice(ctx context.Context, slug, key string) (bool, error) {
+	item := keyMap(businessPK(slug), prefixOwnerNotice+key)
+	err := s.putNew(ctx, item)
+	var failed *types.ConditionalCheckFailedException
+	if errors.As(err, &failed) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("claim a notice to the owner: %w", err)
+	}
+	return true, nil
 }

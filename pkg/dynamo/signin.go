@@ -61,6 +61,10 @@ func (s *Store) countInPeriod(ctx context.Context, what, pk, sk, attr string, li
 	return true, nil
 }
 
+// attrNewEmail is, on a sign-in token's item, the inbox address the link
+// confirms (booking.Inbox.StartInboxEmailChange).
+const attrNewEmail = "new_email"
+
 // PutSignInToken puts a sign-in token's item, on the condition that no item
 // has its key (a 256-bit token does not repeat; a write that did would be
 // a bug, not a sign-in).
@@ -71,6 +75,9 @@ func (s *Store) PutSignInToken(ctx context.Context, rec booking.SignInRecord) er
 	item[attrExpiresAt] = unix(rec.Expires)
 	if rec.Code != "" {
 		item[attrRequestCode] = str(rec.Code) // a one-tap link's request
+	}
+	if rec.NewEmail != "" {
+		item[attrNewEmail] = str(rec.NewEmail) // a new inbox address's confirmation
 	}
 	if err := s.putNew(ctx, item); err != nil {
 		return fmt.Errorf("put a sign-in token: %w", err)
@@ -101,6 +108,9 @@ func (s *Store) SpendSignInToken(ctx context.Context, tokenHash string, now time
 	rec.Slug, rec.EmailHash, rec.Expires, err = signedInItem(out.Attributes)
 	if err != nil {
 		return booking.SignInRecord{}, fmt.Errorf("sign-in token: %w", err)
+	}
+	if email, ok := out.Attributes[attrNewEmail].(*types.AttributeValueMemberS); ok {
+		rec.NewEmail = email.Value
 	}
 	if code, ok := out.Attributes[attrRequestCode].(*types.AttributeValueMemberS); ok {
 		rec.Code = code.Value

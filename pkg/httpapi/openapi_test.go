@@ -72,6 +72,8 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/webhooks/stripe", "receiveStripeEvent"},
 		{"GET", "/inbox", "getWebInbox"},
 		{"POST", "/inbox/sign-in", "startWebInboxSignIn"},
+		{"POST", "/inbox/sign-in-text", "startWebInboxTextSignIn"},
+		{"POST", "/inbox/sign-in-code", "finishWebInboxTextSignIn"},
 		{"GET", "/inbox/sign-in/{token}", "getWebInboxSignInPage"},
 		{"POST", "/inbox/sign-in/{token}", "finishWebInboxSignIn"},
 		{"POST", "/inbox/sign-out", "signOutOfWebInbox"},
@@ -115,6 +117,9 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/settings/area", "setWebInboxArea"},
 		{"GET", "/inbox/settings/windows", "getWebInboxWindows"},
 		{"POST", "/inbox/settings/windows", "setWebInboxWindows"},
+		{"POST", "/inbox/settings/inbox-email", "startWebInboxEmailChange"},
+		{"GET", "/inbox/email/{token}", "getWebInboxEmailPage"},
+		{"POST", "/inbox/email/{token}", "confirmWebInboxEmail"},
 		{"GET", "/r/{code}.ics", "getVisitCalendarEvent"},
 		{"GET", "/calendar/{token}.ics", "getCalendarFeed"},
 	} {

@@ -49,14 +49,22 @@ type sentMail struct {
 }
 
 type mailer struct {
-	mu   sync.Mutex
-	sent []sentMail
+	mu      sync.Mutex
+	sent    []sentMail
+	changes []sentMail // the links that confirm a new inbox address
 }
 
 func (m *mailer) SendSignIn(_ context.Context, to string, b *booking.Business, link string) error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.sent = append(m.sent, sentMail{to, b.Slug, link})
+	return nil
+}
+
+func (m *mailer) SendInboxEmailChange(_ context.Context, to string, b *booking.Business, link string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.changes = append(m.changes, sentMail{to, b.Slug, link})
 	return nil
 }
 

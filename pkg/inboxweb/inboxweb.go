@@ -27,6 +27,9 @@ import (
 // notify.EmailSender (pkg/sesmail, the local outbox).
 type Mailer interface {
 	SendSignIn(ctx context.Context, to string, b *booking.Business, link string) error
+	// SendInboxEmailChange sends the link that confirms to as b's new
+	// inbox address, to that address (inboxemail.go).
+	SendInboxEmailChange(ctx context.Context, to string, b *booking.Business, link string) error
 }
 
 // DefaultSignInDelay is the least time an answer to a sign-in form takes.
@@ -72,7 +75,7 @@ var templateFiles embed.FS
 var style string
 
 // site is the inbox's templates, style sheet and headers.
-var site = htmlpage.New(templateFiles, style, append([]string{"signin", "sent", "token", "inbox", "request", "confirm", "move", "settings", "feed", "message", "export"}, sectionPages()...)...)
+var site = htmlpage.New(templateFiles, style, append([]string{"signin", "sent", "code", "token", "email", "inbox", "request", "confirm", "move", "settings", "feed", "message", "export"}, sectionPages()...)...)
 
 // navView is the header of a signed-in page.
 type navView struct {
@@ -88,6 +91,8 @@ type handler struct {
 //
 //	GET  /inbox                               signed out: the sign-in form; signed in: the requests
 //	POST /inbox/sign-in                       e-mail a sign-in link; the same answer for any address
+//	POST /inbox/sign-in-text                  text a sign-in code to the business's confirmed number; the same answer for any address
+//	POST /inbox/sign-in-code                  spend the code, set the session cookie, 303 to the inbox
 //	GET  /inbox/sign-in/{token}               the "Sign in" button (the token is not spent)
 //	POST /inbox/sign-in/{token}               spend the token, set the session cookie, 303 to the inbox
 //	POST /inbox/sign-out                      end the session
@@ -111,6 +116,9 @@ type handler struct {
 //	POST /inbox/go-live                       go live when the checklist holds, or ask the operator to approve it
 //	POST /inbox/back-to-preview               back to preview
 //	POST /inbox/accepting                     pause (off) or resume (on) online requests, in one tap from the inbox
+//	POST /inbox/settings/inbox-email          e-mail a link to a new inbox address, to confirm it
+//	GET  /inbox/email/{token}                 the button that confirms the new address (the token is not spent)
+//	POST /inbox/email/{token}                 spend it: the new address is the inbox's, signed in with it
 //
 // Every form that changes something is a POST carrying the session's CSRF
 // token, from this site only (sameSite), each of its fields once. Another
@@ -145,6 +153,8 @@ func (h *handler) routes() []edge.Route {
 	return []edge.Route{
 		{Method: get, Path: "/inbox", Handler: http.HandlerFunc(h.home)},
 		{Method: post, Path: "/inbox/sign-in", Handler: http.HandlerFunc(h.startSignIn)},
+		{Method: post, Path: "/inbox/sign-in-text", Handler: http.HandlerFunc(h.startTextSignIn)},
+		{Method: post, Path: "/inbox/sign-in-code", Handler: http.HandlerFunc(h.finishTextSignIn)},
 		{Method: get, Path: "/inbox/sign-in/{token}", Handler: http.HandlerFunc(h.tokenPage)},
 		{Method: post, Path: "/inbox/sign-in/{token}", Handler: http.HandlerFunc(h.finishSignIn)},
 		{Method: post, Path: "/inbox/sign-out", Handler: h.form(h.signOut)},
@@ -168,6 +178,10 @@ func (h *handler) routes() []edge.Route {
 		{Method: post, Path: "/inbox/go-live", Handler: h.form(h.goLive)},
 		{Method: post, Path: "/inbox/back-to-preview", Handler: h.form(h.backToPreview)},
 		{Method: post, Path: "/inbox/accepting", Handler: h.form(h.pauseHere)},
+		// inboxemail.go: a new inbox address, confirmed by a link to it.
+		{Method: post, Path: "/inbox/settings/inbox-email", Handler: h.form(h.startInboxEmail)},
+		{Method: get, Path: "/inbox/email/{token}", Handler: http.HandlerFunc(h.inboxEmailPage)},
+		{Method: post, Path: "/inbox/email/{token}", Handler: http.HandlerFunc(h.confirmInboxEmail)},
 		{Path: "/inbox", Handler: http.HandlerFunc(h.elsewhere)},
 		{Path: "/inbox/", Handler: http.HandlerFunc(h.elsewhere)},
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strconv"
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -19,11 +18,16 @@ import (
 // SetTextMe). Its forms post to /inbox/settings/owner-phone,
 // /inbox/settings/owner-phone-code and /inbox/settings/text-me.
 
-// Texter texts the code that confirms the owner's number. SMSTexter sends
-// it through a notify.SMSSender (pkg/smstext, the local outbox). A number
+// Texter texts the owner's number: the code that confirms it, and the
+// code that signs in by text (textsignin.go). SMSTexter sends them
+// through a notify.SMSSender (pkg/smstext, the local outbox). A number
 // that opted out of Doorstep's texts gets nothing: ErrOptedOut.
 type Texter interface {
 	SendPhoneCode(ctx context.Context, phone string, b *booking.Business, code string) error
+	SendSignInCode(ctx context.Context, phone string, b *booking.Business, code string) error
+	// SendInboxBounced tells the owner that mail to b's inbox address
+	// cannot be delivered (u says why and since when).
+	SendInboxBounced(ctx context.Context, phone string, b *booking.Business, u booking.Undeliverable) error
 }
 
 // KindPhoneCode is the kind of the confirmation text among notify's
@@ -63,34 +67,8 @@ func PhoneCodeText(b *booking.Business, code string) (lang, body string) {
 
 // SendPhoneCode texts code to phone (10 digits), unless it opted out.
 func (t SMSTexter) SendPhoneCode(ctx context.Context, phone string, b *booking.Business, code string) error {
-	now := time.Now
-	if t.Now != nil {
-		now = t.Now
-	}
-	out, err := t.OptOuts.OptedOut(ctx, phone)
-	if err != nil {
-		return err
-	}
-	if out {
-		return ErrOptedOut
-	}
 	lang, body := PhoneCodeText(b, code)
-	err = t.Sender.SendText(ctx, notify.Message{
-		ID:       "phone-code/" + b.Slug + "/" + strconv.FormatInt(now().UnixMilli(), 10) + "/" + string(notify.AudienceBusiness) + "/" + string(notify.ChannelSMS),
-		Change:   "phone-code/" + b.Slug,
-		Kind:     KindPhoneCode,
-		Audience: notify.AudienceBusiness,
-		Channel:  notify.ChannelSMS,
-		To:       "+1" + phone,
-		Language: lang,
-		Body:     body,
-	})
-	if errors.Is(err, notify.ErrOptedOut) {
-		if rerr := t.OptOuts.RecordOptOut(ctx, phone, now()); rerr != nil {
-			return errors.Join(err, rerr)
-		}
-	}
-	return err
+	return t.send(ctx, phone, b, "phone-code", KindPhoneCode, lang, body)
 }
 
 // textsView is the section on the settings page.
@@ -101,6 +79,9 @@ type textsView struct {
 	TextMe   string // all, urgent or none
 	CodeSent bool   // a code was just sent: the field to type it in
 	Typed    string // the number as typed, in a refused form
+	// TypedEmail is the new inbox address as typed, in a refused form
+	// (inboxemail.go).
+	TypedEmail string
 }
 
 // textsSection is the section as b stands.
@@ -118,6 +99,7 @@ func (h *handler) textsSection(b *booking.Business) textsView {
 // textsDone are the notices of the section's forms, by ?done=.
 var textsDone = map[string]string{
 	"code-sent": "code_sent", "owner-phone": "saved_owner_phone", "text-me": "saved_text_me", "phone-removed": "saved_phone_removed",
+	"email-link-sent": "email_link_sent", "inbox-email": "saved_inbox_email",
 }
 
 // startOwnerPhone texts a code to the number typed, to confirm it; then

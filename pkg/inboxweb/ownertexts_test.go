@@ -23,7 +23,32 @@ import (
 type texter struct {
 	mu       sync.Mutex
 	sent     []sentCode
+	signIns  []sentCode // the sign-in codes texted
+	bounced  []sentCode // the texts that the inbox address bounced (code: the reason)
 	optedOut map[string]bool
+}
+
+func (x *texter) SendSignInCode(_ context.Context, phone string, b *booking.Business, code string) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.optedOut[phone] {
+		return inboxweb.ErrOptedOut
+	}
+	x.signIns = append(x.signIns, sentCode{phone, b.Slug, code})
+	return nil
+}
+
+func (x *texter) SendInboxBounced(_ context.Context, phone string, b *booking.Business, u booking.Undeliverable) error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.bounced = append(x.bounced, sentCode{phone, b.Slug, string(u.Reason)})
+	return nil
+}
+
+func (x *texter) signInCodes() []sentCode {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	return append([]sentCode(nil), x.signIns...)
 }
 
 type sentCode struct{ phone, slug, code string }

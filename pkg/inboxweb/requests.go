@@ -106,7 +106,35 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 		v.More = "/inbox?before=" + urlQuery(*rest.Next)
 	}
 	v.Empty = len(v.Soon) == 0 && len(v.DayOff) == 0 && len(v.Answer) == 0 && len(v.Days) == 0 && len(v.Rest) == 0
+	v.Bounced = h.inboxBounced(r, b, lang)
 	render(w, r, http.StatusOK, "inbox", lang, &s, tr(lang, "inbox_title"), v)
+}
+
+// bouncedView is the inbox's banner when mail to the business's own
+// inbox address cannot be delivered (booking.Undeliverable).
+type bouncedView struct {
+	Text string // what failed, since when, and what it means
+	Next string // what to do: sign in by text, or confirm a number first
+}
+
+// inboxBounced is the banner of b's inbox when its inbox address is
+// recorded undeliverable; nil otherwise, and when the record cannot be
+// read (logged).
+func (h *handler) inboxBounced(r *http.Request, b *booking.Business, lang string) *bouncedView {
+	u, err := h.Bookings.UndeliverableEmail(r.Context(), b.InboxEmail)
+	if err != nil {
+		h.Log.Warn("inboxweb: the inbox address's delivery record could not be read", "route", r.Pattern, "business", b.Slug, "error", err)
+		return nil
+	}
+	if u == nil {
+		return nil
+	}
+	v := &bouncedView{Text: tr(lang, "bounced_"+string(u.Reason), b.InboxEmail, display.Day(lang, u.At, b.Location())), Next: tr(lang, "bounced_no_phone")}
+	if b.OwnerPhone != "" {
+		p, _ := phone(b.OwnerPhone)
+		v.Next = tr(lang, "bounced_phone", p)
+	}
+	return v
 }
 
 // settled are the states of the inbox's last section besides past jobs:
@@ -175,6 +203,7 @@ func (h *handler) withOptOut(ctx context.Context, b *booking.Business, req booki
 	if out {
 		d := h.Bookings.Delivery()
 		d.OptedOut = true
+		d.EmailUndeliverable = req.EmailUndeliverable
 		req.Reach = booking.PersonReach(b, req.Contact, d)
 		req.PersonChannels = req.Reach.Channels()
 	}
@@ -229,7 +258,11 @@ func told(req booking.InboxRequest, lang string) *toldView {
 		return &toldView{Text: tr(lang, "told_sms")}
 	}
 	v := &toldView{Text: tr(lang, "told_none_call"), After: tr(lang, "told_none_page"), Call: true}
-	if reach.Held != "" {
+	switch reach.Held {
+	case "":
+	case booking.HeldUndeliverable:
+		v.Text = tr(lang, "told_held_undeliverable_call", booking.MaskEmail(req.Contact.Email))
+	default:
 		v.Text = tr(lang, "told_held_"+string(reach.Held)+"_call")
 	}
 	v.Phone, v.PhoneLink = phone(req.Contact.Phone)

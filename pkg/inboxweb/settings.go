@@ -46,7 +46,7 @@ var settingsSections = []settingsSection{
 	{Key: "notice", Title: "notice_crews_title", Tab: "notice_crews_title", Forms: []string{"notice", "crews", "reminder"}},
 	{Key: "calendar", Title: "feed_title", Tab: "tab_calendar", Forms: []string{"feed-stopped"}},
 	{Key: "booking-form", Title: "embed_title", Tab: "tab_booking_form"},
-	{Key: "texts", Title: "texts_title", Tab: "tab_texts", Forms: []string{"owner-phone", "owner-phone-code", "text-me"}},
+	{Key: "texts", Title: "texts_title", Tab: "tab_texts", Forms: []string{"owner-phone", "owner-phone-code", "text-me", "inbox-email"}},
 	// What the business offers (offer.go).
 	{Key: "details", Title: "details_title", Tab: "tab_details", Forms: []string{"details"}},
 	{Key: "services", Title: "services_title", Tab: "tab_services", Forms: []string{"add-service", "edit-service", "move-service", "remove-service"}},
@@ -444,6 +444,8 @@ func (h *handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 			v.Texts.Typed = refused.PostFormValue("owner_phone")
 		case "owner-phone-code":
 			v.Texts.CodeSent = true
+		case "inbox-email":
+			v.Texts.TypedEmail = refused.PostFormValue("inbox_email")
 		case "hours":
 			for i := range v.Days {
 				d := &v.Days[i]
@@ -501,6 +503,7 @@ var fieldLabels = map[string]string{
 	"notice_hours": "notice_hours", "notice_minutes": "notice_minutes",
 	"crews_per_window": "crews_label", "reminder_hour": "reminder_hour",
 	"owner_phone": "owner_phone_label", "code": "code_label", "text_me-all": "text_me_legend",
+	"inbox_email": "inbox_email_label",
 }
 
 // maxDayOffAhead is how far ahead a day off may start: two years.

@@ -36,6 +36,7 @@ func (h *handler) renderSignIn(w http.ResponseWriter, r *http.Request, status in
 	if v.Next == "/inbox" {
 		v.Next = ""
 	}
+	v.ByText = h.Texter != nil
 	render(w, r, status, "signin", lang, nil, tr(lang, "signin_title"), v)
 }
 
@@ -156,6 +157,13 @@ func (h *handler) finishSignIn(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	h.openSession(w, r, s, next)
+}
+
+// openSession sets the cookie of session s, ends the session this browser
+// had before, and goes to next.
+func (h *handler) openSession(w http.ResponseWriter, r *http.Request, s Session, next string) {
+	ctx := r.Context()
 	if old, err := r.Cookie(CookieName); err == nil && old.Value != "" && old.Value != s.Token {
 		// The session this browser had is replaced: end it too.
 		if err := h.Bookings.EndSession(ctx, old.Value); err != nil && booking.ErrorCode(err) != booking.Unauthorized {

@@ -36,6 +36,7 @@ func TestToldHowThePersonHears(t *testing.T) {
 		preview
 		noTexts  // the deployment sends no texts
 		optedOut // the person's number replied STOP
+		bounced  // the person's e-mail address bounced (recorded undeliverable)
 	)
 	tests := []struct {
 		name     string
@@ -93,6 +94,13 @@ func TestToldHowThePersonHears(t *testing.T) {
 			"Declined. <span id=\"told\">The person&#39;s number replied STOP to texts, and they gave no e-mail: call them at <a class=\"tel\" id=\"told-phone\" href=\"tel:&#43;1720555014",
 			"Rechazada. <span id=\"told\">El número de la persona respondió STOP a los mensajes de texto y no dio correo electrónico: llámela al <a class=\"tel\"", true, optedOut,
 			"Texts stopped (STOP) and no e-mail: nobody writes to this person."},
+		{"bounced, e-mail only, accept", true, false, booking.ActionAccept, nil,
+			"Accepted. <span id=\"told\">Our e-mail to j…@… could not be delivered, and no other way reaches the person: call them at <a class=\"tel\" id=\"told-phone\" href=\"tel:&#43;1720555014",
+			"Aceptada. <span id=\"told\">Nuestro correo a j…@… no se pudo entregar y ninguna otra vía llega a la persona: llámela al <a class=\"tel\"", true, bounced,
+			"Our e-mail to j…@… could not be delivered: nobody writes to this person. Call them."},
+		{"bounced, e-mail and text, decline", true, true, booking.ActionDecline, nil,
+			"Declined. <span id=\"told\">The person is told by text.</span>",
+			"Rechazada. <span id=\"told\">Se le avisa a la persona por mensaje de texto.</span>", false, bounced, ""},
 	}
 	for i, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -114,9 +122,18 @@ func TestToldHowThePersonHears(t *testing.T) {
 					c.Email = ""
 				}
 				c.SMSConsent = tt.sms
+				if tt.setting == bounced {
+					c.Email = "jo.bounce@example.com"
+				}
 			})
 			if tt.setting == optedOut {
 				stopped[f.request(t, code).Contact.Phone] = true
+			}
+			if tt.setting == bounced {
+				_, err := f.bookings.RecordMailEvent(context.Background(), booking.MailEvent{Kind: booking.MailBounced, Email: "jo.bounce@example.com", At: f.clock.Now(), RequestCode: code})
+				if err != nil {
+					t.Fatal(err)
+				}
 			}
 			for _, m := range tt.before {
 				f.businessMove(t, slug, code, m, "")

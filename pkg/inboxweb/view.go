@@ -23,6 +23,10 @@ type signInView struct {
 	Email   string // as typed, when it was no e-mail address
 	Invalid bool
 	Spent   bool // the link was spent, expired or unknown
+	// ByText: this server sends texts, so the form offers a code texted
+	// to the business's confirmed number instead of a link. It is the
+	// server's, not the address's: the page is the same for any address.
+	ByText bool
 }
 
 // sentView is the answer to the sign-in form: the link is on its way (if
@@ -46,16 +50,17 @@ type messageView struct {
 
 // inboxView is the list of the business's requests, in sections.
 type inboxView struct {
-	Paused bool
-	Live   liveView // going live (golive.go)
-	Notice string
-	Soon   []dayView  // accepted, today and tomorrow
-	Answer []itemView // new: the ones without a deposit, then the paid ones
-	DayOff []itemView // new or accepted, on one of the business's days off
-	Days   []dayView  // accepted, after tomorrow
-	Rest   []itemView // past jobs, then everything settled, newest first
-	More   string     // the next page of the rest
-	Empty  bool
+	Paused  bool
+	Live    liveView // going live (golive.go)
+	Notice  string
+	Bounced *bouncedView // mail to the inbox address cannot be delivered
+	Soon    []dayView    // accepted, today and tomorrow
+	Answer  []itemView   // new: the ones without a deposit, then the paid ones
+	DayOff  []itemView   // new or accepted, on one of the business's days off
+	Days    []dayView    // accepted, after tomorrow
+	Rest    []itemView   // past jobs, then everything settled, newest first
+	More    string       // the next page of the rest
+	Empty   bool
 }
 
 type dayView struct {
@@ -340,10 +345,13 @@ func unreachedSuffix(req booking.InboxRequest, action booking.Action) string {
 // unreachableText is the mark of a request nobody writes to the person
 // of: why, when a way they chose does not reach them.
 func unreachableText(req booking.InboxRequest, lang string) string {
-	if req.Reach.Held != "" {
-		return tr(lang, "unreachable_held_"+string(req.Reach.Held))
+	switch req.Reach.Held {
+	case "":
+		return tr(lang, "unreachable")
+	case booking.HeldUndeliverable:
+		return tr(lang, "unreachable_held_undeliverable", booking.MaskEmail(req.Contact.Email))
 	}
-	return tr(lang, "unreachable")
+	return tr(lang, "unreachable_held_"+string(req.Reach.Held))
 }
 
 func buildRequest(req booking.InboxRequest, b *booking.Business, lang string, now time.Time) requestView {

@@ -169,7 +169,7 @@ func (t *tools) requestService(ctx context.Context, args requestServiceArgs) (re
 }
 
 func (t *tools) getRequestStatus(ctx context.Context, args getRequestStatusArgs) (result, error) {
-	st, err := t.bookings.RequestStatus(ctx, args.Code)
+	st, sr, err := t.bookings.RequestStatusReach(ctx, args.Code)
 	if err != nil {
 		return result{}, err
 	}
@@ -188,7 +188,34 @@ func (t *tools) getRequestStatus(ctx context.Context, args getRequestStatusArgs)
 			reminders = append(reminders, "Confirmed at another arrival window than the one asked for: the business set it (offering another window answers a new request). Tell the person the new time, and that they may cancel if it does not suit them (with a deposit, the rule business_moves_the_window applies).")
 		}
 	}
+	if st.Status.Live() {
+		if s := undeliverableText(sr); s != "" {
+			reminders = append(reminders, s)
+		}
+	}
 	return result{value: st, reminders: reminders}, nil
+}
+
+// undeliverableText is what the assistant is told of a live request whose
+// person's e-mail address is recorded undeliverable (booking.PersonReach's
+// HeldUndeliverable): that Doorstep's e-mail could not be delivered, and
+// whether anything still reaches them; and where they may give another
+// address. "" when the address is not held.
+func undeliverableText(sr booking.StatusReach) string {
+	statusURL := sr.StatusURL
+	if sr.Reach.Held != booking.HeldUndeliverable {
+		return ""
+	}
+	s := "Our e-mail to " + sr.MaskedEmail + " could not be delivered: "
+	if sr.Reach.None() {
+		s += "nobody will write to the person about this request, and the business is told to call them. Tell them, and give them status_url (" + statusURL + ") to keep: the business's answer shows there."
+	} else {
+		s += "the person is still told by text. Tell them, and give them status_url (" + statusURL + ")."
+	}
+	if sr.Addable.Email {
+		s += " On that page they can give another e-mail address, which replaces the one that failed."
+	}
+	return s
 }
 
 func businessReminders(b *booking.Business) []string {

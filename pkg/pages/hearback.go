@@ -22,6 +22,7 @@ import (
 // of the person that its address would give away to another holder.
 type hearBackView struct {
 	Ways       string // "by e-mail to j…@…, and by text to …0147"; "" when nobody will write
+	Bounced    string // "our e-mail to j…@… could not be delivered", and what to do; "" when it could
 	Silent     bool   // nobody will write to the person
 	SilentMore string // what then: the page, a call, and the ways offered below
 	Action     string // where the forms post
@@ -60,6 +61,13 @@ func buildHearBack(r booking.Request, b *booking.Business, d booking.Delivery, l
 		add := booking.AddableWays(b, c, d)
 		v.EmailForm, v.SMSForm = add.Email, add.SMS
 	}
+	if reach.Held == booking.HeldUndeliverable {
+		key := "hear_bounced"
+		if v.EmailForm {
+			key = "hear_bounced_other"
+		}
+		v.Bounced = tr(lang, key, maskEmail(c.Email))
+	}
 	switch {
 	case v.EmailForm && v.SMSForm:
 		v.SilentMore = tr(lang, "hear_silent_more")
@@ -74,14 +82,8 @@ func buildHearBack(r booking.Request, b *booking.Business, d booking.Delivery, l
 }
 
 // maskEmail shows an address as its first character and nothing else:
-// "j…@…".
-func maskEmail(email string) string {
-	if email == "" {
-		return ""
-	}
-	first := []rune(email)[0]
-	return string(first) + "…@…"
-}
+// "j…@…" (booking.MaskEmail).
+func maskEmail(email string) string { return booking.MaskEmail(email) }
 
 // phoneTail shows a phone number as its last four digits: "…0147".
 func phoneTail(phone string) string {

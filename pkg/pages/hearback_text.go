@@ -5,13 +5,15 @@ package pages
 // its own; init adds them to texts.
 var hearBackTexts = map[string]map[string]string{
 	"en": {
-		"hear_title":       "How you will hear back",
-		"hear_ways":        "The business's answer reaches you",
-		"hear_by_email":    "by e-mail to %s",
-		"hear_by_text":     "by text to %s",
-		"hear_and":         ", and ",
-		"hear_silent":      "Nobody will write to you: keep this page.",
-		"hear_silent_more": "The business's answer shows here, and the business may call you. To be told, add an e-mail address or allow texts below.",
+		"hear_title":         "How you will hear back",
+		"hear_ways":          "The business's answer reaches you",
+		"hear_by_email":      "by e-mail to %s",
+		"hear_by_text":       "by text to %s",
+		"hear_and":           ", and ",
+		"hear_silent":        "Nobody will write to you: keep this page.",
+		"hear_bounced":       "Our e-mail to %s could not be delivered.",
+		"hear_bounced_other": "Our e-mail to %s could not be delivered. Give another address below, and we write to it instead.",
+		"hear_silent_more":   "The business's answer shows here, and the business may call you. To be told, add an e-mail address or allow texts below.",
 		// When only one way, or none, can be added (booking.PersonReach: an
 		// example or preview business writes to nobody; texts may be off).
 		"hear_silent_more_email": "The business's answer shows here, and the business may call you. To be told, add an e-mail address below.",
@@ -48,6 +50,8 @@ var hearBackTexts = map[string]map[string]string{
 		"hear_by_text":           "por mensaje de texto al %s",
 		"hear_and":               ", y ",
 		"hear_silent":            "Nadie le escribirá: guarde esta página.",
+		"hear_bounced":           "Nuestro correo a %s no se pudo entregar.",
+		"hear_bounced_other":     "Nuestro correo a %s no se pudo entregar. Dé otro correo abajo y le escribiremos a ese.",
 		"hear_silent_more":       "La respuesta del negocio aparece aquí, y el negocio puede llamarle. Para que le avisen, añada un correo electrónico o acepte mensajes de texto abajo.",
 		"hear_silent_more_email": "La respuesta del negocio aparece aquí, y el negocio puede llamarle. Para que le avisen, añada un correo electrónico abajo.",
 		"hear_silent_more_sms":   "La respuesta del negocio aparece aquí, y el negocio puede llamarle. Para que le avisen, acepte mensajes de texto abajo.",

@@ -131,12 +131,17 @@ func (h *handler) status(w http.ResponseWriter, r *http.Request) {
 }
 
 // delivery is what decides whether a message to req's person goes out
-// (booking.Delivery): the deployment's, and, only when the person would
-// otherwise be told by text, whether their number replied STOP, in one
-// read. When the read fails the page says what the contact and the
+// (booking.Delivery): the deployment's, whether their address is recorded
+// undeliverable (booking.Bookings.DeliveryTo), and, only when the person
+// would otherwise be told by text, whether their number replied STOP, in
+// one read. When a read fails the page says what the contact and the
 // deployment say, and the failure is logged.
 func (h *handler) delivery(ctx context.Context, req booking.Request, b *booking.Business) booking.Delivery {
-	d := h.Bookings.Delivery()
+	d, err := h.Bookings.DeliveryTo(ctx, req.Contact) // whether the address is undeliverable
+	if err != nil {
+		h.Log.Warn("pages: the address's delivery record could not be read", "request", booking.LogRef(req.Code), "error", err)
+		d = h.Bookings.Delivery()
+	}
 	if h.OptOuts == nil || !booking.PersonReach(b, req.Contact, d).SMS {
 		return d
 	}

@@ -1,0 +1,105 @@
+package booking
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Changing the inbox address: the owner, signed in, gives a new address;
+// a link is e-mailed to it (a GET shows a button, the POST acts), good
+// once, for InboxEmailChangeTTL, and only while the business still has the
+// address it was asked from. Until it is confirmed the old address stays.
+// The store's condition on the address's lookup item decides that no two
+// businesses have one address.
+
+// InboxEmailChangeTTL is how long the link that confirms a new inbox
+// address works.
+const InboxEmailChangeTTL = time.Hour
+
+// StartInboxEmailChange mints the link's token that confirms email as the
+// business's new inbox address, and returns it with the address as it
+// will be stored. The ask is counted against the new address's sign-ins
+// of the hour (CountSignIn: RATE_LIMITED past MaxSignInsPerHour), so no
+// address gets more than those links an hour. An address that is none is
+// INVALID_EMAIL; the one the business has already, INVALID_REQUEST.
+func (in *Inbox) StartInboxEmailChange(ctx context.Context, email string) (token, normal string, err error) {
+	s, b := in.s, in.b
+	email = strings.TrimSpace(email)
+	normal, ok := NormalizeEmail(email)
+	if !ok || normal == "" {
+		return "", "", Errorf(InvalidEmail, "inbox_email: want an e-mail address, such as inbox@example.com")
+	}
+	if strings.EqualFold(normal, b.InboxEmail) {
+		return "", "", Errorf(InvalidRequest, "inbox_email: this is the inbox address already")
+	}
+	now := s.now()
+	allowed, err := s.store.CountSignIn(ctx, EmailHash(normal), MaxSignInsPerHour, now)
+	if err != nil {
+		return "", "", err
+	}
+	if !allowed {
+		next := now.Truncate(time.Hour).Add(time.Hour)
+		return "", "", &Error{Code: RateLimited, RetryAfter: next.Sub(now),
+			Message: fmt.Sprintf("%d links were sent to this address this hour; try again after %s", MaxSignInsPerHour, next.UTC().Format(time.Kitchen+" UTC"))}
+	}
+	token = newWebToken()
+	rec := SignInRecord{TokenHash: WebTokenHash(token), Slug: b.Slug, EmailHash: EmailHash(b.InboxEmail), Expires: now.Add(InboxEmailChangeTTL), NewEmail: normal}
+	if err := s.store.PutSignInToken(ctx, rec); err != nil {
+		return "", "", err
+	}
+	return token, normal, nil
+}
+
+// ConfirmInboxEmail spends the token of StartInboxEmailChange's link,
+// once and before it expires, and stores its address as the business's
+// inbox_email, on the condition that the business still has the address
+// the change was asked from (a conditional UpdateBusiness). The sessions
+// of the old address end with it; the one returned is the new address's.
+// A spent, expired or unknown token, or a business whose address changed
+// meanwhile, is UNAUTHORIZED; an address another business has is
+// INVALID_EMAIL, and nothing changes.
+func (s *Bookings) ConfirmInboxEmail(ctx context.Context, token string) (Session, error) {
+	unauthorized := Errorf(Unauthorized, "this link was used already, has expired, or the address changed since; ask for a new one")
+	if !isWebToken(token) {
+		return Session{}, unauthorized
+	}
+	now := s.now()
+	rec, err := s.store.SpendSignInToken(ctx, WebTokenHash(token), now)
+	switch {
+	case ErrorCode(err) == NotFound:
+		return Session{}, unauthorized
+	case err != nil:
+		return Session{}, err
+	case rec.NewEmail == "":
+		return Session{}, unauthorized // a sign-in link changes no address
+	}
+	var after *Business
+	err = s.store.UpdateBusiness(ctx, rec.Slug, func(stored *Business) (*Business, error) {
+		if stored == nil || stored.InboxEmail == "" ||
+			subtle.ConstantTimeCompare([]byte(EmailHash(stored.InboxEmail)), []byte(rec.EmailHash)) != 1 {
+			return nil, unauthorized
+		}
+		changed := *stored
+		changed.InboxEmail = rec.NewEmail
+		after = &changed
+		return after, nil
+	})
+	switch {
+	case errors.Is(err, ErrTakenByAnother):
+		return Session{}, Errorf(InvalidEmail, "inbox_email: another business has this inbox address")
+	case err != nil:
+		return Session{}, err
+	}
+	sess := Session{Token: newWebToken(), CSRF: newWebToken(), Inbox: &Inbox{s: s, b: after}, Expires: now.Add(SessionTTL)}
+	err = s.store.PutSession(ctx, SessionRecord{
+		TokenHash: WebTokenHash(sess.Token), Slug: after.Slug, EmailHash: EmailHash(after.InboxEmail), CSRF: sess.CSRF, Expires: sess.Expires,
+	})
+	if err != nil {
+		return Session{}, err
+	}
+	return sess, nil
+}
