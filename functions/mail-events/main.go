@@ -5,16 +5,22 @@
 // events. It records an address undeliverable after a permanent bounce, a
 // complaint, or transient bounces on 3 days within 14 (pkg/mailevents,
 // booking.Bookings.RecordMailEvent), and counts a pause of sending for the
-// operator's alarm.
+// operator's alarm. When the address is a business's inbox address and
+// the business has a confirmed mobile, the owner is texted once
+// (inboxweb.TellingOwner): the text is written to the table as an outgoing
+// message (dynamo.Outgoing), which the notify function sends, as it sends
+// every other message.
 //
-// Environment: TABLE_NAME, and optionally DYNAMODB_ENDPOINT. It builds no
-// URLs, so it needs no SITE_URL.
+// Environment: TABLE_NAME, and optionally SMS_ORIGINATION_IDENTITY (without
+// it texts are off and no owner is texted) and DYNAMODB_ENDPOINT. It builds
+// no URLs, so it needs no SITE_URL.
 package main
 
 import (
 	"context"
 	"log"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
@@ -22,6 +28,7 @@ import (
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
+	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/mailevents"
 )
@@ -43,12 +50,21 @@ func newHandler(ctx context.Context, getenv func(string) string) (func(context.C
 	if err != nil {
 		return nil, err
 	}
-	// No business cache: a mail event reads no business.
+	// No business cache: a mail event reads a business only when it is
+	// about that business's inbox address, once.
 	bookings, err := booking.New(booking.Config{
 		Store: dynamo.New(client, c.TableName), SiteURL: booking.NoSiteURL, Now: time.Now,
 	})
 	if err != nil {
 		return nil, err
 	}
-	return lambdaenv.Invocation(mailevents.Handler(bookings, lambdaenv.Metrics(getenv), lambdaenv.Logger())), nil
+	// The owner's text, through the table to notify, never to a number
+	// that replied STOP; none when the stack sends no texts.
+	var texter inboxweb.Texter
+	if strings.TrimSpace(getenv("SMS_ORIGINATION_IDENTITY")) != "" {
+		texter = inboxweb.SMSTexter{Sender: dynamo.NewOutgoing(client, c.TableName, time.Now), OptOuts: dynamo.NewLedger(client, c.TableName)}
+	}
+	log := lambdaenv.Logger()
+	recorder := inboxweb.TellingOwner{Bookings: bookings, Texter: texter, Log: log}
+	return lambdaenv.Invocation(mailevents.Handler(recorder, lambdaenv.Metrics(getenv), log)), nil
 }

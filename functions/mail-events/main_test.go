@@ -7,10 +7,16 @@ import (
 	"testing"
 
 	"github.com/aws/aws-lambda-go/lambda"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 	"github.com/doorstep/doorstep/pkg/mailevents"
+	"github.com/doorstep/doorstep/pkg/notify"
 )
 
 // TestNewHandlerConfig: the function needs TABLE_NAME, builds no URLs (so
@@ -104,5 +110,49 @@ func TestEvents(t *testing.T) {
 				t.Errorf("no record, want %s", tt.reason)
 			}
 		})
+	}
+}
+
+// TestOwnerTextedWhenTheInboxBounces: a permanent bounce of a business's
+// own inbox address, delivered twice, on a stack that sends texts, writes
+// one text to the owner's confirmed mobile as an outgoing message (which
+// notify sends from the stream), with the calls judged against
+// MailEventsFunction's policy.
+func TestOwnerTextedWhenTheInboxBounces(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	env.Vars["SMS_ORIGINATION_IDENTITY"] = "+18005550199"
+	const slug, mobile = "desert-cool-hvac", "6025550177"
+	err := env.Store.UpdateBusiness(context.Background(), slug, func(stored *booking.Business) (*booking.Business, error) {
+		changed := *stored
+		changed.OwnerPhone = mobile
+		return &changed, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := newHandler(env.Record(t, "MailEventsFunction"), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if _, err := lambda.NewHandler(h).Invoke(context.Background(), lambdatest.Event(t, "mail-events-inbox-bounce.json")); err != nil {
+			t.Fatalf("invoke: %v", err)
+		}
+	}
+	client := dynamotest.NewClient(env.Vars["DYNAMODB_ENDPOINT"])
+	out, err := client.Scan(context.Background(), &dynamodb.ScanInput{
+		TableName:                 aws.String(env.Vars["TABLE_NAME"]),
+		FilterExpression:          aws.String("begins_with(pk, :p)"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":p": &types.AttributeValueMemberS{Value: "OUTGOING#"}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msgs []notify.Message
+	if err := attributevalue.UnmarshalListOfMapsWithOptions(out.Items, &msgs, func(o *attributevalue.DecoderOptions) { o.TagKey = "json" }); err != nil {
+		t.Fatal(err)
+	}
+	if len(msgs) != 1 || msgs[0].Channel != notify.ChannelSMS || !strings.HasSuffix(msgs[0].To, mobile) {
+		t.Fatalf("got %+v, want one text to %s", msgs, mobile)
 	}
 }
