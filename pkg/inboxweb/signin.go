@@ -156,9 +156,16 @@ func (h *handler) finishSignIn(w http.ResponseWriter, r *http.Request) {
 		h.fail(w, r, err)
 		return
 	}
+	h.setSession(w, r, s)
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// setSession sets the cookie of the session s just opened, and ends the
+// session this browser had before (if any).
+func (h *handler) setSession(w http.ResponseWriter, r *http.Request, s Session) {
 	if old, err := r.Cookie(CookieName); err == nil && old.Value != "" && old.Value != s.Token {
 		// The session this browser had is replaced: end it too.
-		if err := h.Bookings.EndSession(ctx, old.Value); err != nil && booking.ErrorCode(err) != booking.Unauthorized {
+		if err := h.Bookings.EndSession(r.Context(), old.Value); err != nil && booking.ErrorCode(err) != booking.Unauthorized {
 			h.Log.Warn("inboxweb: end the replaced session", "route", r.Pattern, "error_code", booking.ErrorCode(err))
 		}
 	}
@@ -167,7 +174,6 @@ func (h *handler) finishSignIn(w http.ResponseWriter, r *http.Request) {
 		Name: CookieName, Value: s.Token, Path: "/inbox", MaxAge: max(maxAge, 1), Expires: s.Expires.UTC(),
 		HttpOnly: true, Secure: h.secure(), SameSite: http.SameSiteLaxMode,
 	})
-	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
 // secure reports whether the site is served over https: the session
