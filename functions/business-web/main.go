@@ -2,9 +2,11 @@
 // business's own inbox in a browser (pkg/inboxweb), signed in from a link
 // e-mailed to its inbox_email (Amazon SES); its settings text a code to
 // the owner's mobile (AWS End User Messaging SMS) to confirm it for texts
-// of new requests.
+// of new requests. It serves {SITE_URL}/start too: a business signs up by
+// itself, from a link e-mailed to its owner.
 //
 // Environment: TABLE_NAME, SITE_URL, SENDER_EMAIL, and optionally
+// SIGNUPS_PER_HOUR (the stack's SignupsPerHour; unset: 30),
 // SMS_ORIGINATION_IDENTITY (without it texts are off), DYNAMODB_ENDPOINT,
 // AWS_ENDPOINT_URL_SESV2 and AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2.
 package main
@@ -38,6 +40,10 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
+	signups, err := lambdaenv.SignupsPerHour(getenv) // SIGNUPS_PER_HOUR
+	if err != nil {
+		return nil, err
+	}
 	client, err := dynamo.NewClient(ctx, c.DynamoDBEndpoint)
 	if err != nil {
 		return nil, err
@@ -61,7 +67,8 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	}
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
-		TextsOff: c.TextsOff, // the confirmation after a move, and the marks
+		TextsOff:       c.TextsOff, // the confirmation after a move, and the marks
+		SignupsPerHour: signups,    // businesses created by sign-up in an hour
 	})
 	if err != nil {
 		return nil, err
