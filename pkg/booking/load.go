@@ -118,8 +118,9 @@ func (b *Business) validate() error {
 	}
 	// A business being set up (SettingUp: in preview, not accepting
 	// requests, as a sign-up makes it) may have no phone, city, state,
-	// service area or service yet; it takes no request until it has.
-	if b.ServiceArea.Label == "" && !b.SettingUp() {
+	// service area or service yet; it takes no request until it has. A
+	// service area it has has its label.
+	if b.ServiceArea.Label == "" && (!b.SettingUp() || len(b.ServiceArea.ZIPCodes) > 0) {
 		return fieldErr("service_area.label", "is empty")
 	}
 	if len(b.ServiceArea.ZIPCodes) == 0 && !b.SettingUp() {

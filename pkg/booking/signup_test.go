@@ -55,7 +55,7 @@ func TestCheckSignup(t *testing.T) {
 		{"a name of 80", func(in *SignupInput) { in.Name = strings.Repeat("ñ", MaxBusinessName) }, ""},
 		{"a URL in the name", func(in *SignupInput) { in.Name = "Best Plumbing https://evil.example" }, "name"},
 		{"a site in the name", func(in *SignupInput) { in.Name = "cheap-pipes.com" }, "name"},
-		{"an e-mail address in the name", func(in *SignupInput) { in.Name = "call me@x" }, "name"},
+		{"an e-mail address in the name", func(in *SignupInput) { in.Name = "Write to joe@pipes.example" }, "name"},
 		{"a phone number in the name", func(in *SignupInput) { in.Name = "Plumbing (512) 555-0100" }, "name"},
 		{"two lines", func(in *SignupInput) { in.Name = "Plumbing\nCall now" }, "name"},
 		{"no letter or digit", func(in *SignupInput) { in.Name = "水道屋" }, "name"},
@@ -134,6 +134,7 @@ func TestSignupBusiness(t *testing.T) {
 		name   string
 		change func(*Business)
 	}{
+		{"ZIP codes without the area's label", func(b *Business) { b.ServiceArea.ZIPCodes = []string{"78701"} }},
 		{"accepting requests", func(b *Business) { b.AcceptingRequests = true }},
 		{"live, paused", func(b *Business) { b.Preview = false }},
 	} {
@@ -141,7 +142,7 @@ func TestSignupBusiness(t *testing.T) {
 			c := *b
 			tt.change(&c)
 			if err := c.Validate(); err == nil {
-				t.Errorf("Validate accepts a business %s without phone, city, state or ZIP codes", tt.name)
+				t.Errorf("Validate accepts a business being set up with %s", tt.name)
 			}
 		})
 	}
