@@ -5,10 +5,15 @@
 // of new requests. It serves {SITE_URL}/start too: a business signs up by
 // itself, from a link e-mailed to its owner.
 //
+// Going live asks the operator's approval where the stack wants it: a
+// message on the operator's topic (Amazon SNS).
+//
 // Environment: TABLE_NAME, SITE_URL, SENDER_EMAIL, and optionally
 // SIGNUPS_PER_HOUR (the stack's SignupsPerHour; unset: 30),
-// SMS_ORIGINATION_IDENTITY (without it texts are off), DYNAMODB_ENDPOINT,
-// AWS_ENDPOINT_URL_SESV2 and AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2.
+// SMS_ORIGINATION_IDENTITY (without it texts are off),
+// NEW_BUSINESS_APPROVAL (operator, the default, or auto),
+// OPERATOR_TOPIC_ARN, DYNAMODB_ENDPOINT, AWS_ENDPOINT_URL_SESV2,
+// AWS_ENDPOINT_URL_PINPOINT_SMS_VOICE_V2 and AWS_ENDPOINT_URL_SNS.
 package main
 
 import (
@@ -25,6 +30,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
 	"github.com/doorstep/doorstep/pkg/sesmail"
 	"github.com/doorstep/doorstep/pkg/smstext"
+	"github.com/doorstep/doorstep/pkg/snsnotice"
 )
 
 func main() {
@@ -40,7 +46,8 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if err != nil {
 		return nil, err
 	}
-	signups, err := lambdaenv.SignupsPerHour(getenv) // SIGNUPS_PER_HOUR
+	signups, err := lambdaenv.SignupsPerHour(getenv)      // SIGNUPS_PER_HOUR
+	approval, err := lambdaenv.ApprovalConfigFrom(getenv) // NEW_BUSINESS_APPROVAL, OPERATOR_TOPIC_ARN
 	if err != nil {
 		return nil, err
 	}
@@ -65,10 +72,21 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 		}
 		texter = inboxweb.SMSTexter{Sender: smstext.New(sms, c.SMSOriginationIdentity), OptOuts: optOuts}
 	}
+	// A business asking to go live, told to the operator's topic; none
+	// without one (ctl businesses list --pending still lists it).
+	var operator booking.OperatorNotices
+	if approval.OperatorTopicARN != "" {
+		client, err := snsnotice.NewClient(ctx, getenv)
+		if err != nil {
+			return nil, err
+		}
+		operator = snsnotice.New(client, approval.OperatorTopicARN)
+	}
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
-		TextsOff:       c.TextsOff, // the confirmation after a move, and the marks
-		SignupsPerHour: signups,    // businesses created by sign-up in an hour
+		TextsOff:            c.TextsOff, // the confirmation after a move, and the marks
+		SignupsPerHour:      signups,    // businesses created by sign-up in an hour
+		NewBusinessApproval: approval.NewBusinessApproval, Operator: operator,
 	})
 	if err != nil {
 		return nil, err

@@ -17,6 +17,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 	"github.com/doorstep/doorstep/pkg/sesmail"
 	"github.com/doorstep/doorstep/pkg/smstext"
+	"github.com/doorstep/doorstep/pkg/snsnotice"
 )
 
 // The sample event, GET /inbox without a session, through the same JSON
@@ -66,11 +67,13 @@ func TestFailsAtStart(t *testing.T) {
 // checks each AWS call against its policy in template.yaml: the sign-in
 // (its count, its token, the e-mail through SES from SENDER_EMAIL), the
 // session, the inbox list (the inbox index), the moves, erasing a
-// request's details, the CSV export, pausing and signing out.
+// request's details, the CSV export, pausing, going back to preview and
+// asking to go live (the message on the operator's topic) and signing out.
 func TestPermissions(t *testing.T) {
 	env := lambdatest.NewEnv(t)
 	mails := fakeSES(t, env)
 	texts := fakeSMS(t, env)
+	notices := fakeSNS(t, env)
 	const slug = "desert-cool-hvac"
 	env.Crews(t, slug, 2)
 	codes := []string{env.Send(t, slug, "6025550101"), env.Send(t, slug, "6025550102"), env.Send(t, slug, "6025550103")}
@@ -138,6 +141,38 @@ func TestPermissions(t *testing.T) {
 		send(t, "POST", "/inbox/settings/owner-phone-code", "csrf="+csrf+"&code="+code[1], 303)
 		send(t, "POST", "/inbox/settings/text-me", "csrf="+csrf+"&text_me=urgent", 303)
 	})
+	// The offer's sections: each a conditional put of the business; a
+	// new window length first reads the count of holds taken
+	// (GetItem) and the holds ahead (Query): here one is live, so it is
+	// refused.
+	t.Run("offer", func(t *testing.T) {
+		version := func(section string) string {
+			t.Helper()
+			m := regexp.MustCompile(`name="version" value="([^"]+)"`).FindStringSubmatch(send(t, "GET", "/inbox/settings/"+section, "", 200).Body)
+			if m == nil {
+				t.Fatalf("no version on the %s section", section)
+			}
+			return m[1]
+		}
+		send(t, "POST", "/inbox/settings/add-service", "csrf="+csrf+"&version="+version("services")+
+			"&name_en=Duct+cleaning&name_es=Limpieza+de+ductos&desc_en=Ducts.&desc_es=Ductos.&urgent=on", 303)
+		send(t, "POST", "/inbox/settings/area", "csrf="+csrf+"&version="+version("area")+"&label=Phoenix&zip_codes=85004+85006+85008", 303)
+		send(t, "POST", "/inbox/settings/windows", "csrf="+csrf+"&version="+version("windows")+"&arrival_window_minutes=90&books_up_to_days_ahead=14", 409)
+		send(t, "POST", "/inbox/settings/windows", "csrf="+csrf+"&version="+version("windows")+"&arrival_window_minutes=120&books_up_to_days_ahead=21", 303)
+	})
+	// Back to preview, then asking to go live on a stack where the
+	// operator approves: a conditional put of the business each, and the
+	// message on the operator's topic.
+	t.Run("go live", func(t *testing.T) {
+		send(t, "POST", "/inbox/back-to-preview", "csrf="+csrf, 303)
+		res := send(t, "POST", "/inbox/go-live", "csrf="+csrf, 303)
+		if loc := res.Headers["Location"]; loc != "/inbox?done=waiting" {
+			t.Errorf("go live: got Location %q, want /inbox?done=waiting", loc)
+		}
+		if len(*notices) != 1 || !strings.Contains((*notices)[0], "ctl+businesses+approve+"+slug) {
+			t.Errorf("got notices %q, want one naming ctl businesses approve %s", *notices, slug)
+		}
+	})
 	t.Run("sign out", func(t *testing.T) {
 		send(t, "POST", "/inbox/sign-out", "csrf="+csrf, 303)
 	})
@@ -193,6 +228,24 @@ func fakeSMS(t *testing.T, env *lambdatest.Env) *[]string {
 	t.Cleanup(sms.Close)
 	env.Vars[smstext.EndpointVariable] = sms.URL
 	return &texts
+}
+
+// fakeSNS stands in for SNS in env: the stack has an operator topic and
+// its operator approves new businesses; the bodies of the messages
+// published are kept, in order.
+func fakeSNS(t *testing.T, env *lambdatest.Env) *[]string {
+	env.Vars["NEW_BUSINESS_APPROVAL"] = "operator"
+	env.Vars["OPERATOR_TOPIC_ARN"] = "arn:aws:sns:us-east-1:" + lambdatest.AccountID + ":doorstep-OperatorTopic-AbCdEf"
+	var published []string
+	sns := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		published = append(published, string(body))
+		w.Header().Set("Content-Type", "text/xml")
+		io.WriteString(w, `<PublishResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><PublishResult><MessageId>94f20ce6-13c5-43a0-9a9e-ca52d816e90b</MessageId></PublishResult><ResponseMetadata><RequestId>f187a3c1-376f-11df-8963-01868b7c937a</RequestId></ResponseMetadata></PublishResponse>`)
+	}))
+	t.Cleanup(sns.Close)
+	env.Vars[snsnotice.EndpointVariable] = sns.URL
+	return &published
 }
 
 // webEvent is the sample event (GET /inbox) sent as method to path, with

@@ -2,15 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 )
 
 const (
-	loadSynopsis        = "load FILE"
+	loadSynopsis        = "load FILE [--owner-fields F1,F2]"
 	mintTokenSynopsis   = "mint-token SLUG"
 	mintFeedSynopsis    = "mint-feed-token SLUG"
 	createTableSynopsis = "create-table"
@@ -18,10 +21,29 @@ const (
 
 // load checks the whole business file before it stores anything, so that a
 // mistake in the tenth record leaves the table as it was, not half loaded.
+// A business not stored yet is stored as the file has it. One that is
+// stored keeps its owner's fields (booking.OwnerFieldNames): load changes
+// only the operator's (booking.OperatorFields), prints each owner's field
+// where the file and the stored record differ, and writes those named in
+// --owner-fields. Each write is conditional on the record as read
+// (booking.OperatorUpdate); an owner's change in between makes it read
+// again and merge again, up to loadTries times.
 func (c *ctl) load(ctx context.Context, args []string) error {
-	pos, err := parseCommand(newFlagSet("load"), loadSynopsis, args, "FILE")
+	fs := newFlagSet("load")
+	ownerFields := fs.String("owner-fields", "", "")
+	pos, err := parseCommand(fs, loadSynopsis, args, "FILE")
 	if err != nil {
 		return err
+	}
+	var named []string
+	if *ownerFields != "" {
+		named = strings.Split(*ownerFields, ",")
+		owners := booking.OwnerFieldNames()
+		for _, f := range named {
+			if !slices.Contains(owners, f) {
+				return usagef(loadSynopsis, "--owner-fields: %q is not an owner's field; want some of %s, joined by commas", f, strings.Join(owners, ","))
+			}
+		}
 	}
 	path := pos[0]
 	f, err := os.Open(path)
@@ -42,42 +64,80 @@ func (c *ctl) load(ctx context.Context, args []string) error {
 	}
 	for _, b := range businesses {
 		var note string
-		err := store.UpdateBusiness(ctx, b.Slug, func(stored *booking.Business) (*booking.Business, error) {
-			note = keepInboxToken(stored, b)
-			if stored != nil && b.FeedTokenSHA256 == "" {
-				// Likewise the calendar feed's (mint-feed-token): the
-				// business's subscribed calendars keep working.
-				b.FeedTokenSHA256 = stored.FeedTokenSHA256
+		var diffs []booking.FieldDiff
+		for try := 1; ; try++ {
+			err = booking.OperatorUpdate(ctx, store, b.Slug, c.now(), func(stored *booking.Business) (*booking.Business, error) {
+				note, diffs = "", nil
+				if stored == nil {
+					note = newNote(b)
+					created := *b
+					if !created.Preview {
+						created.Approved = true // the operator publishes it
+					}
+					return &created, nil
+				}
+				merged, d, err := booking.MergeLoaded(stored, b, named)
+				if err != nil {
+					return nil, err
+				}
+				note, diffs = loadNote(stored, b), d
+				return merged, nil
+			})
+			if errors.Is(err, booking.ErrBusinessChanged) && try < loadTries {
+				continue // the owner changed it meanwhile: merge with that
 			}
-			return b, nil
-		})
+			break
+		}
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(c.stdout, "stored %s: %s\n", b.Slug, note)
+		for _, d := range diffs {
+			what := "kept as stored (--owner-fields " + d.Field + " writes the file's)"
+			if d.Written {
+				what = "written from the file (--owner-fields)"
+			}
+			fmt.Fprintf(c.stdout, "  owner's field %s differs: stored %s, file %s: %s\n", d.Field, clip(d.Stored), clip(d.File), what)
+		}
 	}
 	return nil
 }
 
-// keepInboxToken gives b the inbox token hash of the stored record when the
-// file gives none: the file is the business's public record, written by
-// hand, and the hash is made by mint-token, so a file without it means "no
-// change", not "lock the business out". It returns what became of the
-// token, for the operator. UpdateBusiness stores b only if the stored
-// record is still the one read, so a token minted meanwhile is not undone.
-func keepInboxToken(stored, b *booking.Business) string {
-	switch {
-	case stored == nil && b.InboxTokenSHA256 == "":
-		return "new business; no inbox token yet (ctl mint-token " + b.Slug + ")"
-	case stored == nil:
-		return "new business; inbox token hash from the file"
-	case b.InboxTokenSHA256 != "":
-		return "replaced; inbox token hash from the file"
-	case stored.InboxTokenSHA256 != "":
-		b.InboxTokenSHA256 = stored.InboxTokenSHA256
-		return "replaced; kept its inbox token"
+// loadTries is how many times load reads and merges a business whose
+// record changed between its read and its write.
+const loadTries = 5
+
+// clip shortens a field's JSON for a line of load's report.
+func clip(v string) string {
+	if v == "" {
+		return "(none)"
 	}
-	return "replaced; no inbox token yet (ctl mint-token " + b.Slug + ")"
+	if r := []rune(v); len(r) > 60 {
+		return string(r[:57]) + "..."
+	}
+	return v
+}
+
+// loadNote says what a load did to a stored business's operator's fields
+// and tokens.
+func loadNote(stored, file *booking.Business) string {
+	token := "kept its inbox token"
+	switch {
+	case file.InboxTokenSHA256 != "":
+		token = "inbox token hash from the file"
+	case stored.InboxTokenSHA256 == "":
+		token = "no inbox token yet (ctl mint-token " + file.Slug + ")"
+	}
+	return "kept the owner's fields; " + token
+}
+
+// newNote says what became of a new business's inbox token, for the
+// operator.
+func newNote(b *booking.Business) string {
+	if b.InboxTokenSHA256 == "" {
+		return "new business; no inbox token yet (ctl mint-token " + b.Slug + ")"
+	}
+	return "new business; inbox token hash from the file"
 }
 
 // mintToken prints the token alone on standard output, so that
@@ -131,14 +191,15 @@ func (c *ctl) replaceToken(ctx context.Context, name, synopsis string, args []st
 		return "", false, err
 	}
 	var token string
-	err = store.UpdateBusiness(ctx, b.Slug, func(stored *booking.Business) (*booking.Business, error) {
+	err = booking.OperatorUpdate(ctx, store, b.Slug, c.now(), func(stored *booking.Business) (*booking.Business, error) {
 		if stored == nil {
 			return nil, booking.Errorf(booking.NotFound, "no business has the slug %q", b.Slug)
 		}
-		field := hash(stored)
+		changed := *stored
+		field := hash(&changed)
 		replaced = *field != ""
 		token, *field = mint(stored.Slug)
-		return stored, nil
+		return &changed, nil
 	})
 	if err != nil {
 		return "", false, err

@@ -33,13 +33,34 @@ Usage:
   go run ./infra/ctl [global flags] COMMAND [ARGS] [flags]
 
 Commands:
-  load FILE
+  load FILE [--owner-fields F1,F2]
       Check the whole business file (a JSON array of business records, the
-      getBusiness shape plus the optional private fields inbox_email,
+      getBusiness shape plus the optional private fields such as inbox_email,
       inbox_token_sha256 and feed_token_sha256), then store each business. A
-      stored business keeps its inbox and feed token hashes when the file
+      business not stored yet is stored as the file has it (approved when it
+      is live in the file). A stored one keeps its owner's fields (all but
+      example, booking_deposit, requests_per_hour, max_unanswered, approved
+      and suspended): load writes the operator's fields, sets approved and
+      suspended only when the file says true, and prints each owner's field
+      where the file and the stored record differ.
+        --owner-fields  write these owner's fields from the file too, by
+                        name (hours,days_off,...)
+      A stored business keeps its inbox and feed token hashes when the file
       gives none, so reloading a file locks no business out of its inbox or
-      its calendar feed. Businesses not in the file stay as they are.
+      its calendar feed. Businesses not in the file stay as they are. Every
+      write is conditional on the record as read, and kept in the
+      business's history of changes as the operator's.
+  businesses list [--pending]
+      One line per business: slug, state (preview, waiting, live,
+      suspended), name, inbox e-mail. --pending: only those waiting for
+      the operator's approval to go live, oldest first.
+  businesses approve SLUG
+      Approve the business: if its owner asked to go live and its checklist
+      still holds, it goes live now; either way its owner goes live (again)
+      without asking from then on.
+  businesses suspend SLUG
+      Suspend the business: it takes no requests (BOOKING_PAUSED) and its
+      inbox is read-only. businesses unsuspend SLUG lifts it.
   mint-token SLUG
       Make a new inbox token for the business and store only its SHA-256.
       The token is printed once, alone on standard output (notes go to
@@ -206,6 +227,8 @@ func (c *ctl) dispatch(ctx context.Context, args []string) error {
 		return c.erase(ctx, args)
 	case "export": // export.go
 		return c.export(ctx, args)
+	case "businesses": // approval.go
+		return c.businesses(ctx, args)
 	case "requests":
 		if len(args) == 0 {
 			return usagef("", "requests: want list, show, move, add-sweep-keys or add-erase-keys")

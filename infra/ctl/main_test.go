@@ -222,7 +222,12 @@ func testLoad(t *testing.T, f *fixture) {
 		t.Fatal(err)
 	}
 	for _, b := range fromFile {
-		got, _ := booking.EncodeBusinessRecord(f.business(t, b.Slug))
+		stored := *f.business(t, b.Slug)
+		if !stored.Approved || len(stored.Changes) != 1 || stored.Changes[0].By != booking.ByOperator || !stored.Changes[0].At.Equal(now) {
+			t.Errorf("stored %s: got approved %v, changes %+v; want approved (loaded live) and one change by the operator at now", b.Slug, stored.Approved, stored.Changes)
+		}
+		stored.Approved, stored.Changes = false, nil
+		got, _ := booking.EncodeBusinessRecord(&stored)
 		want, _ := booking.EncodeBusinessRecord(b)
 		if string(got) != string(want) {
 			t.Errorf("stored %s: got\n%s\nwant\n%s", b.Slug, got, want)
@@ -235,8 +240,8 @@ func testLoad(t *testing.T, f *fixture) {
 	// A minted hash survives a reload of a file that has none.
 	token := strings.TrimSpace(f.mustRun(t, "mint-token", desert))
 	stdout = f.mustRun(t, "load", "testdata/businesses.json")
-	if !strings.Contains(stdout, "stored desert-cool-hvac: replaced; kept its inbox token\n") ||
-		!strings.Contains(stdout, "stored austin-rapid-plumbing: replaced; no inbox token yet") {
+	if !strings.Contains(stdout, "stored desert-cool-hvac: kept the owner's fields; kept its inbox token\n") ||
+		!strings.Contains(stdout, "stored austin-rapid-plumbing: kept the owner's fields; no inbox token yet") {
 		t.Errorf("reload: got\n%s\nwant desert to keep its token", stdout)
 	}
 	if !f.business(t, desert).OpensInbox(token) {

@@ -267,9 +267,12 @@ func handlerOn(ctx context.Context, client *dynamodb.Client, siteURL string, log
 	// No payment provider runs here: every deposit is simulated, says so
 	// (getBusiness, the status, the inbox) and is paid on the simulated
 	// page. Each business's booking_url is the local form (bookingurl.go).
+	// A business goes live when its checklist holds: there is no operator
+	// here to approve it (NewBusinessApproval auto).
 	config := booking.Config{
 		Store: withLocalForms(notify.Notifying(store, notifier, log), siteURL), SiteURL: siteURL, Now: time.Now, Observer: events,
 		SimulateDeposits: true, SignupsPerHour: defaultLocalSignupsPerHour, FormSiteURL: formSiteURL(siteURL),
+		NewBusinessApproval: booking.ApprovalAuto,
 	}
 	for _, o := range opts {
 		o(&config)

@@ -36,6 +36,10 @@ type Bookings struct {
 	// is built on (Config.FormSiteURL).
 	signupsPerHour int
 	formSiteURL    string
+	// approval and operator: how a business's going live is approved
+	// (Config.NewBusinessApproval, Config.Operator).
+	approval string
+	operator OperatorNotices
 }
 
 // Config is what the service is made of.
@@ -77,6 +81,12 @@ type Config struct {
 	// gives an https name here and shows its own form in its reads
 	// (infra/local/bookingurl.go).
 	FormSiteURL string
+	// NewBusinessApproval is how a business's first going live is
+	// approved: ApprovalOperator (the default; "" is it) or ApprovalAuto.
+	NewBusinessApproval string
+	// Operator is told of a business waiting for approval (GoLive); nil:
+	// nobody is, and ctl businesses list --pending still lists it.
+	Operator OperatorNotices
 }
 
 // NoSiteURL is the SiteURL of a service that builds no link to the site
@@ -112,14 +122,26 @@ func New(c Config) (*Bookings, error) {
 	if c.FormSiteURL == "" {
 		c.FormSiteURL = c.SiteURL
 	}
+	approval := c.NewBusinessApproval
+	switch approval {
+	case "":
+		approval = ApprovalOperator
+	case ApprovalOperator, ApprovalAuto:
+	default:
+		errs = append(errs, fmt.Errorf("booking: NewBusinessApproval: want %s or %s, got %q", ApprovalOperator, ApprovalAuto, approval))
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	s := &Bookings{signupsPerHour: c.SignupsPerHour, formSiteURL: strings.TrimSuffix(c.FormSiteURL, "/"), personalDataDays: days, store: c.Store, siteURL: strings.TrimSuffix(c.SiteURL, "/"), payments: c.Payments,
+	s := &Bookings{signupsPerHour: c.SignupsPerHour, formSiteURL: strings.TrimSuffix(c.FormSiteURL, "/"),
+		approval: approval, operator: c.Operator, personalDataDays: days, store: c.Store, siteURL: strings.TrimSuffix(c.SiteURL, "/"), payments: c.Payments,
 		simulate: c.SimulateDeposits, now: c.Now, observer: c.Observer, textsOff: c.TextsOff}
 	if s.observer == nil {
 		s.observer = nobody{}
 	}
+	// Every change the domain makes to a business record is the owner's:
+	// checked and recorded in one place (ownerWrites).
+	s.store = ownerWrites{Store: c.Store, now: c.Now}
 	return s, nil
 }
 
@@ -146,6 +168,12 @@ func (s *Bookings) Business(ctx context.Context, slug string) (*Business, error)
 // deposit is simulated when deposits are (Config.SimulateDeposits); b itself
 // otherwise. The store's record (and its cache) is never changed.
 func (s *Bookings) withPayments(b *Business) *Business {
+	if b.Suspended && b.AcceptingRequests {
+		// A suspended business takes no requests: the public sees it paused.
+		c := *b
+		c.AcceptingRequests = false
+		b = &c
+	}
 	if !s.simulate || b.BookingDeposit == nil || b.BookingDeposit.Simulated {
 		return b
 	}
@@ -173,8 +201,8 @@ func (s *Bookings) ArrivalWindows(ctx context.Context, b *Business, q WindowQuer
 	if first.IsZero() {
 		first = b.today(now)
 	}
-	a := Availability{Timezone: b.Timezone, AcceptingRequests: b.AcceptingRequests, Windows: []Window{}}
-	if !b.AcceptingRequests || first.After(b.lastBookableDate(now)) {
+	a := Availability{Timezone: b.Timezone, AcceptingRequests: b.TakesRequests(), Windows: []Window{}}
+	if !b.TakesRequests() || first.After(b.lastBookableDate(now)) {
 		return a, nil
 	}
 	// Local days are at most 14 hours away from UTC days: a day either side

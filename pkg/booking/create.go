@@ -296,9 +296,9 @@ func (d draft) newRequest(b *Business, now time.Time) Request {
 // day off).
 func (d *draft) checkBusinessRules(b *Business, now time.Time) error {
 	switch {
-	case !b.AcceptingRequests && b.Phone == "":
+	case !b.TakesRequests() && b.Phone == "":
 		return Errorf(BookingPaused, "%s takes no online requests yet", b.Name)
-	case !b.AcceptingRequests:
+	case !b.TakesRequests():
 		return Errorf(BookingPaused, "%s has paused online requests; call them at %s instead", b.Name, b.Phone)
 	case !b.serves(d.Address.ZIP):
 		return outOfArea(b, d.Address.ZIP)

@@ -214,6 +214,9 @@ func (in *Inbox) Move(ctx context.Context, code string, action Action, windowSta
 // given the request as read and the transition, before anything is
 // written.
 func (in *Inbox) MoveIf(ctx context.Context, code string, action Action, windowStart time.Time, check MoveCheck) (InboxRequest, error) {
+	if in.b.Suspended {
+		return InboxRequest{}, errSuspended(in.b)
+	}
 	r, err := in.request(ctx, code)
 	if err != nil {
 		return InboxRequest{}, err

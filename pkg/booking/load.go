@@ -105,6 +105,9 @@ func (b *Business) validate() error {
 	case b.BooksUpToDaysAhead < 0 || b.BooksUpToDaysAhead > 365:
 		return fieldErr("books_up_to_days_ahead", "want 0 to 365, got %d", b.BooksUpToDaysAhead)
 	}
+	if err := ownerTextErr("name", b.Name, MaxBusinessName, b.Phone); err != nil {
+		return err
+	}
 	loc, err := location(b.Timezone)
 	if err != nil || b.Timezone == "" || b.Timezone == "Local" {
 		return fieldErr("timezone", "unknown time zone %q", b.Timezone)
@@ -232,6 +235,17 @@ func (b *Business) validateServices() error {
 			return fieldErr(field+".name", "want text in en and es")
 		case s.Description.EN == "" || s.Description.ES == "":
 			return fieldErr(field+".description", "want text in en and es")
+		}
+		for _, t := range []struct {
+			field, text string
+			max         int
+		}{
+			{".name.en", s.Name.EN, MaxServiceName}, {".name.es", s.Name.ES, MaxServiceName},
+			{".description.en", s.Description.EN, MaxServiceDescription}, {".description.es", s.Description.ES, MaxServiceDescription},
+		} {
+			if err := ownerTextErr(field+t.field, t.text, t.max, b.Phone); err != nil {
+				return err
+			}
 		}
 		seen[s.ID] = true
 	}

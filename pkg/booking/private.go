@@ -43,10 +43,15 @@ type Private struct {
 	// business (see Crews). Nobody sets it: the store raises it on every
 	// write of the record (KeepCrewsEver), never lowers it.
 	CrewsEver int `json:"crews_ever,omitempty"`
+	// RemovedServiceIDs are the IDs of the services the owner removed:
+	// a new service never gets one (NewServiceID), so that a request made
+	// for the removed one never names another.
+	RemovedServiceIDs []string `json:"removed_service_ids,omitempty"`
 
 	reminderSettings  // reminder_hour (reminder.go)
 	ownerTextSettings // owner_phone, text_me (ownertexts.go)
 	nudgeSettings     // nudge_urgent_minutes, nudge_minutes (nudge.go)
+	lifeSettings      // approved, approval_asked, suspended, changes (golive.go)
 }
 
 // The default limits of what a business takes from strangers: enough for a

@@ -66,7 +66,7 @@ func (s Schedule) Version() string {
 var ErrScheduleChanged = errors.New("the schedule changed meanwhile; nothing was stored")
 
 // UpdateSchedule stores next as the business's schedule, with the
-// store's conditional UpdateBusiness, on the condition that the stored
+// store's conditional update (updateOwned), on the condition that the stored
 // schedule is still the version seen (Schedule.Version): a change made in
 // between is never undone. The changed record is validated as the loader validates a
 // business file (Validate): an invalid value is INVALID_REQUEST naming the
@@ -75,56 +75,27 @@ var ErrScheduleChanged = errors.New("the schedule changed meanwhile; nothing was
 // Requests already made are never touched: those on a new day off stay
 // as they are, for the business to move or decline.
 func (in *Inbox) UpdateSchedule(ctx context.Context, seen string, next Schedule) (*Business, error) {
-	s, b := in.s, in.b
-	var after *Business
-	err := s.store.UpdateBusiness(ctx, b.Slug, func(stored *Business) (*Business, error) {
-		if stored == nil {
-			return nil, Errorf(NotFound, "no business has the slug %s", excerpt(b.Slug))
-		}
-		if stored.Schedule().Version() != seen {
-			after = stored
-			return nil, ErrScheduleChanged
-		}
-		changed := *stored
+	return in.updateOwned(ctx, func(b *Business) string { return b.Schedule().Version() }, seen, ErrScheduleChanged, func(changed *Business) error {
 		changed.DaysOff = slices.Clone(next.DaysOff)
 		if len(changed.DaysOff) == 0 {
 			changed.DaysOff = nil
 		}
 		changed.MinNoticeMinutes = next.MinNoticeMinutes
 		if next.CrewsPerWindow < 1 || next.CrewsPerWindow > MaxCrews {
-			return nil, Errorf(InvalidRequest, "crews_per_window: want 1 to %d, got %d", MaxCrews, next.CrewsPerWindow)
+			return Errorf(InvalidRequest, "crews_per_window: want 1 to %d, got %d", MaxCrews, next.CrewsPerWindow)
 		}
-		if stored.CrewsPerWindow != 0 || next.CrewsPerWindow != 1 {
+		if changed.CrewsPerWindow != 0 || next.CrewsPerWindow != 1 {
 			// Lowering it leaves the requests a window holds as they are
 			// (Crews): the window takes none until it has room again.
 			changed.CrewsPerWindow = next.CrewsPerWindow
 		}
 		changed.Hours = next.Hours.clone()
-		if stored.ReminderHour != nil || next.ReminderHour != DefaultReminderHour {
+		if changed.ReminderHour != nil || next.ReminderHour != DefaultReminderHour {
 			hour := next.ReminderHour
 			changed.ReminderHour = &hour
 		}
-		if err := changed.validate(); err != nil {
-			return nil, Errorf(InvalidRequest, "%v", err)
-		}
-		after = &changed
-		return after, nil
+		return nil
 	})
-	if errors.Is(err, ErrBusinessChanged) {
-		// Another change landed between the store's read and its write:
-		// as lost a race as a version that no longer matches.
-		if after, err = s.store.Business(ctx, b.Slug); err != nil {
-			return nil, err
-		}
-		return after, ErrScheduleChanged
-	}
-	if errors.Is(err, ErrScheduleChanged) {
-		return after, err
-	}
-	if err != nil {
-		return nil, err
-	}
-	return after, nil
 }
 
 // OnDayOff reports whether a window starting at start falls on one of b's

@@ -174,3 +174,8 @@ func (s *racingStore) UpdateBusiness(ctx context.Context, slug string, change fu
 	s.mu.Unlock()
 	return fmt.Errorf("put business %q: %w", slug, ErrBusinessChanged)
 }
+
+// UpdateBusinessAt races as UpdateBusiness does.
+func (s *racingStore) UpdateBusinessAt(ctx context.Context, slug string, _ time.Time, change func(*Business) (*Business, error)) error {
+	return s.UpdateBusiness(ctx, slug, change)
+}

@@ -521,3 +521,8 @@ func TestSetAcceptingRequests(t *testing.T) {
 		}
 	})
 }
+
+// UpdateBusinessAt is UpdateBusiness: the fake holds no windows.
+func (s *signInStore) UpdateBusinessAt(ctx context.Context, slug string, _ time.Time, change func(*Business) (*Business, error)) error {
+	return s.UpdateBusiness(ctx, slug, change)
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -31,8 +30,6 @@ const (
 	// DefaultSignupsPerHour is how many businesses a stack creates by
 	// sign-up in a clock hour (UTC) when Config.SignupsPerHour is 0.
 	DefaultSignupsPerHour = 30
-	// MaxBusinessName is the longest business name, in characters.
-	MaxBusinessName = 80
 	// SignupTimezone is a new business's time zone until its owner sets
 	// one: the Eastern zone, where most people in the US live.
 	SignupTimezone = "America/New_York"
@@ -99,19 +96,15 @@ var (
 	ErrInboxEmailTaken = errors.New("the inbox_email is another business's")
 )
 
-var (
-	urlLike   = regexp.MustCompile(`(?i)(://|www\.|\.(com|net|org|io|co|us|biz|info|app|site|online|mx|es)\b)`)
-	phoneLike = regexp.MustCompile(`\d[\d\s().-]{5,}\d`)
-)
-
 // CheckSignup returns each field of in that is wrong, in the form's
 // order; none when in can be signed up.
 func CheckSignup(in SignupInput) []SignupField {
 	var bad []SignupField
+	// The name is owner text (ownertext.go): the rules an owner's edit of
+	// it meets, and a slug must be made of it. No phone number is the
+	// business's own yet.
 	name := strings.TrimSpace(in.Name)
-	switch {
-	case name == "", utf8.RuneCountInString(name) > MaxBusinessName, oneLine(InvalidName, "name", name) != nil,
-		strings.Contains(name, "@"), urlLike.MatchString(name), phoneLike.MatchString(name), SlugFromName(name) == "":
+	if OwnerTextProblem(name, MaxBusinessName, "") != "" || SlugFromName(name) == "" {
 		bad = append(bad, SignupField{"name", InvalidName})
 	}
 	if !slices.Contains(Trades, in.Trade) {

@@ -52,7 +52,7 @@ func TestCheckSignup(t *testing.T) {
 		{"good", func(*SignupInput) {}, ""},
 		{"no name", func(in *SignupInput) { in.Name = "  " }, "name"},
 		{"too long a name", func(in *SignupInput) { in.Name = strings.Repeat("a", MaxBusinessName+1) }, "name"},
-		{"a name of 80", func(in *SignupInput) { in.Name = strings.Repeat("ñ", MaxBusinessName) }, ""},
+		{"a name of the longest", func(in *SignupInput) { in.Name = strings.Repeat("ñ", MaxBusinessName) }, ""},
 		{"a URL in the name", func(in *SignupInput) { in.Name = "Best Plumbing https://evil.example" }, "name"},
 		{"a site in the name", func(in *SignupInput) { in.Name = "cheap-pipes.com" }, "name"},
 		{"an e-mail address in the name", func(in *SignupInput) { in.Name = "Write to joe@pipes.example" }, "name"},

@@ -26,6 +26,14 @@ type Store interface {
 	// the stored CrewsEver when it had more (KeepCrewsEver).
 	UpdateBusiness(ctx context.Context, slug string, change func(stored *Business) (*Business, error)) error
 
+	// UpdateBusinessAt is UpdateBusiness, with one more condition when
+	// the change sets another arrival_window_minutes: that no request
+	// holds a window at now or later. Else it stores nothing and its error
+	// is ErrLiveRequestsAhead. The store decides it with conditions, never
+	// a read alone: a hold taken at once with the change either makes the
+	// change fail or fails itself (pkg/dynamo's README, "Window length").
+	UpdateBusinessAt(ctx context.Context, slug string, now time.Time, change func(stored *Business) (*Business, error)) error
+
 	// BusinessByInboxEmail returns the business, validated, whose
 	// inbox_email is email (any case), or an *Error with code NOT_FOUND. No
 	// two businesses have one inbox_email: the store refuses the second.

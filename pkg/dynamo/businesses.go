@@ -2,8 +2,10 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -37,6 +39,90 @@ func (s *Store) PutBusiness(ctx context.Context, b *booking.Business) error {
 // one while reloading a file) never undoes a change made in between; it
 // fails instead, to be tried again.
 func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(stored *booking.Business) (*booking.Business, error)) error {
+	return s.updateBusiness(ctx, slug, nil, change)
+}
+
+// UpdateBusinessAt is UpdateBusiness, and a change of the window length
+// only while no request holds a window at now or later: see
+// booking.Store and README.md ("Window length"). A hold taken between its
+// read of the holds and its write makes the write fail; it then reads
+// again, a few times, before it gives up as contended.
+func (s *Store) UpdateBusinessAt(ctx context.Context, slug string, now time.Time, change func(stored *booking.Business) (*booking.Business, error)) error {
+	var err error
+	for range windowChangeAttempts {
+		if err = s.updateBusiness(ctx, slug, &now, change); !errors.Is(err, errHoldTaken) {
+			return err
+		}
+	}
+	return fmt.Errorf("put business %q: windows kept being taken while the window length changed: %w", slug, booking.ErrLiveRequestsAhead)
+}
+
+// windowChangeAttempts is how many times UpdateBusinessAt tries a change
+// of window length that a hold taken meanwhile made fail.
+const windowChangeAttempts = 4
+
+// errHoldTaken: a hold was taken between a window-length change's read of
+// the holds and its write.
+var errHoldTaken = errors.New("a window hold was taken meanwhile")
+
+// liveAheadSince is how far before now a hold's window may start and it
+// still be live: the longest window the loader takes (720 minutes), and
+// more.
+const liveAheadSince = 24 * time.Hour
+
+// holdsLiveAt reports whether any hold of the business is live at now (its
+// expires_at after now: a hold lasts at most to its window's end).
+func (s *Store) holdsLiveAt(ctx context.Context, slug string, now time.Time) (bool, error) {
+	live := false
+	err := s.queryHolds(ctx, slug, "sk BETWEEN :first AND :last", map[string]types.AttributeValue{
+		":first": str(holdSK(now.Add(-liveAheadSince).Truncate(time.Second), 0)),
+		":last":  str(prefixHold + "~"),
+	}, func(_ time.Time, _ int, _ string, expires int64) {
+		if expires > now.Unix() {
+			live = true
+		}
+	})
+	return live, err
+}
+
+// windowsItem is the update of the business's open count item that goes
+// with a change of its window length to minutes: the length holds are
+// taken on from then (takeOn). With takes (the count read before the read of
+// the holds), only while no hold was taken since: see README.md.
+func (s *Store) windowsItem(slug string, minutes int, takes *int64) types.TransactWriteItem {
+	u := &types.Update{
+		TableName:                 s.table,
+		Key:                       keyMap(businessPK(slug), skOpen),
+		UpdateExpression:          aws.String("SET window_minutes = :m"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":m": num(int64(minutes))},
+	}
+	switch {
+	case takes == nil:
+	case *takes == 0:
+		u.ConditionExpression = aws.String("attribute_not_exists(takes) OR takes = :zero")
+		u.ExpressionAttributeValues[":zero"] = num(0)
+	default:
+		u.ConditionExpression = aws.String("takes = :takes")
+		u.ExpressionAttributeValues[":takes"] = num(*takes)
+	}
+	return types.TransactWriteItem{Update: u}
+}
+
+// windowTakes is how many holds were ever counted on the business's open
+// count item (0 with none), read consistently.
+func (s *Store) windowTakes(ctx context.Context, slug string) (int64, error) {
+	item, err := s.get(ctx, businessPK(slug), skOpen)
+	if err != nil || item == nil {
+		return 0, err
+	}
+	if _, ok := item[attrTakes]; !ok {
+		return 0, nil
+	}
+	return unixAttr(item, attrTakes)
+}
+
+// updateBusiness is UpdateBusiness, and with now UpdateBusinessAt.
+func (s *Store) updateBusiness(ctx context.Context, slug string, now *time.Time, change func(stored *booking.Business) (*booking.Business, error)) error {
 	old, err := s.get(ctx, businessPK(slug), skProfile)
 	if err != nil {
 		return fmt.Errorf("put business %q: read the stored record: %w", slug, err)
@@ -73,6 +159,30 @@ func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(sto
 		oldEmail = stored.InboxEmail
 	}
 	in, at := s.putBusinessTransaction(b.Slug, doc, old, valid.Sites(), oldSites, valid.InboxEmail, oldEmail)
+	windowsAt := -1
+	if stored != nil && stored.ArrivalWindowMinutes != b.ArrivalWindowMinutes {
+		// Holds are taken on the window length (holdSteps): from this
+		// write on, only on the new one. With now, only while none is
+		// live: the count of holds taken is read before the holds, and
+		// the write's condition is that it is unchanged.
+		var takes *int64
+		if now != nil {
+			n, err := s.windowTakes(ctx, b.Slug)
+			if err != nil {
+				return fmt.Errorf("put business %q: read its window holds: %w", b.Slug, err)
+			}
+			switch live, err := s.holdsLiveAt(ctx, b.Slug, *now); {
+			case err != nil:
+				return fmt.Errorf("put business %q: read its window holds: %w", b.Slug, err)
+			case live:
+				return booking.ErrLiveRequestsAhead
+			}
+			takes = &n
+		}
+		windowsAt = len(in.TransactItems)
+		in.TransactItems = append(in.TransactItems, s.windowsItem(b.Slug, b.ArrivalWindowMinutes, takes))
+		at = append(at, claim{})
+	}
 	_, err = s.client.TransactWriteItems(ctx, in)
 	s.businesses.forget(b.Slug)
 	if err == nil {
@@ -84,14 +194,16 @@ func (s *Store) UpdateBusiness(ctx context.Context, slug string, change func(sto
 	case c == nil || c.code != reasonConditionalCheckFailed:
 	case c.item == 0:
 		return fmt.Errorf("put business %q: the stored record changed while this one was being stored; try again: %w: %w", b.Slug, booking.ErrBusinessChanged, err)
+	case c.item == windowsAt:
+		return fmt.Errorf("put business %q: %w", b.Slug, errHoldTaken)
 	default:
 		i := c.item
 		owner, lookupErr := s.claimOwner(ctx, c.reasons[i].Item, at[i])
 		if lookupErr != nil {
 			return fmt.Errorf("put business %q: %s: %w", b.Slug, at[i].what, lookupErr)
 		}
-		return fmt.Errorf("put business %q: %s business %q; store that business without it first: %w",
-			b.Slug, at[i].what, owner, err)
+		return fmt.Errorf("put business %q: %s business %q; store that business without it first: %w: %w",
+			b.Slug, at[i].what, owner, booking.ErrSiteTaken, err)
 	}
 	return fmt.Errorf("put business %q: %w", b.Slug, err)
 }
@@ -320,4 +432,38 @@ func (s *Store) Business(ctx context.Context, slug string) (*booking.Business, e
 	s.decoded.put(slug, doc.Value, b)
 	s.businesses.put(b)
 	return b, nil
+}
+
+// EachBusiness calls fn with every business in the table, validated, in no
+// order, until there are no more or fn fails: a Scan of the whole table
+// with consistent reads, for the operator's tools (ctl businesses list),
+// never a request path.
+func (s *Store) EachBusiness(ctx context.Context, fn func(*booking.Business) error) error {
+	p := dynamodb.NewScanPaginator(s.client.Scan, &dynamodb.ScanInput{
+		TableName:                 s.table,
+		FilterExpression:          aws.String("begins_with(pk, :business) AND sk = :sk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":business": str(prefixBusiness), ":sk": str(skProfile)},
+		ConsistentRead:            aws.Bool(true),
+		Limit:                     s.limit(),
+	})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("scan for businesses: %w", err)
+		}
+		for _, item := range page.Items {
+			doc, ok := item[attrDoc].(*types.AttributeValueMemberS)
+			if !ok {
+				return fmt.Errorf("stored business %v: no doc", item["pk"])
+			}
+			b, err := booking.DecodeBusiness([]byte(doc.Value))
+			if err != nil {
+				return fmt.Errorf("stored business: %w", err)
+			}
+			if err := fn(b); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

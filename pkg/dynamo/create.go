@@ -72,8 +72,9 @@ func (s *Store) createSteps(r booking.Request, key *booking.IdempotencyRecord, l
 		ifSet(email, s.notBlocked(r, "email", email)),
 		// One of the business's hourly slots, taken for an hour: RATE_LIMITED.
 		s.slotSteps(pk, slot, now),
-		// One more unanswered request at the business: RATE_LIMITED.
-		s.countSteps(pk, skOpen, limits.Unanswered, errUnanswered, errContended),
+		// One more unanswered request at the business: RATE_LIMITED; and
+		// its hold counted on the window length: INVALID_WINDOW.
+		s.openCountSteps(r, limits.Unanswered),
 		// One more open request for the phone, and the e-mail: TOO_MANY_OPEN.
 		s.countSteps(pk, phoneSK(r.Contact.Phone), maxOpen, errTooManyOpenPhone, nil),
 		ifSet(email, s.countSteps(pk, emailSK(r.BusinessSlug, email), maxOpen, errTooManyOpenEmail, nil)),
@@ -185,6 +186,15 @@ func (s *Store) slotSteps(pk string, slot slotChoice, now time.Time) []step {
 // conflicting.
 func (s *Store) countSteps(pk, sk string, max int, full, crowded error) []step {
 	return []step{{item: types.TransactWriteItem{Update: s.countUnder(pk, sk, attrOpenCount, max)}, failed: refuse(full), crowded: crowded}}
+}
+
+// openCountSteps adds one to the business's open count, unless it is at
+// max (RATE_LIMITED), and counts r's hold on its window length, unless the
+// business has another now (INVALID_WINDOW: takeOn).
+func (s *Store) openCountSteps(r booking.Request, max int) []step {
+	u := s.countUnder(businessPK(r.BusinessSlug), skOpen, attrOpenCount, max)
+	takeOn(u, r)
+	return []step{{item: types.TransactWriteItem{Update: u}, failed: s.orWindowLength(r, refuse(errUnanswered)), crowded: errContended}}
 }
 
 // The refusals of a create's steps: each made once, as no answer carries

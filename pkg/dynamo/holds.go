@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -174,6 +175,79 @@ func (s *Store) holdSteps(r booking.Request, choice holdChoice, now time.Time, s
 	}
 	return steps
 }
+
+// A hold is taken on a window length: every create and window move
+// counts its hold on the business's open count item (skOpen: a create
+// writes it anyway), on the condition that the window length there is
+// its window's (or that there is none yet). A change of the window length
+// (Store.UpdateBusinessAt) conditions its write on that count being the
+// one it read before it read the holds: the change and a hold taken on
+// the length before it never both pass. See README.md ("Window length").
+const (
+	takeSet        = "takes = if_not_exists(takes, :zero) + :one"
+	sameWindowCond = "(attribute_not_exists(window_minutes) OR window_minutes = :m)"
+)
+
+// windowMinutes is the length of r's window, in minutes.
+func windowMinutes(r booking.Request) int64 {
+	return int64(r.Window.End.Sub(r.Window.Start) / time.Minute)
+}
+
+// takeOn adds the count of a hold of r, and its condition, to an update
+// of the open count item.
+func takeOn(u *types.Update, r booking.Request) {
+	u.UpdateExpression = aws.String(*u.UpdateExpression + ", " + takeSet)
+	cond := sameWindowCond
+	if u.ConditionExpression != nil {
+		cond = "(" + *u.ConditionExpression + ") AND " + cond
+	}
+	u.ConditionExpression = aws.String(cond)
+	if u.ExpressionAttributeValues == nil {
+		u.ExpressionAttributeValues = map[string]types.AttributeValue{}
+	}
+	u.ExpressionAttributeValues[":zero"] = num(0)
+	u.ExpressionAttributeValues[":one"] = num(1)
+	u.ExpressionAttributeValues[":m"] = num(windowMinutes(r))
+	u.ReturnValuesOnConditionCheckFailure = types.ReturnValuesOnConditionCheckFailureAllOld
+}
+
+// takeStep counts a hold of r alone, for a move that changes no count.
+func (s *Store) takeStep(r booking.Request) step {
+	u := &types.Update{
+		TableName:           s.table,
+		Key:                 keyMap(businessPK(r.BusinessSlug), skOpen),
+		UpdateExpression:    aws.String("SET " + takeSet),
+		ConditionExpression: aws.String(sameWindowCond),
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":zero": num(0), ":one": num(1), ":m": num(windowMinutes(r)),
+		},
+	}
+	return step{item: types.TransactWriteItem{Update: u}, failed: refuse(errWindowLength)}
+}
+
+// orWindowLength answers a failed condition of an open count item that
+// counts a hold of r: errWindowLength when the window length there is
+// another (from the item the failure returned, or read again on an engine
+// that returns none), else otherwise's answer.
+func (s *Store) orWindowLength(r booking.Request, otherwise func(context.Context, failure) error) func(context.Context, failure) error {
+	return func(ctx context.Context, f failure) error {
+		item := f.old
+		if item == nil {
+			var err error
+			if item, err = s.get(ctx, businessPK(r.BusinessSlug), skOpen); err != nil {
+				return err
+			}
+		}
+		if m, ok := item[attrWindowMinutes].(*types.AttributeValueMemberN); ok && m.Value != strconv.FormatInt(windowMinutes(r), 10) {
+			return errWindowLength
+		}
+		return otherwise(ctx, f)
+	}
+}
+
+// errWindowLength: the business changed its window length since the
+// window was listed.
+var errWindowLength = booking.Errorf(booking.InvalidWindow, "this business changed the length of its arrival windows; list the windows again")
 
 // takenIfConflicted is a create's answer to its hold still failing after
 // the last attempt, by conflicts or by holds taken since each read: a

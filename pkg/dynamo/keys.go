@@ -45,6 +45,11 @@ const (
 	attrSweepShard = "sweep_shard" // while pending_payment or new: the sweep index's key
 	attrSweepAt    = "sweep_at"    // while pending_payment or new: when it lapses, booking.Request.LapsesAt (N, Unix seconds)
 	attrWindow     = "window"
+
+	// On the business's open count (skOpen), besides open_count: the
+	// window length holds are taken on, and how many were ever taken.
+	attrWindowMinutes = "window_minutes" // the business's arrival_window_minutes
+	attrTakes         = "takes"
 )
 
 // Two of the table's three global secondary indexes (the third,

@@ -88,8 +88,19 @@ func (s *Store) moveSteps(ctx context.Context, before, after booking.Request, t 
 		blocks = s.blockSteps(before)
 	}
 	if e.MoveWindow {
-		// As a create's, but at the last attempt any failure says taken.
+		// As a create's, but at the last attempt any failure says taken;
+		// counted on the window length, on the open count item that the
+		// move may update already (one update per item).
 		newHold = s.holdSteps(after, hold, now, refuse(errWindowTaken))
+		i := slices.IndexFunc(counts, func(st step) bool {
+			return st.item.Update != nil && st.item.Update.Key[attrSK].(*types.AttributeValueMemberS).Value == skOpen
+		})
+		if i >= 0 {
+			takeOn(counts[i].item.Update, after)
+			counts[i].failed = s.orWindowLength(after, counts[i].failed)
+		} else {
+			newHold = append([]step{s.takeStep(after)}, newHold...)
+		}
 	}
 	steps := slices.Concat(
 		// The request, from the state and window it was read with: INVALID_TRANSITION.

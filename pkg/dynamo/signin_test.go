@@ -499,3 +499,11 @@ func TestRaceOneTapLink(t *testing.T) {
 		})
 	}
 }
+
+// UpdateBusinessAt races as UpdateBusiness does.
+func (s racingUpdates) UpdateBusinessAt(ctx context.Context, slug string, now time.Time, change func(*booking.Business) (*booking.Business, error)) error {
+	return s.Store.UpdateBusinessAt(ctx, slug, now, func(stored *booking.Business) (*booking.Business, error) {
+		s.meanwhile(stored)
+		return change(stored)
+	})
+}

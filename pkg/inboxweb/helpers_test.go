@@ -202,11 +202,22 @@ type fixture struct {
 // local server's demo businesses.
 func newFixture(t *testing.T, config func(*inboxweb.Config)) *fixture {
 	t.Helper()
+	return newFixtureWith(t, nil, config)
+}
+
+// newFixtureWith is newFixture with the service's configuration changed
+// by service (when not nil) too.
+func newFixtureWith(t *testing.T, service func(*booking.Config), config func(*inboxweb.Config)) *fixture {
+	t.Helper()
 	client, table := dynamotest.Minidyn(t)
 	f := &fixture{clock: bookingtest.NewClock(start), store: dynamo.New(client, table), mail: &mailer{}, log: &syncBuffer{}}
 	dynamotest.PutBusinesses(t, f.store, demoFile, nil)
 	f.counted = &countingStore{Store: f.store}
-	f.bookings = bookingtest.New(t, booking.Config{Store: f.counted, SiteURL: siteURL, Now: f.clock.Now})
+	bc := booking.Config{Store: f.counted, SiteURL: siteURL, Now: f.clock.Now}
+	if service != nil {
+		service(&bc)
+	}
+	f.bookings = bookingtest.New(t, bc)
 	c := inboxweb.Config{
 		Bookings: f.bookings, Mailer: f.mail, SiteURL: siteURL, SignInDelay: 20 * time.Millisecond,
 		Now: f.clock.Now, Log: slog.New(slog.NewJSONHandler(f.log, &slog.HandlerOptions{Level: slog.LevelDebug})),

@@ -99,8 +99,10 @@ type handler struct {
 //	POST /inbox/requests/{code}/{action}      make the move
 //	GET  /inbox/settings                      pause or resume online requests; the links to the sections
 //	POST /inbox/settings                      do it, once confirmed
-//	GET  /inbox/settings/{section}            a section of the settings (settingsSections): hours, days-off, notice, calendar, booking-form, texts
-//	POST /inbox/settings/{form}               change the schedule: days-off (add one), remove-day-off, notice, crews, hours, reminder
+//	GET  /inbox/settings/{section}            a section of the settings (settingsSections): hours, days-off, notice, calendar, booking-form, texts,
+//	                                          details, services (?edit={id}), area, windows
+//	POST /inbox/settings/{form}               change the schedule: days-off (add one), remove-day-off, notice, crews, hours, reminder;
+//	                                          or the offer: details, add-service, edit-service, move-service, remove-service, area, windows
 //	POST /inbox/settings/feed                 make a new calendar feed address (the old one stops), 303 to its page
 //	GET  /inbox/settings/feed                 the new address, whole, to copy or subscribe to (until back to settings)
 //	POST /inbox/settings/feed-stop            stop the calendar feed
@@ -113,6 +115,9 @@ type handler struct {
 //	POST /start                               e-mail a sign-up link (or a sign-in link, to an owner); the same answer each time
 //	GET  /start/{token}                       the "Create my business" button (the token is not spent)
 //	POST /start/{token}                       create the business in preview, sign its owner in, 303 to the inbox
+//	POST /inbox/go-live                       go live when the checklist holds, or ask the operator to approve it
+//	POST /inbox/back-to-preview               back to preview
+//	POST /inbox/accepting                     pause (off) or resume (on) online requests, in one tap from the inbox
 //
 // Every form that changes something is a POST carrying the session's CSRF
 // token, from this site only (sameSite), each of its fields once. Another
@@ -174,6 +179,10 @@ func (h *handler) routes() []edge.Route {
 		{Method: post, Path: "/start/{token}", Handler: http.HandlerFunc(h.finishSignup)},
 		{Path: "/start", Handler: http.HandlerFunc(h.elsewhere)},
 		{Path: "/start/", Handler: http.HandlerFunc(h.elsewhere)},
+		// golive.go: going live, back to preview, pausing in one tap.
+		{Method: post, Path: "/inbox/go-live", Handler: h.form(h.goLive)},
+		{Method: post, Path: "/inbox/back-to-preview", Handler: h.form(h.backToPreview)},
+		{Method: post, Path: "/inbox/accepting", Handler: h.form(h.pauseHere)},
 		{Path: "/inbox", Handler: http.HandlerFunc(h.elsewhere)},
 		{Path: "/inbox/", Handler: http.HandlerFunc(h.elsewhere)},
 	}
@@ -238,6 +247,9 @@ func (h *handler) form(next func(http.ResponseWriter, *http.Request, Session)) h
 		h.inSession(w, r, func(w http.ResponseWriter, r *http.Request, s Session) {
 			if subtle.ConstantTimeCompare([]byte(sent), []byte(s.CSRF)) != 1 {
 				h.forbidden(w, r)
+				return
+			}
+			if h.readOnly(w, r, s) { // a suspended business (golive.go)
 				return
 			}
 			next(w, r, s)

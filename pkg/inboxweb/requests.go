@@ -27,7 +27,10 @@ func (h *handler) inbox(w http.ResponseWriter, r *http.Request, s Session) {
 	b := s.Inbox.Business()
 	lang := language(w, r, b)
 	now := h.Now()
-	v := inboxView{Paused: !b.AcceptingRequests}
+	v := inboxView{Paused: !b.AcceptingRequests, Live: h.liveView(b, s, lang)}
+	if key := liveDone[r.URL.Query().Get("done")]; key != "" {
+		v.Notice = tr(lang, key)
+	}
 	cursor := r.URL.Query().Get("before")
 	if cursor == "" { // the first page: what needs doing
 		open, err := h.all(r, s.Inbox, booking.StatusNew)

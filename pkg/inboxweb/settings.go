@@ -47,6 +47,12 @@ var settingsSections = []settingsSection{
 	{Key: "calendar", Title: "feed_title", Tab: "tab_calendar", Forms: []string{"feed-stopped"}},
 	{Key: "booking-form", Title: "embed_title", Tab: "tab_booking_form"},
 	{Key: "texts", Title: "texts_title", Tab: "tab_texts", Forms: []string{"owner-phone", "owner-phone-code", "text-me"}},
+	// What the business offers (offer.go).
+	{Key: "details", Title: "details_title", Tab: "tab_details", Forms: []string{"details"}},
+	{Key: "services", Title: "services_title", Tab: "tab_services", Forms: []string{"add-service", "edit-service", "move-service", "remove-service"}},
+	{Key: "area", Title: "area_title", Tab: "tab_area", Forms: []string{"area"}},
+	{Key: "windows", Title: "windows_title", Tab: "tab_windows", Forms: []string{"windows"}},
+	{Key: "history", Title: "history_title", Tab: "tab_history"},
 }
 
 // sectionPages are the sections' pages, by name, for the site.
@@ -105,7 +111,7 @@ func (h *handler) section(w http.ResponseWriter, r *http.Request, s Session) {
 	sec, ok := sectionOf(form)
 	switch {
 	case ok && sec.Key == form:
-	case slices.Contains(scheduleForms, form): // a form's address, only posted to
+	case slices.Contains(scheduleForms, form), slices.Contains(offerForms, form): // a form's address, only posted to
 		h.methodNotAllowed(w, r, http.MethodPost)
 		return
 	default:
@@ -116,6 +122,10 @@ func (h *handler) section(w http.ResponseWriter, r *http.Request, s Session) {
 	b := s.Inbox.Business()
 	lang := language(w, r, b)
 	v := h.settingsView(b, s, lang, sec.Key)
+	if sec.Key == "services" {
+		v.Offer.editing(b, r.URL.Query().Get("edit"))
+		v.Offer.Adding = v.Offer.Edit == nil && r.URL.Query().Get("add") == "1"
+	}
 	switch done := r.URL.Query().Get("done"); {
 	case sec.Key == "texts" && textsDone[done] != "":
 		v.Notice = tr(lang, textsDone[done]) // ownertexts.go
@@ -167,6 +177,8 @@ func (h *handler) settingsView(b *booking.Business, s Session, lang, section str
 	}
 	v.ReminderHour = sch.ReminderHour
 	v.Texts = h.textsSection(b)
+	v.Offer = offerOf(b, lang)
+	v.History = history(b, lang) // golive.go
 	v.Embed = embedSnippet(h.SiteURL, b, lang)
 	for hour := range 24 {
 		v.Hours = append(v.Hours, hourChoice{Hour: hour, Label: showClock(lang, fmt.Sprintf("%02d:00", hour))})
@@ -365,6 +377,10 @@ type problem struct {
 // shows it as it is now and says so (409); nothing is stored either way.
 func (h *handler) setSchedule(w http.ResponseWriter, r *http.Request, s Session) {
 	form := r.PathValue("form")
+	if slices.Contains(offerForms, form) {
+		h.setOffer(w, r, s)
+		return
+	}
 	if !slices.Contains(scheduleForms, form) {
 		h.notFound(w, r, &s)
 		return
@@ -441,6 +457,8 @@ func (h *handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 					d.Rows = []hoursRow{{}}
 				}
 			}
+		default:
+			v.Offer.keepTyped(form, refused)
 		}
 	}
 	for i := range v.Days {

@@ -49,6 +49,8 @@ type messageView struct {
 // inboxView is the list of the business's requests, in sections.
 type inboxView struct {
 	Paused bool
+	Live   liveView // going live (golive.go)
+	Notice string
 	Soon   []dayView  // accepted, today and tomorrow
 	Answer []itemView // new: the ones without a deposit, then the paid ones
 	DayOff []itemView // new or accepted, on one of the business's days off
@@ -230,6 +232,10 @@ type settingsView struct {
 	Embed                      embedView
 	// Texts is the section "Ways to be told" (ownertexts.go).
 	Texts textsView
+	// Offer is the sections of what the business offers (offer.go).
+	Offer offerView
+	// History is the section "History": the last changes, newest first (golive.go).
+	History []historyView
 }
 
 // feedView is the page that shows a new calendar feed's address.

@@ -36,7 +36,14 @@ type toolsFixture struct {
 
 func newToolsFixture(t *testing.T) *toolsFixture {
 	t.Helper()
-	bookings := newToolsBookings(t)
+	return newToolsFixtureWith(t, nil)
+}
+
+// newToolsFixtureWith is newToolsFixture with each business changed by
+// edit when it is not nil.
+func newToolsFixtureWith(t *testing.T, edit func(*booking.Business)) *toolsFixture {
+	t.Helper()
+	bookings := newToolsBookingsWith(t, edit)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := httptest.NewServer(mcptools.New(bookings, log))
 	t.Cleanup(srv.Close)
@@ -54,9 +61,14 @@ func newToolsFixture(t *testing.T) *toolsFixture {
 // the test businesses, at toolsStart.
 func newToolsBookings(t *testing.T) *booking.Bookings {
 	t.Helper()
+	return newToolsBookingsWith(t, nil)
+}
+
+func newToolsBookingsWith(t *testing.T, edit func(*booking.Business)) *booking.Bookings {
+	t.Helper()
 	client, table := dynamotest.Minidyn(t)
 	store := dynamo.New(client, table)
-	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
+	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", edit)
 	return bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://book.example.com", Now: func() time.Time { return toolsStart }})
 }
 

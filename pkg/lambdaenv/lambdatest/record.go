@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/pinpointsmsvoicev2"
 	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+	"github.com/aws/aws-sdk-go-v2/service/sns"
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/doorstep/doorstep/pkg/awsenv"
@@ -93,7 +94,7 @@ func Deployment(getenv func(string) string) iamcheck.Deployment {
 	for param, name := range map[string]string{
 		"SenderEmail": "SENDER_EMAIL", "StripeSecretArn": "STRIPE_SECRET_ARN",
 		"SmsOriginationIdentity": "SMS_ORIGINATION_IDENTITY", "PreviewInboxEmail": "PREVIEW_INBOX_EMAIL",
-		"TableName": "TABLE_NAME",
+		"TableName": "TABLE_NAME", "NewBusinessApproval": "NEW_BUSINESS_APPROVAL",
 	} {
 		if v := getenv(name); v != "" {
 			params[param] = v
@@ -112,6 +113,12 @@ func Deployment(getenv func(string) string) iamcheck.Deployment {
 	if formKey == "" {
 		formKey = "arn:aws:secretsmanager:" + region + ":" + AccountID + ":secret:FormKeySecret-AbCdEf"
 	}
+	// The operator's topic exists with OperatorEmail; its !Ref is its
+	// ARN, which the function gets as OPERATOR_TOPIC_ARN.
+	topic := getenv("OPERATOR_TOPIC_ARN")
+	if topic != "" {
+		params["OperatorEmail"] = "ops@example.com"
+	}
 	return iamcheck.Deployment{
 		Partition: "aws", Region: region, AccountID: AccountID, Parameters: params,
 		Names: map[string]string{
@@ -119,6 +126,7 @@ func Deployment(getenv func(string) string) iamcheck.Deployment {
 			"FormKeySecret":         formKey,
 			"NotifyDeadLetterQueue": "doorstep-NotifyDeadLetterQueue",
 			"RefundDeadLetterQueue": "doorstep-RefundDeadLetterQueue",
+			"OperatorTopic":         topic,
 		},
 	}
 }
@@ -267,6 +275,8 @@ func authorisations(d iamcheck.Deployment, c recorded) []iamcheck.Call {
 		return []iamcheck.Call{{Action: "secretsmanager:GetSecretValue", Resources: []string{id}}}
 	case *pinpointsmsvoicev2.SendTextMessageInput:
 		return []iamcheck.Call{{Action: "sms-voice:SendTextMessage", Resources: smsResources(d, in)}}
+	case *sns.PublishInput:
+		return []iamcheck.Call{{Action: "sns:Publish", Resources: []string{aws.ToString(in.TopicArn)}}}
 	}
 	return []iamcheck.Call{{Action: iamPrefix(c.service) + ":" + c.operation, Resources: []string{"*"}}}
 }

@@ -1,0 +1,159 @@
+package inboxweb_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/doorstep/doorstep/pkg/booking"
+)
+
+const previewSlug = "mile-high-electric" // preview, a simulated deposit, no confirmed mobile
+
+// confirmMobile stores a confirmed owner's mobile for slug, as
+// ConfirmOwnerPhone does.
+func (f *fixture) confirmMobile(t *testing.T, slug string) {
+	t.Helper()
+	err := f.store.UpdateBusiness(context.Background(), slug, func(stored *booking.Business) (*booking.Business, error) {
+		c := *stored
+		c.OwnerPhone = "3035550199"
+		return &c, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// operatorChange changes slug as ctl does (booking.OperatorUpdate).
+func (f *fixture) operatorChange(t *testing.T, slug string, change func(*booking.Business)) {
+	t.Helper()
+	err := booking.OperatorUpdate(context.Background(), f.store, slug, f.clock.Now(), func(stored *booking.Business) (*booking.Business, error) {
+		c := *stored
+		change(&c)
+		return &c, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestGoLiveFromTheInbox(t *testing.T) {
+	for _, approval := range []string{booking.ApprovalAuto, booking.ApprovalOperator} {
+		t.Run(approval, func(t *testing.T) {
+			f := newFixtureWith(t, func(c *booking.Config) { c.NewBusinessApproval = approval }, nil)
+			a, csrf := f.signIn(t, previewSlug)
+			post := func(path string, form url.Values) response {
+				t.Helper()
+				form.Set("csrf", csrf)
+				return f.do(t, a, "POST", path, form)
+			}
+
+			// The checklist: the mobile is missing, and links to where it is confirmed.
+			res := f.do(t, a, "GET", "/inbox", nil)
+			wantIn(t, res.body, `data-state="preview"`, "Before you go live", `data-check="email" data-done="true"`,
+				`data-check="mobile" data-done="false"`, `href="/inbox/settings/texts" id="fix-mobile"`, `data-check="hours" data-done="true"`)
+			wantNotIn(t, res.body, `id="go-live"`)
+			if res := post("/inbox/go-live", url.Values{}); res.status != http.StatusConflict {
+				t.Errorf("go live, not ready: got %d, want 409", res.status)
+			}
+			if b := f.business(t, previewSlug); !b.Preview {
+				t.Fatal("it went live without its checklist")
+			}
+
+			f.confirmMobile(t, previewSlug)
+			res = f.do(t, a, "GET", "/inbox", nil)
+			wantIn(t, res.body, `data-check="mobile" data-done="true"`, `id="go-live"`)
+			res = post("/inbox/go-live", url.Values{})
+			if approval == booking.ApprovalOperator {
+				if res.status != http.StatusSeeOther || res.location != "/inbox?done=waiting" {
+					t.Fatalf("go live: got %d to %q, want 303 to /inbox?done=waiting", res.status, res.location)
+				}
+				res = f.do(t, a, "GET", res.location, nil)
+				wantIn(t, res.body, `data-state="waiting"`, "Waiting for Doorstep&#39;s approval", `id="back-to-preview"`)
+				wantNotIn(t, res.body, `id="go-live"`)
+				if b := f.business(t, previewSlug); !b.Preview || !b.Waiting() {
+					t.Fatalf("asked: preview %v, waiting %v; want both", b.Preview, b.Waiting())
+				}
+				f.operatorChange(t, previewSlug, func(b *booking.Business) { booking.Approve(b) })
+			} else if res.status != http.StatusSeeOther || res.location != "/inbox?done=live" {
+				t.Fatalf("go live: got %d to %q, want 303 to /inbox?done=live", res.status, res.location)
+			}
+			b := f.business(t, previewSlug)
+			if b.Preview || !b.AcceptingRequests || b.BookingDeposit.Simulated {
+				t.Fatalf("live: preview %v, accepting %v, simulated deposit %v", b.Preview, b.AcceptingRequests, b.BookingDeposit.Simulated)
+			}
+			res = f.do(t, a, "GET", "/inbox?done=live", nil)
+			wantIn(t, res.body, `data-state="live"`, "You are live", `id="back-to-preview"`, `id="pause-now"`)
+			wantNotIn(t, res.body, `id="checklist"`)
+
+			// Pausing is one tap, and so is resuming.
+			if res := post("/inbox/accepting", url.Values{"accepting_requests": {"off"}}); res.status != http.StatusSeeOther || f.business(t, previewSlug).AcceptingRequests {
+				t.Errorf("pause: got %d, accepting %v", res.status, f.business(t, previewSlug).AcceptingRequests)
+			}
+			wantIn(t, f.do(t, a, "GET", "/inbox?done=off", nil).body, `id="resume-now"`, "Online requests are paused.")
+			if res := post("/inbox/accepting", url.Values{"accepting_requests": {"on"}}); res.status != http.StatusSeeOther || !f.business(t, previewSlug).AcceptingRequests {
+				t.Errorf("resume: got %d", res.status)
+			}
+			if res := post("/inbox/accepting", url.Values{"accepting_requests": {"maybe"}}); res.status != http.StatusBadRequest {
+				t.Errorf("accepting_requests=maybe: got %d, want 400", res.status)
+			}
+
+			// Back to preview is one tap.
+			if res := post("/inbox/back-to-preview", url.Values{}); res.status != http.StatusSeeOther || res.location != "/inbox?done=preview" {
+				t.Fatalf("back to preview: got %d to %q", res.status, res.location)
+			}
+			if b := f.business(t, previewSlug); !b.Preview || !b.BookingDeposit.Simulated {
+				t.Errorf("back to preview: preview %v, simulated %v", b.Preview, b.BookingDeposit.Simulated)
+			}
+			wantIn(t, f.do(t, a, "GET", "/inbox?done=preview&lang=es", nil).body, "De vuelta en vista previa", "Antes de publicar", `id="go-live" type="submit">Publicar`)
+
+			// Without the CSRF token nothing moves.
+			if res := f.do(t, a, "POST", "/inbox/go-live", url.Values{}); res.status != http.StatusForbidden {
+				t.Errorf("go live without CSRF: got %d, want 403", res.status)
+			}
+
+			// The history, in settings.
+			res = f.do(t, a, "GET", "/inbox/settings/history", nil)
+			wantIn(t, res.body, `id="history"`, "You (inbox@mile-high-electric.example.com)", "preview or live", "online requests on or paused")
+			if approval == booking.ApprovalOperator {
+				wantIn(t, res.body, "Doorstep&#39;s operator", "approval")
+			}
+			wantIn(t, f.do(t, a, "GET", "/inbox/settings/history?lang=es", nil).body, "Historial", "vista previa o publicado")
+		})
+	}
+}
+
+func TestSuspendedInboxIsReadOnly(t *testing.T) {
+	f := newFixture(t, nil)
+	const slug = "desert-cool-hvac"
+	code := f.create(t, slug, "", "", 1)
+	declined := f.createAt(t, slug, "", "", 1, 1)
+	f.businessMove(t, slug, declined, booking.ActionDecline, "")
+	a, csrf := f.signIn(t, slug)
+	f.operatorChange(t, slug, func(b *booking.Business) { b.Suspended = true })
+
+	res := f.do(t, a, "GET", "/inbox", nil)
+	wantIn(t, res.body, `data-state="suspended"`, "Your inbox is read-only", code)
+	wantNotIn(t, res.body, `id="pause-now"`, `id="back-to-preview"`)
+	if res := f.do(t, a, "GET", "/inbox/requests/"+code, nil); res.status != http.StatusOK {
+		t.Errorf("a request's page: got %d, want 200", res.status)
+	}
+	for _, path := range []string{"/inbox/accepting", "/inbox/settings", "/inbox/requests/" + code + "/accept", "/inbox/back-to-preview", "/inbox/settings/notice"} {
+		res := f.do(t, a, "POST", path, url.Values{"csrf": {csrf}, "accepting_requests": {"off"}})
+		if res.status != http.StatusForbidden {
+			t.Errorf("POST %s: got %d, want 403", path, res.status)
+		}
+		wantIn(t, res.body, "suspended this business")
+	}
+	if got := f.request(t, code).Status; got != booking.StatusNew {
+		t.Errorf("the request: got %s, want it still new", got)
+	}
+	// Erasing a request's personal details is still the person's right.
+	if res := f.do(t, a, "POST", "/inbox/requests/"+declined+"/erase", url.Values{"csrf": {csrf}}); res.status != http.StatusSeeOther || f.request(t, declined).Erased.IsZero() {
+		t.Errorf("erase: got %d, want 303 and the details erased", res.status)
+	}
+	if res := f.do(t, a, "POST", "/inbox/sign-out", url.Values{"csrf": {csrf}}); res.status != http.StatusSeeOther {
+		t.Errorf("sign out: got %d, want 303", res.status)
+	}
+}
