@@ -64,7 +64,8 @@ func (b *Business) TakesRequests() bool { return b.AcceptingRequests && !b.Suspe
 
 // ChecklistItem is one thing a business needs before it goes live.
 type ChecklistItem struct {
-	// Key names the item: "email", "mobile", "service", "zip", "hours".
+	// Key names the item: "email", "mobile", "service", "zip", "hours",
+	// "details" (the public phone, city and state).
 	Key  string
 	Done bool
 }
@@ -88,6 +89,9 @@ func (b *Business) Checklist() []ChecklistItem {
 		{Key: "service", Done: len(b.Services) > 0},
 		{Key: "zip", Done: len(b.ServiceArea.ZIPCodes) > 0},
 		{Key: "hours", Done: open},
+		// A signed-up business starts without them (Business.SettingUp);
+		// a live one must have them (Validate).
+		{Key: "details", Done: b.Phone != "" && b.City != "" && b.State != ""},
 	}
 }
 
@@ -306,7 +310,19 @@ type ownerWrites struct {
 }
 
 func (o ownerWrites) UpdateBusiness(ctx context.Context, slug string, change func(stored *Business) (*Business, error)) error {
-	return o.Store.UpdateBusiness(ctx, slug, func(stored *Business) (*Business, error) {
+	return o.Store.UpdateBusiness(ctx, slug, o.owned(change))
+}
+
+// UpdateBusinessAt is the offer's edits' way (a window length's change
+// among them): checked and recorded as UpdateBusiness's.
+func (o ownerWrites) UpdateBusinessAt(ctx context.Context, slug string, now time.Time, change func(stored *Business) (*Business, error)) error {
+	return o.Store.UpdateBusinessAt(ctx, slug, now, o.owned(change))
+}
+
+// owned is change as an owner's: refused on a suspended business or for
+// an operator's field, recorded in the history.
+func (o ownerWrites) owned(change func(stored *Business) (*Business, error)) func(stored *Business) (*Business, error) {
+	return func(stored *Business) (*Business, error) {
 		if stored != nil && stored.Suspended {
 			return nil, errSuspended(stored)
 		}
@@ -324,7 +340,7 @@ func (o ownerWrites) UpdateBusiness(ctx context.Context, slug string, change fun
 			by = "owner"
 		}
 		return RecordChange(stored, after, by, o.now()), nil
-	})
+	}
 }
 
 func isOperatorField(f string) bool { return slices.Contains(OperatorFields, f) }

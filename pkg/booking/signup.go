@@ -252,6 +252,7 @@ func (s *Bookings) FinishSignup(ctx context.Context, token string) (Session, err
 		if err != nil {
 			return Session{}, err
 		}
+		b = RecordChange(nil, b, rec.Email, now) // its history starts: created by its owner
 		err = s.store.CreateSignup(ctx, b, hash, s.signupsPerHour, now)
 		if !errors.Is(err, ErrSlugTaken) {
 			break
