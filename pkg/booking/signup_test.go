@@ -165,3 +165,39 @@ func TestSignupRefusesRequests(t *testing.T) {
 		t.Errorf("message = %q, want %q", err.(*Error).Message, want)
 	}
 }
+
+// TestSignupChecklist: a business just signed up has its e-mail and hours
+// done, and not its mobile, service, ZIP code or public details; with
+// them all it is ready, and the record it would publish is valid.
+func TestSignupChecklist(t *testing.T) {
+	s := &Bookings{formSiteURL: "https://book.example.com"}
+	b, err := s.NewSignupBusiness("fontaneria-jose", SignupRecord{Name: "Fontanería José", Trade: "plumbing", Email: "jose@example.com"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, missing := b.Ready()
+	if got, want := strings.Join(missing, " "), "mobile service zip details"; got != want {
+		t.Errorf("missing %q, want %q", got, want)
+	}
+	b.OwnerPhone = "5125550161"
+	b.Services = []Service{{ID: "drain-cleaning", Name: LocalText{EN: "Drain cleaning", ES: "Limpieza de drenaje"},
+		Description: LocalText{EN: "Clogged sinks.", ES: "Lavabos tapados."}}}
+	b.ServiceArea = ServiceArea{Label: "Austin", ZIPCodes: []string{"78701"}}
+	if ok, missing := b.Ready(); ok || strings.Join(missing, " ") != "details" {
+		t.Errorf("without the public details: ready %v, missing %v; want only details", ok, missing)
+	}
+	live := *b
+	publish(&live)
+	if err := live.Validate(); err == nil {
+		t.Error("a business without phone, city and state validates live")
+	}
+	b.Phone, b.City, b.State = "+15125550160", "Austin", "TX"
+	if ok, missing := b.Ready(); !ok {
+		t.Errorf("with everything: missing %v", missing)
+	}
+	live = *b
+	publish(&live)
+	if err := live.Validate(); err != nil {
+		t.Errorf("the record going live publishes: %v", err)
+	}
+}
