@@ -4,11 +4,14 @@
 // mobile to confirm it for texts of new requests. Both messages are
 // written to the table (dynamo.Outgoing) and sent by the notify function
 // from the stream, through SES and End User Messaging SMS.
+// It serves {SITE_URL}/start too: a business signs up by itself, from a
+// link e-mailed to its owner.
 //
 // Going live asks the operator's approval where the stack wants it: a
 // message on the operator's topic (Amazon SNS).
 //
 // Environment: TABLE_NAME, SITE_URL, SENDER_EMAIL, and optionally
+// SIGNUPS_PER_HOUR (the stack's SignupsPerHour; unset: 30),
 // SMS_ORIGINATION_IDENTITY (without it texts are off),
 // NEW_BUSINESS_APPROVAL (operator, the default, or auto),
 // OPERATOR_TOPIC_ARN, DYNAMODB_ENDPOINT and AWS_ENDPOINT_URL_SNS.
@@ -39,6 +42,10 @@ func main() {
 
 func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTPHandler, error) {
 	c, err := lambdaenv.NotifyConfigFrom(getenv) // TABLE_NAME, SITE_URL, SENDER_EMAIL
+	if err != nil {
+		return nil, err
+	}
+	signups, err := lambdaenv.SignupsPerHour(getenv) // SIGNUPS_PER_HOUR
 	if err != nil {
 		return nil, err
 	}
@@ -77,6 +84,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
 		TextsOff:            c.TextsOff, // the confirmation after a move, and the marks
+		SignupsPerHour:      signups,    // businesses created by sign-up in an hour
 		NewBusinessApproval: approval.NewBusinessApproval, Operator: operator,
 	})
 	if err != nil {

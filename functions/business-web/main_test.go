@@ -182,6 +182,33 @@ func TestPermissions(t *testing.T) {
 	t.Run("sign out", func(t *testing.T) {
 		send(t, "POST", "/inbox/sign-out", "csrf="+csrf, 303)
 	})
+	// Sign-up: the address's day count (UpdateItem), the owner lookup
+	// (GetItem), the pending item (PutItem); the link's page (nothing);
+	// the button: the pending item (GetItem), then one transaction of the
+	// business's puts, the pending item's delete and the stack's count
+	// (TransactWriteItems), and the session (PutItem).
+	t.Run("sign-up", func(t *testing.T) {
+		before := len(sent(t, env, notify.ChannelEmail))
+		invokeWeb(t, h, webEvent(t, "POST", "/start", "", "name=Fontaner%C3%ADa+Jos%C3%A9&trade=plumbing&email=jose%40example.com&terms=yes&lang=es"), 200)
+		mails := sent(t, env, notify.ChannelEmail)
+		if len(mails) != before+1 {
+			t.Fatalf("got %d e-mails, want %d", len(mails), before+1)
+		}
+		var token []string
+		for _, m := range mails {
+			if m.To == "jose@example.com" {
+				token = regexp.MustCompile(`/start/([A-Za-z0-9_-]+)`).FindStringSubmatch(m.Body)
+			}
+		}
+		if token == nil {
+			t.Fatalf("no sign-up link to jose@example.com in %+v", mails)
+		}
+		invokeWeb(t, h, webEvent(t, "GET", "/start/"+token[1], "", ""), 200)
+		res := invokeWeb(t, h, webEvent(t, "POST", "/start/"+token[1], "", "lang=es"), 303)
+		if res.Headers["Location"] != "/inbox" {
+			t.Errorf("to %q, want /inbox", res.Headers["Location"])
+		}
+	})
 }
 
 // sent returns the messages business-web wrote to go out on channel
@@ -234,7 +261,13 @@ func fakeSNS(t *testing.T, env *lambdatest.Env) *[]string {
 func webEvent(t testing.TB, method, path, cookie, form string) []byte {
 	return lambdatest.Edit(t, lambdatest.Event(t, "business-web-inbox.json"), func(e *events.APIGatewayV2HTTPRequest) {
 		e.RawPath, e.RequestContext.HTTP.Path, e.RequestContext.HTTP.Method = path, path, method
-		if path != "/inbox" {
+		switch {
+		case path == "/start":
+			e.RouteKey, e.RequestContext.RouteKey = "ANY /start", "ANY /start"
+		case strings.HasPrefix(path, "/start/"):
+			e.RouteKey, e.RequestContext.RouteKey = "ANY /start/{proxy+}", "ANY /start/{proxy+}"
+			e.PathParameters = map[string]string{"proxy": strings.TrimPrefix(path, "/start/")}
+		case path != "/inbox":
 			e.RouteKey, e.RequestContext.RouteKey = "ANY /inbox/{proxy+}", "ANY /inbox/{proxy+}"
 			e.PathParameters = map[string]string{"proxy": strings.TrimPrefix(path, "/inbox/")}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"github.com/doorstep/doorstep/pkg/bookform"
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -51,4 +52,18 @@ func (s localForms) BusinessesAtHost(ctx context.Context, host string) ([]*booki
 		out[i] = s.local(b)
 	}
 	return out, err
+}
+
+// localFormSite is what a signed-up business's stored booking_url is
+// built on when the server is not served over https (booking.Config's
+// FormSiteURL): a stored booking_url must be https, and reads replace it
+// with this server's own form anyway. .localhost is reserved (RFC 6761).
+const localFormSite = "https://doorstep.localhost"
+
+// formSiteURL is the FormSiteURL of a server at siteURL.
+func formSiteURL(siteURL string) string {
+	if strings.HasPrefix(siteURL, "https://") {
+		return siteURL
+	}
+	return localFormSite
 }

@@ -58,8 +58,8 @@ func TestBrowserGoLive(t *testing.T) {
 			if got := p.text("#live-title"); got != tt.preview {
 				t.Errorf("the inbox's heading: got %q, want %q", got, tt.preview)
 			}
-			if n := p.count(`#live [data-done='true']`); n != 4 {
-				t.Errorf("items done: got %d, want 4 (all but the mobile)", n)
+			if n := p.count(`#live [data-done='true']`); n != 5 {
+				t.Errorf("items done: got %d, want 5 (all but the mobile; the public details too)", n)
 			}
 			if n := p.count("#go-live"); n != 0 {
 				t.Error("Go live is offered before the checklist holds")

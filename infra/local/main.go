@@ -73,6 +73,9 @@ type options struct {
 	// personalDataDays: how long the sweep keeps a request's personal
 	// details after it ended (booking.Config.PersonalDataDays).
 	personalDataDays int
+	// signupsPerHour: how many businesses sign-up creates in an hour
+	// (booking.Config.SignupsPerHour, the stack's SignupsPerHour).
+	signupsPerHour int
 	// data is the folder DynamoDB Local keeps the data in ("" is .data in
 	// the clone); memory runs minidyn in this process instead.
 	data   string
@@ -87,10 +90,14 @@ func parseFlags(args []string) (options, error) {
 	fs.StringVar(&o.siteURL, "site-url", "", "public address the URLs in responses start with (default: http:// + addr)")
 	fs.IntVar(&o.personalDataDays, "personal-data-days", booking.DefaultPersonalDataDays,
 		fmt.Sprintf("days after a request ended before the sweep erases its personal details (at least %d)", booking.MinPersonalDataDays))
+	fs.IntVar(&o.signupsPerHour, "signups-per-hour", defaultLocalSignupsPerHour, "businesses sign-up (/start) creates in a clock hour (the stack's SignupsPerHour)")
 	fs.StringVar(&o.data, "data", "", "folder DynamoDB Local keeps the data in (default: "+dataDirName+" in the clone)")
 	fs.BoolVar(&o.memory, "memory", false, "keep the data in this process (minidyn) and write nothing; needs no Java")
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	if o.signupsPerHour < 1 {
+		return o, fmt.Errorf("--signups-per-hour must be at least 1, got %d", o.signupsPerHour)
 	}
 	if o.memory && o.data != "" {
 		return o, errors.New("--memory writes nothing: it takes no --data")
@@ -132,7 +139,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	// The functions' JSON lines (pkg/logjson), metric lines included.
 	log := logjson.New(os.Stderr)
-	handler, err := handlerOn(ctx, st.client, o.siteURL, log, withPersonalDataDays(o.personalDataDays))
+	handler, err := handlerOn(ctx, st.client, o.siteURL, log, withPersonalDataDays(o.personalDataDays), withSignupsPerHour(o.signupsPerHour))
 	if err != nil {
 		ln.Close()
 		return err
@@ -266,7 +273,8 @@ func handlerOn(ctx context.Context, client *dynamodb.Client, siteURL string, log
 	// here to approve it (NewBusinessApproval auto).
 	config := booking.Config{
 		Store: withLocalForms(notify.Notifying(store, notifier, log), siteURL), SiteURL: siteURL, Now: time.Now, Observer: events,
-		SimulateDeposits: true, NewBusinessApproval: booking.ApprovalAuto,
+		SimulateDeposits: true, SignupsPerHour: defaultLocalSignupsPerHour, FormSiteURL: formSiteURL(siteURL),
+		NewBusinessApproval: booking.ApprovalAuto,
 	}
 	for _, o := range opts {
 		o(&config)
@@ -347,6 +355,15 @@ func sweepEvery(ctx context.Context, bookings *booking.Bookings, every time.Dura
 
 // serviceOption sets a flag's part of the service's configuration.
 type serviceOption func(*booking.Config)
+
+// defaultLocalSignupsPerHour is --signups-per-hour's default: more than
+// the stack's 30, for trying sign-up over and over.
+const defaultLocalSignupsPerHour = 100
+
+// withSignupsPerHour is --signups-per-hour.
+func withSignupsPerHour(n int) serviceOption {
+	return func(c *booking.Config) { c.SignupsPerHour = n }
+}
 
 // withPersonalDataDays is --personal-data-days: booking.New refuses fewer
 // than booking.MinPersonalDataDays, so the server does not start.

@@ -138,3 +138,25 @@ func TestLogsHoldNoContactNorCode(t *testing.T) {
 		t.Errorf("got %d log lines for %d steps: the walk was not logged", n, len(steps))
 	}
 }
+
+// --signups-per-hour is the stack's SignupsPerHour here: 100 unless
+// given; less than 1 stops the server at start.
+func TestSignupsPerHourFlag(t *testing.T) {
+	tests := []struct {
+		args  []string
+		want  int
+		fails bool
+	}{
+		{nil, 100, false},
+		{[]string{"--signups-per-hour", "3"}, 3, false},
+		{[]string{"--signups-per-hour", "0"}, 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			o, err := parseFlags(tt.args)
+			if (err != nil) != tt.fails || (!tt.fails && o.signupsPerHour != tt.want) {
+				t.Errorf("got %d, %v; want %d, failing %v", o.signupsPerHour, err, tt.want, tt.fails)
+			}
+		})
+	}
+}

@@ -39,7 +39,7 @@ var wantFunctions = map[string]struct {
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"business-web": {
-		[]string{"ANY /inbox", "ANY /inbox/{proxy+}"},
+		[]string{"ANY /inbox", "ANY /inbox/{proxy+}", "ANY /start", "ANY /start/{proxy+}"},
 		[]string{"dynamodb:DeleteItem", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"calendar-feed": {[]string{"GET /calendar/{token}"}, []string{"dynamodb:GetItem", "dynamodb:Query"}},

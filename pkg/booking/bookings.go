@@ -31,6 +31,11 @@ type Bookings struct {
 	observer Observer
 	// textsOff: the deployment sends no texts (Config.TextsOff).
 	textsOff bool
+	// signupsPerHour bounds the businesses created by sign-up in a clock
+	// hour (Config.SignupsPerHour); formSiteURL is what their booking_url
+	// is built on (Config.FormSiteURL).
+	signupsPerHour int
+	formSiteURL    string
 	// approval and operator: how a business's going live is approved
 	// (Config.NewBusinessApproval, Config.Operator).
 	approval string
@@ -66,6 +71,16 @@ type Config struct {
 	// identity): what the person and the business are told of how the
 	// person hears back (PersonReach) then leaves texts out.
 	TextsOff bool
+	// SignupsPerHour is how many businesses sign-ups create in a clock
+	// hour (UTC), the stack's SignupsPerHour: 0 is
+	// DefaultSignupsPerHour; a negative number is a configuration error.
+	SignupsPerHour int
+	// FormSiteURL is the https address a new business's booking_url is
+	// built on ({FormSiteURL}/book/{slug}); "" is SiteURL. A stored
+	// booking_url must be https: the local server, served over http,
+	// gives an https name here and shows its own form in its reads
+	// (infra/local/bookingurl.go).
+	FormSiteURL string
 	// NewBusinessApproval is how a business's first going live is
 	// approved: ApprovalOperator (the default; "" is it) or ApprovalAuto.
 	NewBusinessApproval string
@@ -98,6 +113,15 @@ func New(c Config) (*Bookings, error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	if c.SignupsPerHour < 0 {
+		errs = append(errs, fmt.Errorf("booking: signups per hour must be 0 (the default, %d) or more, got %d", DefaultSignupsPerHour, c.SignupsPerHour))
+	}
+	if c.SignupsPerHour == 0 {
+		c.SignupsPerHour = DefaultSignupsPerHour
+	}
+	if c.FormSiteURL == "" {
+		c.FormSiteURL = c.SiteURL
+	}
 	approval := c.NewBusinessApproval
 	switch approval {
 	case "":
@@ -109,7 +133,8 @@ func New(c Config) (*Bookings, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	s := &Bookings{approval: approval, operator: c.Operator, personalDataDays: days, store: c.Store, siteURL: strings.TrimSuffix(c.SiteURL, "/"), payments: c.Payments,
+	s := &Bookings{signupsPerHour: c.SignupsPerHour, formSiteURL: strings.TrimSuffix(c.FormSiteURL, "/"),
+		approval: approval, operator: c.Operator, personalDataDays: days, store: c.Store, siteURL: strings.TrimSuffix(c.SiteURL, "/"), payments: c.Payments,
 		simulate: c.SimulateDeposits, now: c.Now, observer: c.Observer, textsOff: c.TextsOff}
 	if s.observer == nil {
 		s.observer = nobody{}

@@ -296,6 +296,8 @@ func (d draft) newRequest(b *Business, now time.Time) Request {
 // day off).
 func (d *draft) checkBusinessRules(b *Business, now time.Time) error {
 	switch {
+	case !b.TakesRequests() && b.Phone == "":
+		return Errorf(BookingPaused, "%s takes no online requests yet", b.Name)
 	case !b.TakesRequests():
 		return Errorf(BookingPaused, "%s has paused online requests; call them at %s instead", b.Name, b.Phone)
 	case !b.serves(d.Address.ZIP):

@@ -64,7 +64,8 @@ func (b *Business) TakesRequests() bool { return b.AcceptingRequests && !b.Suspe
 
 // ChecklistItem is one thing a business needs before it goes live.
 type ChecklistItem struct {
-	// Key names the item: "email", "mobile", "service", "zip", "hours".
+	// Key names the item: "email", "mobile", "service", "zip", "hours",
+	// "details" (the public phone, city and state).
 	Key  string
 	Done bool
 }
@@ -88,6 +89,9 @@ func (b *Business) Checklist() []ChecklistItem {
 		{Key: "service", Done: len(b.Services) > 0},
 		{Key: "zip", Done: len(b.ServiceArea.ZIPCodes) > 0},
 		{Key: "hours", Done: open},
+		// A signed-up business starts without them (Business.SettingUp);
+		// a live one must have them (Validate).
+		{Key: "details", Done: b.Phone != "" && b.City != "" && b.State != ""},
 	}
 }
 

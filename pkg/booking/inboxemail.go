@@ -37,7 +37,7 @@ func (in *Inbox) StartInboxEmailChange(ctx context.Context, email string) (token
 		return "", "", Errorf(InvalidRequest, "inbox_email: this is the inbox address already")
 	}
 	now := s.now()
-	allowed, err := s.store.CountSignIn(ctx, EmailHash(normal), MaxSignInsPerHour, now)
+	allowed, err := s.store.CountSignIn(ctx, EmailHash(Mailbox(normal)), MaxSignInsPerHour, now)
 	if err != nil {
 		return "", "", err
 	}

@@ -94,11 +94,11 @@ func (b *Business) validate() error {
 		return fieldErr("url", "want an absolute https URL of a site (a host name with a dot, no user name), got %q", b.URL)
 	case !isSiteURL(b.BookingURL):
 		return fieldErr("booking_url", "want an absolute https URL of a site (a host name with a dot, no user name), got %q", b.BookingURL)
-	case !phonePattern.MatchString(b.Phone):
+	case !phonePattern.MatchString(b.Phone) && !(b.SettingUp() && b.Phone == ""):
 		return fieldErr("phone", "want international format with a leading +, got %q", b.Phone)
-	case b.City == "":
+	case b.City == "" && !b.SettingUp():
 		return fieldErr("city", "is empty")
-	case !statePattern.MatchString(b.State):
+	case !statePattern.MatchString(b.State) && !(b.SettingUp() && b.State == ""):
 		return fieldErr("state", "want a two-letter state code, got %q", b.State)
 	case b.ArrivalWindowMinutes < 15 || b.ArrivalWindowMinutes > 720:
 		return fieldErr("arrival_window_minutes", "want 15 to 720, got %d", b.ArrivalWindowMinutes)
@@ -119,10 +119,14 @@ func (b *Business) validate() error {
 	if b.License != nil && (b.License.Number == "" || b.License.Authority == "") {
 		return fieldErr("license", "want number and authority, or null")
 	}
-	if b.ServiceArea.Label == "" {
+	// A business being set up (SettingUp: in preview, not accepting
+	// requests, as a sign-up makes it) may have no phone, city, state,
+	// service area or service yet; it takes no request until it has. A
+	// service area it has has its label.
+	if b.ServiceArea.Label == "" && (!b.SettingUp() || len(b.ServiceArea.ZIPCodes) > 0) {
 		return fieldErr("service_area.label", "is empty")
 	}
-	if len(b.ServiceArea.ZIPCodes) == 0 {
+	if len(b.ServiceArea.ZIPCodes) == 0 && !b.SettingUp() {
 		return fieldErr("service_area.zip_codes", "is empty")
 	}
 	for i, z := range b.ServiceArea.ZIPCodes {

@@ -33,6 +33,12 @@ const (
 	LimitOpenPerContact Limit = "open_per_contact"
 	// LimitSignIns: the sign-in links an address may be sent in an hour.
 	LimitSignIns Limit = "sign_ins"
+	// LimitSignupEmails: the sign-up e-mails an address may be sent in a
+	// day (MaxSignupEmailsPerDay).
+	LimitSignupEmails Limit = "signup_emails"
+	// LimitSignups: the businesses a stack creates by sign-up in an hour
+	// (Config.SignupsPerHour).
+	LimitSignups Limit = "signups"
 )
 
 // nobody is the Observer of a service configured with none.

@@ -104,6 +104,30 @@ type Store interface {
 	// write: true for the one call that records it, false once it is.
 	ClaimOwnerNotice(ctx context.Context, slug, key string) (bool, error)
 
+	// CountSignupEmail counts a sign-up e-mail to the address with the
+	// given EmailHash on now's UTC day: allowed is false, and nothing is
+	// counted, when limit were counted that day already; the count's own
+	// condition decides.
+	CountSignupEmail(ctx context.Context, emailHash string, limit int, now time.Time) (allowed bool, err error)
+	// PutSignupToken stores a pending sign-up, until its Expires.
+	PutSignupToken(ctx context.Context, rec SignupRecord) error
+	// SignupToken returns the pending sign-up of the token with the given
+	// hash, live at now (Expires after now), or an *Error with code
+	// NOT_FOUND. It decides nothing: CreateSignup's condition does.
+	SignupToken(ctx context.Context, tokenHash string, now time.Time) (SignupRecord, error)
+	// SpendSignupToken deletes the pending sign-up of the token, only if
+	// it is there and live at now; otherwise NOT_FOUND.
+	SpendSignupToken(ctx context.Context, tokenHash string, now time.Time) error
+	// CreateSignup stores the new business b and spends the sign-up token
+	// with the given hash, in one atomic write with b's site and
+	// inbox_email items and one more to the count of businesses signed up
+	// in now's clock hour (UTC). The first condition that fails decides:
+	// a business or site item has b's slug or site, ErrSlugTaken; another
+	// business has its inbox_email, ErrInboxEmailTaken; the token is
+	// spent or lapsed at now, NOT_FOUND; perHour were counted this hour,
+	// RATE_LIMITED. Nothing is stored then.
+	CreateSignup(ctx context.Context, b *Business, tokenHash string, perHour int, now time.Time) error
+
 	// PutSignInToken stores a sign-in token's record, until its Expires.
 	PutSignInToken(ctx context.Context, rec SignInRecord) error
 

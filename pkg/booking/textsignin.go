@@ -51,7 +51,7 @@ func (s *Bookings) StartTextSignIn(ctx context.Context, email string) (code, pho
 		return "", "", nil, false, nil
 	}
 	now := s.now()
-	allowed, err := s.store.CountSignIn(ctx, EmailHash(email), MaxSignInsPerHour, now)
+	allowed, err := s.store.CountSignIn(ctx, EmailHash(Mailbox(email)), MaxSignInsPerHour, now)
 	if err != nil {
 		return "", "", nil, false, err
 	}

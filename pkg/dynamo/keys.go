@@ -30,6 +30,14 @@ const (
 	attrUsedUntil   = "used_until"
 	attrEmailHash   = "email_hash" // on a sign-in token and a session: booking.EmailHash of the address
 	attrCSRF        = "csrf"       // on a session: its forms' CSRF token
+	// On a pending sign-up: what was typed. On the counts of sign-up: the
+	// e-mails sent to an address in its day, the businesses created in
+	// the stack's hour.
+	attrName         = "name"
+	attrTrade        = "trade"
+	attrEmail        = "email"
+	attrSignupEmails = "signup_emails"
+	attrSignups      = "signups"
 
 	// On the request item, besides booking.Request's fields:
 	attrInboxSlug  = "inbox_slug"  // the business, once it sees the request: the inbox index's key
@@ -76,29 +84,34 @@ func shardOf(prefix string, shards uint32, code string) string {
 
 // Key prefixes and fixed sort keys.
 const (
-	prefixBusiness    = "BUSINESS#"
-	prefixRequest     = "REQUEST#"
-	prefixHold        = "HOLD#"
-	prefixPhone       = "PHONE#"
-	prefixIdempotency = "IDEMPOTENCY#"
-	prefixSite        = "SITE#"
-	prefixPath        = "PATH#"
-	prefixSweep       = "SWEEP#"
-	prefixEmail       = "EMAIL#"
-	prefixRate        = "RATE#"
-	prefixBlock       = "BLOCK#"
-	prefixLimitHit    = "LIMITHIT#"
-	prefixInboxEmail  = "INBOXEMAIL#"
-	prefixSignInCount = "SIGNINCOUNT#"
-	prefixHour        = "HOUR#"
-	prefixSignIn      = "SIGNIN#"
-	prefixSession     = "SESSION#"
-	skInboxEmail      = "INBOXEMAIL"
-	skSignIn          = "SIGNIN"
-	skSession         = "SESSION"
-	skProfile         = "PROFILE"
-	skRequest         = "REQUEST"
-	skOpen            = "OPEN" // the business's open (unanswered) requests
+	prefixBusiness     = "BUSINESS#"
+	prefixRequest      = "REQUEST#"
+	prefixHold         = "HOLD#"
+	prefixPhone        = "PHONE#"
+	prefixIdempotency  = "IDEMPOTENCY#"
+	prefixSite         = "SITE#"
+	prefixPath         = "PATH#"
+	prefixSweep        = "SWEEP#"
+	prefixEmail        = "EMAIL#"
+	prefixRate         = "RATE#"
+	prefixBlock        = "BLOCK#"
+	prefixLimitHit     = "LIMITHIT#"
+	prefixInboxEmail   = "INBOXEMAIL#"
+	prefixSignInCount  = "SIGNINCOUNT#"
+	prefixHour         = "HOUR#"
+	prefixSignIn       = "SIGNIN#"
+	prefixSession      = "SESSION#"
+	prefixSignup       = "SIGNUP#"       // a pending sign-up, by its token's hash
+	prefixSignupEmails = "SIGNUPEMAILS#" // the sign-up e-mails an address was sent, by day
+	prefixSignups      = "SIGNUPS"       // the businesses the stack created by sign-up, by hour (one partition)
+	prefixDay          = "DAY#"
+	skSignup           = "SIGNUP"
+	skInboxEmail       = "INBOXEMAIL"
+	skSignIn           = "SIGNIN"
+	skSession          = "SESSION"
+	skProfile          = "PROFILE"
+	skRequest          = "REQUEST"
+	skOpen             = "OPEN" // the business's open (unanswered) requests
 )
 
 // emailSK is the key of an e-mail's open-requests counter at a business.
@@ -148,6 +161,7 @@ func signInCountKey(emailHash string, now time.Time) (pk, sk string) {
 
 func signInPK(tokenHash string) string  { return prefixSignIn + tokenHash }
 func sessionPK(tokenHash string) string { return prefixSession + tokenHash }
+func signupPK(tokenHash string) string  { return prefixSignup + tokenHash }
 
 func businessPK(slug string) string { return prefixBusiness + slug }
 func requestPK(code string) string  { return prefixRequest + code }

@@ -70,6 +70,10 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"GET", "/pay/{code}/checkout", "startCheckout"},
 		{"GET", "/pay/{code}/return", "returnFromCheckout"},
 		{"POST", "/webhooks/stripe", "receiveStripeEvent"},
+		{"GET", "/start", "getSignupForm"},
+		{"POST", "/start", "startSignup"},
+		{"GET", "/start/{token}", "getSignupLinkPage"},
+		{"POST", "/start/{token}", "finishSignup"},
 		{"GET", "/inbox", "getWebInbox"},
 		{"POST", "/inbox/sign-in", "startWebInboxSignIn"},
 		{"POST", "/inbox/sign-in-text", "startWebInboxTextSignIn"},
@@ -120,6 +124,10 @@ func TestOpenAPIDocument(t *testing.T) {
 		{"POST", "/inbox/settings/inbox-email", "startWebInboxEmailChange"},
 		{"GET", "/inbox/email/{token}", "getWebInboxEmailPage"},
 		{"POST", "/inbox/email/{token}", "confirmWebInboxEmail"},
+		{"POST", "/inbox/go-live", "goWebInboxLive"},
+		{"POST", "/inbox/back-to-preview", "backWebInboxToPreview"},
+		{"POST", "/inbox/accepting", "setWebInboxAcceptingNow"},
+		{"GET", "/inbox/settings/history", "getWebInboxHistory"},
 		{"GET", "/r/{code}.ics", "getVisitCalendarEvent"},
 		{"GET", "/calendar/{token}.ics", "getCalendarFeed"},
 	} {
@@ -143,15 +151,17 @@ func TestOpenAPIDocument(t *testing.T) {
 	}
 	// openapitest picks the answer to a request no operation matches by the
 	// tag of the path's operations: pages, business-web and payments
-	// outside /api/v1, never inside; business-web exactly under /inbox.
+	// outside /api/v1, never inside; business-web exactly under /inbox
+	// and /start (sign-up, served by the web inbox).
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			outside := slices.Contains(op.Tags, "pages") || slices.Contains(op.Tags, "payments") || slices.Contains(op.Tags, "business-web") || slices.Contains(op.Tags, "calendar")
 			if len(op.Tags) != 1 || outside == strings.HasPrefix(path, "/api/v1/") {
 				t.Errorf("%s %s: got tags %v, want one: pages, business-web, payments or calendar exactly outside /api/v1", method, path, op.Tags)
 			}
-			if web := slices.Contains(op.Tags, "business-web"); web != (path == "/inbox" || strings.HasPrefix(path, "/inbox/")) {
-				t.Errorf("%s %s: got tags %v, want business-web exactly under /inbox", method, path, op.Tags)
+			under := path == "/inbox" || strings.HasPrefix(path, "/inbox/") || path == "/start" || strings.HasPrefix(path, "/start/")
+			if web := slices.Contains(op.Tags, "business-web"); web != under {
+				t.Errorf("%s %s: got tags %v, want business-web exactly under /inbox and /start", method, path, op.Tags)
 			}
 		}
 	}

@@ -25,6 +25,7 @@ var checkLinks = map[string]string{
 	"service": "/inbox/settings/services",
 	"zip":     "/inbox/settings/area",
 	"hours":   "/inbox/settings/hours",
+	"details": "/inbox/settings/details",
 }
 
 // liveView is the panel at the top of the inbox.
@@ -176,6 +177,7 @@ var goLiveTexts = htmlpage.Texts{
 		"check_service":            "At least one service",
 		"check_zip":                "At least one ZIP code you serve",
 		"check_hours":              "Opening hours on at least one day",
+		"check_details":            "Your public phone number, city and state",
 		"checklist":                "Before you go live",
 		"go_live":                  "Go live",
 		"back_to_preview":          "Back to preview",
@@ -228,6 +230,7 @@ var goLiveTexts = htmlpage.Texts{
 		"check_service":            "Al menos un servicio",
 		"check_zip":                "Al menos un código postal que atiende",
 		"check_hours":              "Horario de atención en al menos un día",
+		"check_details":            "Su teléfono público, ciudad y estado",
 		"checklist":                "Antes de publicar",
 		"go_live":                  "Publicar",
 		"back_to_preview":          "Volver a vista previa",

@@ -52,6 +52,26 @@ type mailer struct {
 	mu      sync.Mutex
 	sent    []sentMail
 	changes []sentMail // the links that confirm a new inbox address
+	signups []signupMail
+}
+
+// signupMail is a sign-up e-mail the fixture's mailer got.
+type signupMail struct {
+	to, name, lang, link string
+}
+
+func (m *mailer) SendSignup(_ context.Context, to, name, lang, link string) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.signups = append(m.signups, signupMail{to, name, lang, link})
+	return nil
+}
+
+// signupsSent returns the sign-up e-mails sent so far.
+func (m *mailer) signupsSent() []signupMail {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]signupMail(nil), m.signups...)
 }
 
 func (m *mailer) SendSignIn(_ context.Context, to string, b *booking.Business, link string) error {

@@ -23,13 +23,18 @@ import (
 )
 
 // Mailer sends the sign-in e-mail: a link to sign in to b's inbox, to the
-// address to (b's inbox_email). EmailMailer sends it through a
-// notify.EmailSender (pkg/sesmail, the local outbox).
+// address to (b's inbox_email); and the sign-up e-mail: a link that
+// creates the business named name (as typed) to the address to, in lang
+// (en or es). EmailMailer sends them through a notify.EmailSender
+// (pkg/sesmail, the local outbox).
 type Mailer interface {
 	SendSignIn(ctx context.Context, to string, b *booking.Business, link string) error
 	// SendInboxEmailChange sends the link that confirms to as b's new
 	// inbox address, to that address (inboxemail.go).
 	SendInboxEmailChange(ctx context.Context, to string, b *booking.Business, link string) error
+	// SendSignup sends the link that creates the business named name (as
+	// typed) to the address to, in lang (signup.go).
+	SendSignup(ctx context.Context, to, name, lang, link string) error
 }
 
 // DefaultSignInDelay is the least time an answer to a sign-in form takes.
@@ -75,7 +80,7 @@ var templateFiles embed.FS
 var style string
 
 // site is the inbox's templates, style sheet and headers.
-var site = htmlpage.New(templateFiles, style, append([]string{"signin", "sent", "code", "token", "email", "inbox", "request", "confirm", "move", "settings", "feed", "message", "export"}, sectionPages()...)...)
+var site = htmlpage.New(templateFiles, style, append([]string{"signin", "sent", "code", "token", "email", "inbox", "request", "confirm", "move", "settings", "feed", "message", "export", "start", "start-sent", "start-token"}, sectionPages()...)...)
 
 // navView is the header of a signed-in page.
 type navView struct {
@@ -113,6 +118,10 @@ type handler struct {
 //	POST /inbox/settings/owner-phone          text a code to the owner's mobile, to confirm it
 //	POST /inbox/settings/owner-phone-code     confirm it with the code
 //	POST /inbox/settings/text-me              texts of every new request, urgent ones or none; or forget the number
+//	GET  /start                               the sign-up form: the business's name, trade, the owner's e-mail, the terms
+//	POST /start                               e-mail a sign-up link (or a sign-in link, to an owner); the same answer each time
+//	GET  /start/{token}                       the "Create my business" button (the token is not spent)
+//	POST /start/{token}                       create the business in preview, sign its owner in, 303 to the inbox
 //	POST /inbox/go-live                       go live when the checklist holds, or ask the operator to approve it
 //	POST /inbox/back-to-preview               back to preview
 //	POST /inbox/accepting                     pause (off) or resume (on) online requests, in one tap from the inbox
@@ -133,8 +142,9 @@ func New(c Config) http.Handler {
 	return edge.AccessLog(h.Log, site.Headers(maxFormBytes, sameSite(origin(h.SiteURL), mux)))
 }
 
-// Routes is the web inbox's route table. It holds the whole of /inbox
-// and /inbox/: any other path there is the inbox's 404 page.
+// Routes is the web inbox's route table. It holds the whole of /inbox,
+// /inbox/, /start and /start/: any other path there is the inbox's 404
+// page.
 func Routes(c Config) []edge.Route {
 	return newHandler(c).routes()
 }
@@ -174,6 +184,13 @@ func (h *handler) routes() []edge.Route {
 		{Method: post, Path: "/inbox/settings/owner-phone", Handler: h.form(h.startOwnerPhone)},
 		{Method: post, Path: "/inbox/settings/owner-phone-code", Handler: h.form(h.confirmOwnerPhone)},
 		{Method: post, Path: "/inbox/settings/text-me", Handler: h.form(h.setTextMe)},
+		// signup.go: a business comes on board by itself.
+		{Method: get, Path: "/start", Handler: http.HandlerFunc(h.start)},
+		{Method: post, Path: "/start", Handler: http.HandlerFunc(h.startSignup)},
+		{Method: get, Path: "/start/{token}", Handler: http.HandlerFunc(h.startToken)},
+		{Method: post, Path: "/start/{token}", Handler: http.HandlerFunc(h.finishSignup)},
+		{Path: "/start", Handler: http.HandlerFunc(h.elsewhere)},
+		{Path: "/start/", Handler: http.HandlerFunc(h.elsewhere)},
 		// golive.go: going live, back to preview, pausing in one tap.
 		{Method: post, Path: "/inbox/go-live", Handler: h.form(h.goLive)},
 		{Method: post, Path: "/inbox/back-to-preview", Handler: h.form(h.backToPreview)},

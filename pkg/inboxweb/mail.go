@@ -10,8 +10,42 @@ import (
 	"github.com/doorstep/doorstep/pkg/notify"
 )
 
-// KindSignIn is the kind of the sign-in e-mail among notify's messages.
-const KindSignIn notify.Kind = "sign_in"
+// KindSignIn is the kind of the sign-in e-mail among notify's messages;
+// KindSignup the sign-up e-mail's.
+const (
+	KindSignIn notify.Kind = "sign_in"
+	KindSignup notify.Kind = "sign_up"
+)
+
+// signupHours is how long a sign-up link works, as the e-mail says.
+var signupHours = int(booking.SignupTTL / time.Hour)
+
+// SignupEmail writes the sign-up e-mail in lang (es, else en): Doorstep's
+// own words and the link. The business's name is the stranger's text, so
+// it is quoted as what was typed on the form, never as Doorstep's words,
+// and kept out of the subject.
+func SignupEmail(name, lang, link string) (string, string, string) {
+	if lang == "es" {
+		return "es", "Termine de registrar su negocio en Doorstep",
+			fmt.Sprintf("Hola:\n\n"+
+				"Alguien pidió registrar un negocio en Doorstep con este correo. En el formulario se escribió este nombre de negocio:\n\n"+
+				"    «%s»\n\n"+
+				"Para crear el negocio, abra este enlace en las próximas %d horas y pulse \"Crear mi negocio\":\n\n"+
+				"%s\n\n"+
+				"El enlace sirve una sola vez. El negocio empieza en vista previa: no recibe solicitudes hasta que usted lo publique.\n"+
+				"Si usted no lo pidió, ignore este correo: sin el enlace no se crea nada.\n\n"+
+				"Doorstep\n", name, signupHours, link)
+	}
+	return "en", "Finish signing your business up on Doorstep",
+		fmt.Sprintf("Hello,\n\n"+
+			"Someone asked to sign a business up on Doorstep with this e-mail address. The business name typed on the form was:\n\n"+
+			"    \"%s\"\n\n"+
+			"To create the business, open this link within %d hours and press \"Create my business\":\n\n"+
+			"%s\n\n"+
+			"The link works once. The business starts in preview: it takes no requests until you publish it.\n"+
+			"If you did not ask for this, ignore this e-mail: nothing is created without the link.\n\n"+
+			"Doorstep\n", name, signupHours, link)
+}
 
 // signInMinutes is how long a sign-in link works, as the e-mail says.
 var signInMinutes = int(booking.SignInTTL / time.Minute)
@@ -63,6 +97,29 @@ func (m EmailMailer) SendSignIn(ctx context.Context, to string, b *booking.Busin
 		ID:       "sign-in/" + b.Slug + "/" + strconv.FormatInt(now().UnixMilli(), 10) + "/" + string(notify.AudienceBusiness) + "/" + string(notify.ChannelEmail),
 		Change:   "sign-in/" + b.Slug,
 		Kind:     KindSignIn,
+		Audience: notify.AudienceBusiness,
+		Channel:  notify.ChannelEmail,
+		To:       to,
+		Language: lang,
+		Subject:  subject,
+		Body:     body,
+	})
+}
+
+// SendSignup sends the sign-up e-mail with link to the address to. The
+// message's ID names the time and a hash of the address, never the
+// address or the link (the outbox logs IDs).
+func (m EmailMailer) SendSignup(ctx context.Context, to, name, lang, link string) error {
+	now := time.Now
+	if m.Now != nil {
+		now = m.Now
+	}
+	lang, subject, body := SignupEmail(name, lang, link)
+	who := booking.EmailHash(to)[:16]
+	return m.Sender.SendEmail(ctx, notify.Message{
+		ID:       "sign-up/" + who + "/" + strconv.FormatInt(now().UnixMilli(), 10) + "/" + string(notify.AudienceBusiness) + "/" + string(notify.ChannelEmail),
+		Change:   "sign-up/" + who,
+		Kind:     KindSignup,
 		Audience: notify.AudienceBusiness,
 		Channel:  notify.ChannelEmail,
 		To:       to,

@@ -163,10 +163,16 @@ func (h *handler) finishSignIn(w http.ResponseWriter, r *http.Request) {
 // openSession sets the cookie of session s, ends the session this browser
 // had before, and goes to next.
 func (h *handler) openSession(w http.ResponseWriter, r *http.Request, s Session, next string) {
-	ctx := r.Context()
+	h.setSession(w, r, s)
+	http.Redirect(w, r, next, http.StatusSeeOther)
+}
+
+// setSession sets the cookie of the session s just opened, and ends the
+// session this browser had before (if any).
+func (h *handler) setSession(w http.ResponseWriter, r *http.Request, s Session) {
 	if old, err := r.Cookie(CookieName); err == nil && old.Value != "" && old.Value != s.Token {
 		// The session this browser had is replaced: end it too.
-		if err := h.Bookings.EndSession(ctx, old.Value); err != nil && booking.ErrorCode(err) != booking.Unauthorized {
+		if err := h.Bookings.EndSession(r.Context(), old.Value); err != nil && booking.ErrorCode(err) != booking.Unauthorized {
 			h.Log.Warn("inboxweb: end the replaced session", "route", r.Pattern, "error_code", booking.ErrorCode(err))
 		}
 	}
@@ -175,7 +181,6 @@ func (h *handler) openSession(w http.ResponseWriter, r *http.Request, s Session,
 		Name: CookieName, Value: s.Token, Path: "/inbox", MaxAge: max(maxAge, 1), Expires: s.Expires.UTC(),
 		HttpOnly: true, Secure: h.secure(), SameSite: http.SameSiteLaxMode,
 	})
-	http.Redirect(w, r, next, http.StatusSeeOther)
 }
 
 // secure reports whether the site is served over https: the session

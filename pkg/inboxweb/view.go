@@ -44,8 +44,10 @@ type tokenView struct {
 
 // messageView is a page with one message: not found, refused, an error.
 type messageView struct {
-	Heading string
-	Text    string
+	// Back and BackText are the way on, when not back to the inbox.
+	Back, BackText string
+	Heading        string
+	Text           string
 }
 
 // inboxView is the list of the business's requests, in sections.
