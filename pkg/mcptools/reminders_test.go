@@ -25,32 +25,7 @@ import (
 // one stored new after a move is still not confirmed.
 func TestStatusRemindersOfAnOffer(t *testing.T) {
 	ctx := context.Background()
-	client, table := dynamotest.Minidyn(t)
-	store := dynamo.New(client, table)
-	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
-	bookings := bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://book.example.com", Now: func() time.Time { return toolsStart }})
-	srv := httptest.NewServer(mcptools.New(bookings, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	t.Cleanup(srv.Close)
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "doorstep-test", Version: "1.0.0"}, nil).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { session.Close() })
-	text := func(name string, args map[string]any) string {
-		t.Helper()
-		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil || res.IsError {
-			t.Fatalf("%s: %v %+v", name, err, res)
-		}
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		return b.String()
-	}
+	store, bookings, text := statusSession(t)
 
 	b, err := bookings.Business(ctx, "split-day-plumbing")
 	if err != nil {
@@ -99,5 +74,40 @@ func TestStatusRemindersOfAnOffer(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("stored new after a move: got %q, want %q in it", got, want)
 		}
+	}
+}
+
+// statusSession serves the tool server over minidyn with the test
+// businesses at toolsStart, connects the SDK's client to it, and returns
+// its store, the service and a call that returns a tool's text (failing the
+// test on an error or an isError result).
+func statusSession(t *testing.T) (*dynamo.Store, *booking.Bookings, func(name string, args map[string]any) string) {
+	t.Helper()
+	ctx := context.Background()
+	client, table := dynamotest.Minidyn(t)
+	store := dynamo.New(client, table)
+	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
+	bookings := bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://book.example.com", Now: func() time.Time { return toolsStart }})
+	srv := httptest.NewServer(mcptools.New(bookings, slog.New(slog.NewTextHandler(io.Discard, nil))))
+	t.Cleanup(srv.Close)
+	session, err := mcp.NewClient(&mcp.Implementation{Name: "doorstep-test", Version: "1.0.0"}, nil).
+		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { session.Close() })
+	return store, bookings, func(name string, args map[string]any) string {
+		t.Helper()
+		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", name, err, res)
+		}
+		var b strings.Builder
+		for _, c := range res.Content {
+			if tc, ok := c.(*mcp.TextContent); ok {
+				b.WriteString(tc.Text)
+			}
+		}
+		return b.String()
 	}
 }

@@ -2,21 +2,12 @@ package mcptools_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"github.com/doorstep/doorstep/pkg/booking"
-	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
-	"github.com/doorstep/doorstep/pkg/dynamo"
-	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
-	"github.com/doorstep/doorstep/pkg/mcptools"
 )
 
 // TestStatusTellsOfAnUndeliverableAddress: once the person's address is
@@ -26,32 +17,7 @@ import (
 // before, it says nothing of it. The structured status is unchanged.
 func TestStatusTellsOfAnUndeliverableAddress(t *testing.T) {
 	ctx := context.Background()
-	client, table := dynamotest.Minidyn(t)
-	store := dynamo.New(client, table)
-	dynamotest.PutBusinesses(t, store, "../booking/testdata/businesses.json", nil)
-	bookings := bookingtest.New(t, booking.Config{Store: store, SiteURL: "https://book.example.com", Now: func() time.Time { return toolsStart }})
-	srv := httptest.NewServer(mcptools.New(bookings, slog.New(slog.NewTextHandler(io.Discard, nil))))
-	t.Cleanup(srv.Close)
-	session, err := mcp.NewClient(&mcp.Implementation{Name: "doorstep-test", Version: "1.0.0"}, nil).
-		Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { session.Close() })
-	text := func(name string, args map[string]any) string {
-		t.Helper()
-		res, err := session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		if err != nil || res.IsError {
-			t.Fatalf("%s: %v %+v", name, err, res)
-		}
-		var b strings.Builder
-		for _, c := range res.Content {
-			if tc, ok := c.(*mcp.TextContent); ok {
-				b.WriteString(tc.Text)
-			}
-		}
-		return b.String()
-	}
+	_, bookings, text := statusSession(t)
 	b, err := bookings.Business(ctx, "split-day-plumbing")
 	if err != nil {
 		t.Fatal(err)
