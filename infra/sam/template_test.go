@@ -62,8 +62,10 @@ var wantFunctions = map[string]struct {
 	"refund-deposits": {[]string{"STREAM DoorstepTable.StreamArn"}, withStream()},
 	"mail-events": {
 		// SES's e-mail events (its configuration set's) and sending status.
+		// GetItem: the business whose inbox address it is, and its owner's
+		// number's opt-out, when the owner is texted.
 		[]string{"EVENTBRIDGE MailEvents", "EVENTBRIDGE SendingStatus"},
-		[]string{"dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
+		[]string{"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:Query", "dynamodb:UpdateItem"},
 	},
 	"expire-holds": {
 		[]string{"SCHEDULE rate(1 minute)"},
