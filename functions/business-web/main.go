@@ -8,13 +8,13 @@
 // link e-mailed to its owner.
 //
 // Going live asks the operator's approval where the stack wants it: a
-// message on the operator's topic (Amazon SNS).
+// message the notify function publishes on the operator's topic.
 //
 // Environment: TABLE_NAME, SITE_URL, SENDER_EMAIL, and optionally
 // SIGNUPS_PER_HOUR (the stack's SignupsPerHour; unset: 30),
 // SMS_ORIGINATION_IDENTITY (without it texts are off),
-// NEW_BUSINESS_APPROVAL (operator, the default, or auto),
-// OPERATOR_TOPIC_ARN, DYNAMODB_ENDPOINT and AWS_ENDPOINT_URL_SNS.
+// NEW_BUSINESS_APPROVAL (operator, the default, or auto) and
+// DYNAMODB_ENDPOINT.
 package main
 
 import (
@@ -29,7 +29,6 @@ import (
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/inboxweb"
 	"github.com/doorstep/doorstep/pkg/lambdaenv"
-	"github.com/doorstep/doorstep/pkg/snsnotice"
 )
 
 func main() {
@@ -71,16 +70,10 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 	if c.SMSOriginationIdentity != "" {
 		texter = inboxweb.SMSTexter{Sender: outgoing, OptOuts: optOuts}
 	}
-	// A business asking to go live, told to the operator's topic; none
-	// without one (ctl businesses list --pending still lists it).
-	var operator booking.OperatorNotices
-	if approval.OperatorTopicARN != "" {
-		client, err := snsnotice.NewClient(ctx, getenv)
-		if err != nil {
-			return nil, err
-		}
-		operator = snsnotice.New(client, approval.OperatorTopicARN)
-	}
+	// A business asking to go live, told to the operator's topic by the
+	// same way out: notify publishes it (without a topic, it logs it, and
+	// ctl businesses list --pending still lists the business).
+	var operator booking.OperatorNotices = outgoing
 	bookings, err := booking.New(booking.Config{
 		Store: store, SiteURL: c.SiteURL, Now: time.Now, Observer: lambdaenv.Metrics(getenv),
 		TextsOff:            c.TextsOff, // the confirmation after a move, and the marks

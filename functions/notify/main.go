@@ -4,7 +4,8 @@
 // through streams.Notify).
 //
 // Environment: TABLE_NAME, SITE_URL, SENDER_EMAIL, and optionally
-// SMS_ORIGINATION_IDENTITY (without it texts are off), PREVIEW_INBOX_EMAIL
+// SMS_ORIGINATION_IDENTITY (without it texts are off), PREVIEW_INBOX_EMAIL,
+// OPERATOR_TOPIC_ARN (the operator's messages: without it they are logged)
 // and DYNAMODB_ENDPOINT.
 package main
 
@@ -49,6 +50,10 @@ func newHandler(ctx context.Context, getenv func(string) string) (func(context.C
 	if err != nil {
 		return nil, err
 	}
+	operator, err := notifyenv.Operator(ctx, getenv) // OPERATOR_TOPIC_ARN
+	if err != nil {
+		return nil, err
+	}
 	log := lambdaenv.Logger()
 	if sms == nil {
 		log.Warn("notify: SMS_ORIGINATION_IDENTITY is not set: texts are off")
@@ -60,6 +65,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (func(context.C
 		Links:      store, // the one-tap links of the new requests' messages
 		Email:      email,
 		SMS:        sms,
+		Operator:   operator, // a business asking to go live (dynamo.Outgoing)
 		Ledger:     dynamo.NewLedger(client, c.TableName),
 		Log:        log,
 		Now:        time.Now,

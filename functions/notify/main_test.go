@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -17,6 +18,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/lambdaenv/lambdatest"
 	"github.com/doorstep/doorstep/pkg/sesmail"
 	"github.com/doorstep/doorstep/pkg/smstext"
+	"github.com/doorstep/doorstep/pkg/snsnotice"
 )
 
 // fakeAWS stands in for an AWS endpoint: it records the JSON body of each
@@ -242,5 +244,48 @@ func TestNewHandlerFailsAtStart(t *testing.T) {
 				t.Fatalf("got a handler: %v, and %v; want no handler and an error with %q", h != nil, err, tt.wantErr)
 			}
 		})
+	}
+}
+
+// TestOperatorEvents feeds events/notify-operator-stream.json (the web
+// inbox's ask that a business go live, written to the table) to the
+// function on a stack with an operator topic: it is published once, to the
+// topic, with the calls judged against NotifyFunction's policy; delivered
+// again, it is not published again.
+func TestOperatorEvents(t *testing.T) {
+	env := lambdatest.NewEnv(t)
+	var mu sync.Mutex
+	var published []url.Values
+	sns := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		form, _ := url.ParseQuery(string(body))
+		mu.Lock()
+		published = append(published, form)
+		mu.Unlock()
+		w.Header().Set("Content-Type", "text/xml")
+		io.WriteString(w, `<PublishResponse xmlns="http://sns.amazonaws.com/doc/2010-03-31/"><PublishResult><MessageId>94f20ce6-13c5-43a0-9a9e-ca52d816e90b</MessageId></PublishResult></PublishResponse>`)
+	}))
+	t.Cleanup(sns.Close)
+	const topic = "arn:aws:sns:us-east-1:" + lambdatest.AccountID + ":doorstep-OperatorTopic-AbCdEf"
+	env.Vars["SENDER_EMAIL"] = "notify@book.example.com"
+	env.Vars["OPERATOR_TOPIC_ARN"] = topic
+	env.Vars[snsnotice.EndpointVariable] = sns.URL
+	h, err := newHandler(env.Record(t, "NotifyFunction"), env.Getenv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	event := lambdatest.Event(t, "notify-operator-stream.json")
+	for range 2 {
+		if failed := lambdatest.InvokeStream(t, h, event); len(failed) != 0 {
+			t.Fatalf("got batch item failures %v, want none", failed)
+		}
+	}
+	if len(published) != 1 {
+		t.Fatalf("got %d publishes, want 1", len(published))
+	}
+	p := published[0]
+	if p.Get("Action") != "Publish" || p.Get("TopicArn") != topic || p.Get("Subject") != "Doorstep: fontaneria-jose asks to go live" ||
+		!strings.Contains(p.Get("Message"), "ctl businesses approve fontaneria-jose") {
+		t.Errorf("got %v, want the ask published to %s", p, topic)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/notify"
 )
 
@@ -31,8 +32,9 @@ const OutgoingTTL = 24 * time.Hour
 // itself: it writes each message as an item of the table, and the notify
 // function on the table's stream sends it, once (the Ledger claims its ID),
 // as it sends every other message. The web inbox's sign-in e-mails and
-// phone codes leave this way, so that business-web links no SES or SMS
-// client (docs/design.md, "One way out").
+// phone codes, and its ask to the operator to approve a business, leave
+// this way, so that business-web links no SES, SMS or SNS client
+// (docs/design.md, "One way out").
 type Outgoing struct {
 	client ops
 	table  *string
@@ -40,8 +42,9 @@ type Outgoing struct {
 }
 
 var (
-	_ notify.EmailSender = (*Outgoing)(nil)
-	_ notify.SMSSender   = (*Outgoing)(nil)
+	_ notify.EmailSender      = (*Outgoing)(nil)
+	_ notify.SMSSender        = (*Outgoing)(nil)
+	_ booking.OperatorNotices = (*Outgoing)(nil)
 )
 
 // NewOutgoing returns the outgoing messages of the given table; now stamps
@@ -66,6 +69,12 @@ func (o *Outgoing) SendText(ctx context.Context, m notify.Message) error {
 		return fmt.Errorf("queue message %s: channel %q, want %q", m.ID, m.Channel, notify.ChannelSMS)
 	}
 	return o.put(ctx, m)
+}
+
+// AskApproval writes the message that b asks to go live, to the
+// operator's topic (notify.ApprovalMessage).
+func (o *Outgoing) AskApproval(ctx context.Context, b *booking.Business) error {
+	return o.put(ctx, notify.ApprovalMessage(b, o.now()))
 }
 
 // put writes m's item unless one of its ID is there: one conditional
@@ -122,7 +131,7 @@ func DecodeOutgoing(rec events.DynamoDBEventRecord) (m notify.Message, ok bool, 
 		err = fmt.Errorf("its ID %q is not its key's", m.ID)
 	case m.To == "" || m.Body == "":
 		err = errors.New("no recipient or body")
-	case m.Channel != notify.ChannelEmail && m.Channel != notify.ChannelSMS:
+	case m.Channel != notify.ChannelEmail && m.Channel != notify.ChannelSMS && m.Channel != notify.ChannelOperator:
 		err = fmt.Errorf("unknown channel %q", m.Channel)
 	}
 	if err != nil {

@@ -7,8 +7,9 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 )
 
-// ApprovalConfig is how the stack approves a business's going live: what
-// business-web reads from its environment.
+// ApprovalConfig is how the stack approves a business's going live:
+// business-web reads NEW_BUSINESS_APPROVAL, and notify OPERATOR_TOPIC_ARN
+// (it publishes the ask that business-web writes to the table).
 type ApprovalConfig struct {
 	// NewBusinessApproval (NEW_BUSINESS_APPROVAL, the template's
 	// NewBusinessApproval: operator or auto; unset is operator).

@@ -39,6 +39,9 @@ const (
 	// (Notifier.LimitReached); it names no request and carries nothing a
 	// stranger wrote.
 	KindLimitReached Kind = "limit_reached"
+	// KindApproval, to the operator: a business asks to go live on a
+	// stack whose operator approves it (booking.OperatorNotices).
+	KindApproval Kind = "approval"
 	// KindNudge, to the business: a request still new after its nudge
 	// delay (booking.ActionNudge), told once, by e-mail and, when the
 	// owner chose texts, by text, with a one-tap link.
@@ -55,6 +58,9 @@ const (
 	// AudiencePreview is the preview inbox, which gets every message of a
 	// preview business instead of its real recipients.
 	AudiencePreview Audience = "preview"
+	// AudienceOperator is Doorstep's operator, on the stack's operator
+	// topic (ApprovalMessage).
+	AudienceOperator Audience = "operator"
 )
 
 // Channel is how a message travels.
@@ -64,6 +70,9 @@ type Channel string
 const (
 	ChannelEmail Channel = "email"
 	ChannelSMS   Channel = "sms"
+	// ChannelOperator is the stack's operator topic (Amazon SNS): To
+	// names it only as "operator".
+	ChannelOperator Channel = "operator"
 )
 
 // Message is one e-mail or text to one recipient.
@@ -95,6 +104,12 @@ type EmailSender interface {
 // texts fails with an error that wraps ErrOptedOut.
 type SMSSender interface {
 	SendText(ctx context.Context, m Message) error
+}
+
+// OperatorSender publishes a message to the stack's operator topic
+// (pkg/snsnotice).
+type OperatorSender interface {
+	SendOperator(ctx context.Context, m Message) error
 }
 
 // ErrOptedOut reports that the destination number opted out of texts

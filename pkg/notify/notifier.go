@@ -54,6 +54,10 @@ type Notifier struct {
 	Businesses Businesses
 	Email      EmailSender
 	SMS        SMSSender // nil: texts are off, and each one is logged instead
+	// Operator publishes to the operator's topic; nil: the stack has
+	// none, and each such message is logged instead (ctl businesses list
+	// --pending still lists what it would say).
+	Operator OperatorSender
 	Ledger     Ledger
 	Log        *slog.Logger
 	Now        func() time.Time
@@ -202,6 +206,12 @@ func (n *Notifier) send(ctx context.Context, m Message) error {
 			return nil
 		}
 		deliver = n.SMS.SendText
+	case ChannelOperator:
+		if n.Operator == nil {
+			n.logMessage(slog.LevelWarn, "notify: the stack has no operator topic; not sent", m)
+			return nil
+		}
+		deliver = n.Operator.SendOperator
 	default:
 		return fmt.Errorf("unknown channel %q", m.Channel)
 	}

@@ -1,19 +1,20 @@
-// Package snsnotice tells the operator what needs them
-// (booking.OperatorNotices) by a message on the stack's operator topic
-// (Amazon SNS, the template's OperatorTopic, to which the operator's
-// e-mail is subscribed).
+// Package snsnotice publishes the operator's messages (notify's
+// ChannelOperator, such as notify.ApprovalMessage) to the stack's operator
+// topic (Amazon SNS, the template's OperatorTopic, to which the operator's
+// e-mail is subscribed). The notify function links it: the web inbox
+// writes such a message to the table (dynamo.Outgoing), and notify sends it
+// from the stream, once, as every message.
 package snsnotice
 
 import (
 	"context"
 	"fmt"
-	"strconv"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/sns"
 
 	"github.com/doorstep/doorstep/pkg/awsenv"
-	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/notify"
 )
 
 // Notices publishes to one topic.
@@ -24,35 +25,27 @@ type Notices struct {
 	topic   string
 }
 
-var _ booking.OperatorNotices = (*Notices)(nil)
+var _ notify.OperatorSender = (*Notices)(nil)
 
 // New returns the notices published to topic (an SNS topic ARN).
 func New(client *sns.Client, topic string) *Notices {
 	return &Notices{publish: client.Publish, topic: topic}
 }
 
-// AskApproval publishes that b asks to go live, with the command that
-// approves it. The business's name is the owner's text: it is quoted as
-// theirs, never part of the subject.
-func (n *Notices) AskApproval(ctx context.Context, b *booking.Business) error {
+// SendOperator publishes m's subject and body to the topic.
+func (n *Notices) SendOperator(ctx context.Context, m notify.Message) error {
+	if m.Channel != notify.ChannelOperator {
+		return fmt.Errorf("sns: message %s: channel %q, want %q", m.ID, m.Channel, notify.ChannelOperator)
+	}
 	_, err := n.publish(ctx, &sns.PublishInput{
 		TopicArn: aws.String(n.topic),
-		Subject:  aws.String("Doorstep: " + b.Slug + " asks to go live"),
-		Message:  aws.String(ApprovalText(b)),
+		Subject:  aws.String(m.Subject),
+		Message:  aws.String(m.Body),
 	})
 	if err != nil {
 		return fmt.Errorf("sns: publish: %w", err)
 	}
 	return nil
-}
-
-// ApprovalText is the message of AskApproval.
-func ApprovalText(b *booking.Business) string {
-	return "The business " + b.Slug + " asks to go live; its checklist holds.\n\n" +
-		"Its name, as its owner typed it: " + strconv.Quote(b.Name) + "\n" +
-		"Its inbox e-mail: " + b.InboxEmail + "\n\n" +
-		"To approve it:   ctl businesses approve " + b.Slug + "\n" +
-		"Waiting for you: ctl businesses list --pending\n"
 }
 
 // EndpointVariable is the SDK's own variable for SNS's endpoint

@@ -8,15 +8,17 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/snsnotice"
 )
 
-// TestAskApproval publishes one message to the topic, whose subject names
-// the business by its slug only and whose text quotes its name as the
-// owner's words, with the command that approves it.
-func TestAskApproval(t *testing.T) {
+// TestSendOperator publishes notify's approval message to the topic: the
+// subject names the business by its slug only, and the text quotes its
+// name as the owner's words, with the command that approves it.
+func TestSendOperator(t *testing.T) {
 	var got url.Values
 	sns := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)
@@ -32,7 +34,8 @@ func TestAskApproval(t *testing.T) {
 	}
 	const topic = "arn:aws:sns:us-east-1:123456789012:doorstep-OperatorTopic"
 	b := &booking.Business{Slug: "new-plumbing", Name: "Best \"Plumbing\" — call 555", Private: booking.Private{InboxEmail: "owner@example.com"}}
-	if err := snsnotice.New(client, topic).AskApproval(context.Background(), b); err != nil {
+	m := notify.ApprovalMessage(b, time.Date(2026, 11, 20, 15, 20, 0, 0, time.UTC))
+	if err := snsnotice.New(client, topic).SendOperator(context.Background(), m); err != nil {
 		t.Fatal(err)
 	}
 	tests := []struct{ field, want string }{

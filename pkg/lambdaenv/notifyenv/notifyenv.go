@@ -1,7 +1,7 @@
 // Package notifyenv builds the notify function's senders from its
-// environment: Amazon SES for e-mail and AWS End User Messaging SMS for
-// texts. Only functions/notify imports it, so no other function links
-// either client.
+// environment: Amazon SES for e-mail, AWS End User Messaging SMS for
+// texts and Amazon SNS for the operator's topic. Only functions/notify
+// imports it, so no other function links these clients.
 package notifyenv
 
 import (
@@ -11,6 +11,7 @@ import (
 	"github.com/doorstep/doorstep/pkg/notify"
 	"github.com/doorstep/doorstep/pkg/sesmail"
 	"github.com/doorstep/doorstep/pkg/smstext"
+	"github.com/doorstep/doorstep/pkg/snsnotice"
 )
 
 // Email is the e-mail sender: SES, from SENDER_EMAIL.
@@ -34,4 +35,19 @@ func SMS(ctx context.Context, getenv func(string) string, c lambdaenv.NotifyConf
 		return nil, err
 	}
 	return smstext.New(sms, c.SMSOriginationIdentity), nil
+}
+
+// Operator is the operator's topic's publisher: SNS, to OPERATOR_TOPIC_ARN
+// (lambdaenv.ApprovalConfigFrom reads and checks it). Without a topic it
+// returns no sender, and the notifier logs each operator's message instead.
+func Operator(ctx context.Context, getenv func(string) string) (notify.OperatorSender, error) {
+	c, err := lambdaenv.ApprovalConfigFrom(getenv)
+	if err != nil || c.OperatorTopicARN == "" {
+		return nil, err
+	}
+	client, err := snsnotice.NewClient(ctx, getenv)
+	if err != nil {
+		return nil, err
+	}
+	return snsnotice.New(client, c.OperatorTopicARN), nil
 }
