@@ -242,8 +242,34 @@ func TestNoScanOnAnyRoute(t *testing.T) {
 	postForm("POST /inbox/settings/owner-phone", "/inbox/settings/owner-phone", with(url.Values{"phone": {"602-555-0199"}}))
 	postForm("POST /inbox/settings/owner-phone-code", "/inbox/settings/owner-phone-code", with(url.Values{"code": {"000000"}}))
 	postForm("POST /inbox/settings/text-me", "/inbox/settings/text-me", with(url.Values{"text_me": {"on"}}))
+	// Going live and back, and pausing in one tap (a demo business is
+	// live: back to preview first).
+	postForm("POST /inbox/back-to-preview", "/inbox/back-to-preview", with(url.Values{}))
+	postForm("POST /inbox/go-live", "/inbox/go-live", with(url.Values{}))
+	postForm("POST /inbox/accepting", "/inbox/accepting", with(url.Values{"accepting_requests": {"on"}}))
+	// A new inbox address, confirmed by the link e-mailed to it.
+	postForm("POST /inbox/settings/inbox-email", "/inbox/settings/inbox-email", with(url.Values{"inbox_email": {"new-inbox@desert-cool-hvac.example.com"}}))
+	if change := outboxPaths(t, srv.URL, `/inbox/email/[A-Za-z0-9_-]+`); len(change) > 0 {
+		get("GET /inbox/email/{token}", change[len(change)-1])
+		postForm("POST /inbox/email/{token}", change[len(change)-1], url.Values{})
+	} else {
+		t.Error("/dev/outbox: no link to confirm the new inbox address")
+	}
 	send("/inbox", http.MethodPut, "/inbox", "", "", nil)
 	get("/inbox/", "/inbox/nothing")
+	// Signed out: a sign-in by a texted code, and a sign-up.
+	postForm("POST /inbox/sign-in-text", "/inbox/sign-in-text", url.Values{"email": {email}})
+	postForm("POST /inbox/sign-in-code", "/inbox/sign-in-code", url.Values{"email": {email}, "code": {"000000"}})
+	get("GET /start", "/start")
+	postForm("POST /start", "/start", url.Values{"name": {"Scan Free Plumbing"}, "trade": {"plumbing"}, "email": {"owner@scan-free.example.com"}, "terms": {"yes"}})
+	if start := outboxPaths(t, srv.URL, `/start/[A-Za-z0-9_-]+`); len(start) > 0 {
+		get("GET /start/{token}", start[0])
+		postForm("POST /start/{token}", start[0], url.Values{})
+	} else {
+		t.Error("/dev/outbox: no sign-up link")
+	}
+	send("/start", http.MethodPut, "/start", "", "", nil)
+	get("/start/", "/start/nothing/more")
 	// Last, as it marks every request since then not genuine.
 	postJSON("POST /api/v1/inbox/spam", "/api/v1/inbox/spam", `{"since":"`+time.Now().Add(-time.Hour).UTC().Format(time.RFC3339)+`"}`, bearer)
 	postForm("POST /inbox/sign-out", "/inbox/sign-out", with(url.Values{}))
@@ -292,6 +318,13 @@ func TestNoScanOnAnyRoute(t *testing.T) {
 // first.
 func outboxLinks(t *testing.T, base string) []string {
 	t.Helper()
+	return outboxPaths(t, base, `/inbox/sign-in/[A-Za-z0-9_-]+`)
+}
+
+// outboxPaths returns the paths matching pattern in the local outbox's
+// messages, oldest first.
+func outboxPaths(t *testing.T, base, pattern string) []string {
+	t.Helper()
 	req, _ := http.NewRequest(http.MethodGet, base+"/dev/outbox", nil)
 	req.Header.Set("Accept", "application/json")
 	res, err := http.DefaultClient.Do(req)
@@ -300,5 +333,5 @@ func outboxLinks(t *testing.T, base string) []string {
 	}
 	defer res.Body.Close()
 	data, _ := io.ReadAll(res.Body)
-	return regexp.MustCompile(`/inbox/sign-in/[A-Za-z0-9_-]+`).FindAllString(string(data), -1)
+	return regexp.MustCompile(pattern).FindAllString(string(data), -1)
 }
