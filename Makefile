@@ -80,9 +80,11 @@ ctl:
 run: $(if $(filter --memory,$(ARGS)),,dynamodb-local)
 	go run ./infra/local $(ARGS)
 
+# infra/local (the browser tests, the longest package) is named first, so
+# that it starts first and the others run beside it on the second core.
 test: dynamodb-local browser axe-core mcp-clients stripe-mock
 	go vet ./...
-	go test -count=1 -tags $(LAMBDA_TAGS) ./...
+	go test -count=1 -tags $(LAMBDA_TAGS) ./infra/local/ $$(go list ./... | grep -v '/infra/local$$')
 
 # The fuzz targets, as package:Name. make test runs their seed corpora
 # (testdata/fuzz/<Name>/) as plain tests; make fuzz fuzzes each in turn, as

@@ -34,6 +34,7 @@ import (
 // 2.0-2.2 A and AA) and for touch targets, the form's steps at 390 px and
 // at 1280 px, and screenshotted at 390 px to artifacts/screenshots/.
 func TestBrowserBookingForm(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()

@@ -59,6 +59,7 @@ var phoneWords = map[string]map[string]string{
 // link back to the form once declined, and the form's 404 and cross-site
 // pages. Every page is checked with axe-core at 390 px.
 func TestBrowserBookingFormPhone(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -431,6 +432,7 @@ func inboxMove(t *testing.T, base, slug, code, action string) {
 // (a payment page cannot be framed), in the whole window. Those pages are
 // checked with axe-core at 390 px.
 func TestBrowserBookingFormEmbedded(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()

@@ -61,6 +61,7 @@ var signInLink = regexp.MustCompile(`https?://\S+/inbox/sign-in/[A-Za-z0-9_-]+`)
 // artifacts/screenshots/inbox-{lang}-{n}-{page}.png. The server's log must
 // hold neither the sign-in token, the session nor the CSRF token.
 func TestBrowserInbox(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	shots := axetest.Screenshots(t)
 
 	// Long enough for both languages on a busy machine.

@@ -25,6 +25,7 @@ import (
 // page is checked with axe-core, for touch targets and for its language.
 // It counts the pages and taps from /start to live, and logs them.
 func TestBrowserComingOnBoard(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()

@@ -19,6 +19,7 @@ import (
 // again), and pauses online requests: each in one tap, in English and in
 // Spanish, at 390 px, axe-core finding nothing.
 func TestBrowserGoLive(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()

@@ -28,6 +28,7 @@ import (
 // lower case with spaces, which leads to the status page. axe-core checks
 // every page opened; each is screenshotted to artifacts/screenshots/.
 func TestBrowserHearBack(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()

@@ -33,6 +33,7 @@ var sixDigits = regexp.MustCompile(`\b[0-9]{6}\b`)
 // settings, confirmed by the link sent to the new one. Every page is checked
 // with axe-core and for touch targets.
 func TestBrowserMailThatBounces(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()

@@ -18,6 +18,7 @@ import (
 // pasted and shown back one a line. Each section is checked by axe-core
 // and is no taller than two phone screens.
 func TestBrowserOfferSettings(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	businesses := demoBusinessesFor(t)

@@ -28,6 +28,7 @@ var oneTapLink = regexp.MustCompile(`https?://\S+/inbox/sign-in/[A-Za-z0-9_-]+\?
 // the e-mail to the accepted request, and every page is checked with
 // axe-core and for touch targets.
 func TestBrowserOneTap(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
@@ -125,6 +126,7 @@ func TestBrowserOneTap(t *testing.T) {
 // and a request that is not urgent is not. Every page is checked with
 // axe-core and for touch targets.
 func TestBrowserOwnerTexts(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()

@@ -37,6 +37,7 @@ import (
 // request's page says the details are erased. Every page is checked with axe-core and for touch
 // targets, and screenshotted to artifacts/screenshots/personal-{lang}-{n}-{page}.png.
 func TestBrowserPersonalData(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()

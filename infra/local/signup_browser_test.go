@@ -103,6 +103,7 @@ func signUp(t *testing.T, p *phoneTab, base, name, trade, email string, texts ma
 // The business is then in preview and not accepting requests; the link
 // works once. Every page is checked with axe-core and for touch targets.
 func TestBrowserSignup(t *testing.T) {
+	t.Parallel() // browser tests wait on Chromium more than they compute: two at a time
 	shots := axetest.Screenshots(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
