@@ -58,9 +58,9 @@ type Notifier struct {
 	// none, and each such message is logged instead (ctl businesses list
 	// --pending still lists what it would say).
 	Operator OperatorSender
-	Ledger     Ledger
-	Log        *slog.Logger
-	Now        func() time.Time
+	Ledger   Ledger
+	Log      *slog.Logger
+	Now      func() time.Time
 	// Metrics hears what became of each message; nil: nobody.
 	Metrics Metrics
 	// Links stores the one-tap links of the messages that tell a business
