@@ -312,7 +312,14 @@ func (h *handler) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	h.Log.Error("inboxweb: server error", "route", r.Pattern, "error", err)
 	lang := language(w, r, nil)
-	h.message(w, r, edge.PageFailure(w, err), lang, nil, tr(lang, "error_title"), tr(lang, "error"))
+	text := tr(lang, "error")
+	if booking.ErrorCode(err) == booking.ServerBusy {
+		// The store stayed busy through its retries: a write may have been
+		// applied though its answer was lost, so the page cannot say that
+		// nothing changed.
+		text = tr(lang, "error_busy")
+	}
+	h.message(w, r, edge.PageFailure(w, err), lang, nil, tr(lang, "error_title"), text)
 }
 
 // elsewhere answers what no route of a method serves: another method on

@@ -422,6 +422,7 @@ var texts = htmlpage.Texts{
 		"forbidden":       "This form could not be sent: it is not from your open inbox page. Nothing changed. Open the page again and retry.",
 		"error_title":     "Something went wrong",
 		"error":           "Something went wrong on our side. Nothing you see here changed. Try again in a minute.",
+		"error_busy":      "We are very busy just now and could not confirm this went through. Open the page again in a minute to see whether it did, and only then try again.",
 	},
 	"es": {
 		"other_lang":  "English",
@@ -823,6 +824,7 @@ var texts = htmlpage.Texts{
 		"forbidden":       "Este formulario no se pudo enviar: no viene de su página abierta de la bandeja. No cambió nada. Abra la página otra vez e inténtelo de nuevo.",
 		"error_title":     "Algo salió mal",
 		"error":           "Algo salió mal de nuestro lado. Lo que ve aquí no cambió. Inténtelo de nuevo en un minuto.",
+		"error_busy":      "Ahora mismo tenemos mucho trabajo y no pudimos confirmar que esto se hizo. Abra la página de nuevo en un minuto para ver si se hizo, y solo entonces inténtelo otra vez.",
 	},
 }
 
