@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -42,22 +41,8 @@ func InboxEmailChangeEmail(b *booking.Business, link string) (lang, subject, bod
 
 // SendInboxEmailChange sends b's confirmation link to the new address to.
 func (m EmailMailer) SendInboxEmailChange(ctx context.Context, to string, b *booking.Business, link string) error {
-	now := time.Now
-	if m.Now != nil {
-		now = m.Now
-	}
 	lang, subject, body := InboxEmailChangeEmail(b, link)
-	return m.Sender.SendEmail(ctx, notify.Message{
-		ID:       "inbox-email/" + b.Slug + "/" + strconv.FormatInt(now().UnixMilli(), 10) + "/" + string(notify.AudienceBusiness) + "/" + string(notify.ChannelEmail),
-		Change:   "inbox-email/" + b.Slug,
-		Kind:     KindInboxEmailChange,
-		Audience: notify.AudienceBusiness,
-		Channel:  notify.ChannelEmail,
-		To:       to,
-		Language: lang,
-		Subject:  subject,
-		Body:     body,
-	})
+	return m.send(ctx, "inbox-email/"+b.Slug, KindInboxEmailChange, to, lang, subject, body)
 }
 
 // startInboxEmail e-mails the link that confirms a new inbox address;

@@ -88,38 +88,30 @@ var _ Mailer = EmailMailer{}
 // message's ID names the business and the time, never the link (the
 // outbox logs IDs).
 func (m EmailMailer) SendSignIn(ctx context.Context, to string, b *booking.Business, link string) error {
-	now := time.Now
-	if m.Now != nil {
-		now = m.Now
-	}
 	lang, subject, body := SignInEmail(b, link)
-	return m.Sender.SendEmail(ctx, notify.Message{
-		ID:       "sign-in/" + b.Slug + "/" + strconv.FormatInt(now().UnixMilli(), 10) + "/" + string(notify.AudienceBusiness) + "/" + string(notify.ChannelEmail),
-		Change:   "sign-in/" + b.Slug,
-		Kind:     KindSignIn,
-		Audience: notify.AudienceBusiness,
-		Channel:  notify.ChannelEmail,
-		To:       to,
-		Language: lang,
-		Subject:  subject,
-		Body:     body,
-	})
+	return m.send(ctx, "sign-in/"+b.Slug, KindSignIn, to, lang, subject, body)
 }
 
 // SendSignup sends the sign-up e-mail with link to the address to. The
 // message's ID names the time and a hash of the address, never the
 // address or the link (the outbox logs IDs).
 func (m EmailMailer) SendSignup(ctx context.Context, to, name, lang, link string) error {
+	lang, subject, body := SignupEmail(name, lang, link)
+	return m.send(ctx, "sign-up/"+booking.EmailHash(to)[:16], KindSignup, to, lang, subject, body)
+}
+
+// send sends one of the web inbox's e-mails to the address to, as the
+// business's: its change is what it is about (never an address or a
+// link: the outbox logs IDs), and its ID that change at this millisecond.
+func (m EmailMailer) send(ctx context.Context, change string, kind notify.Kind, to, lang, subject, body string) error {
 	now := time.Now
 	if m.Now != nil {
 		now = m.Now
 	}
-	lang, subject, body := SignupEmail(name, lang, link)
-	who := booking.EmailHash(to)[:16]
 	return m.Sender.SendEmail(ctx, notify.Message{
-		ID:       "sign-up/" + who + "/" + strconv.FormatInt(now().UnixMilli(), 10) + "/" + string(notify.AudienceBusiness) + "/" + string(notify.ChannelEmail),
-		Change:   "sign-up/" + who,
-		Kind:     KindSignup,
+		ID:       change + "/" + strconv.FormatInt(now().UnixMilli(), 10) + "/" + string(notify.AudienceBusiness) + "/" + string(notify.ChannelEmail),
+		Change:   change,
+		Kind:     kind,
 		Audience: notify.AudienceBusiness,
 		Channel:  notify.ChannelEmail,
 		To:       to,
