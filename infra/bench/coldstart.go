@@ -112,27 +112,7 @@ func rieColdStarts(ctx context.Context, root, binDir string, runs int) ([]row, e
 		return nil, err
 	}
 	defer stopStub()
-	env := []string{
-		"TABLE_NAME=" + coldStartTable,
-		"SITE_URL=https://book.example.com",
-		"DYNAMODB_ENDPOINT=" + endpoint,
-		"AWS_ENDPOINT_URL=" + stub,
-		"SECRETS_MANAGER_ENDPOINT=" + stub,
-		"AWS_REGION=us-east-1",
-		"AWS_DEFAULT_REGION=us-east-1",
-		"AWS_ACCESS_KEY_ID=doorstep",
-		"AWS_SECRET_ACCESS_KEY=doorstep",
-		"PAYMENTS=simulated",
-		"SENDER_EMAIL=notify@book.example.com",
-		"PREVIEW_INBOX_EMAIL=preview@book.example.com",
-		"SMS_ORIGINATION_IDENTITY=+18005550199",
-		"FORM_SECRET_ARN=arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep-form",
-		"STRIPE_SECRET_ARN=",
-		"AWS_LAMBDA_FUNCTION_MEMORY_SIZE=128",
-		"AWS_LAMBDA_FUNCTION_TIMEOUT=10",
-		"TZ=:UTC",
-		"PATH=/usr/bin:/bin",
-	}
+	env := functionEnv(coldStartTable, endpoint, stub, "https://book.example.com", 128)
 	names := slices.Sorted(func(yield func(string) bool) {
 		for name := range coldStartEvents {
 			if !yield(name) {
@@ -181,50 +161,113 @@ func rieColdStarts(ctx context.Context, root, binDir string, runs int) ([]row, e
 
 func msString(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/1e6) }
 
+// functionEnv is a function's environment under the emulator: its table on
+// the DynamoDB at dynamoEndpoint (with the local engines' fake credentials
+// and region), every other AWS service on the stub, and memoryMB as
+// Lambda's AWS_LAMBDA_FUNCTION_MEMORY_SIZE (the emulator reports it; it
+// limits nothing).
+func functionEnv(table, dynamoEndpoint, stub, siteURL string, memoryMB int) []string {
+	return []string{
+		"TABLE_NAME=" + table,
+		"SITE_URL=" + siteURL,
+		"DYNAMODB_ENDPOINT=" + dynamoEndpoint,
+		"AWS_ENDPOINT_URL=" + stub,
+		"SECRETS_MANAGER_ENDPOINT=" + stub,
+		"AWS_REGION=us-east-1",
+		"AWS_DEFAULT_REGION=us-east-1",
+		"AWS_ACCESS_KEY_ID=doorstep",
+		"AWS_SECRET_ACCESS_KEY=doorstep",
+		"PAYMENTS=simulated",
+		"SENDER_EMAIL=notify@book.example.com",
+		"PREVIEW_INBOX_EMAIL=preview@book.example.com",
+		"SMS_ORIGINATION_IDENTITY=+18005550199",
+		"FORM_SECRET_ARN=arn:aws:secretsmanager:us-east-1:123456789012:secret:doorstep-form",
+		"STRIPE_SECRET_ARN=",
+		fmt.Sprintf("AWS_LAMBDA_FUNCTION_MEMORY_SIZE=%d", memoryMB),
+		"AWS_LAMBDA_FUNCTION_TIMEOUT=10",
+		"TZ=:UTC",
+		"PATH=/usr/bin:/bin",
+	}
+}
+
 // rieColdStartOnce starts the emulator on bin, invokes it once with event
-// and reads its REPORT line.
+// and reads its reports.
 func rieColdStartOnce(ctx context.Context, rie, bin string, env []string, event []byte) (coldStart, error) {
-	addr, err := freeAddr()
+	e, err := startEmulator(rie, bin, env, nil)
 	if err != nil {
 		return coldStart{}, err
+	}
+	defer e.stop()
+	deadline := time.Now().Add(10 * time.Second)
+	status, body, err := e.invoke(ctx, "", event)
+	if err != nil {
+		return coldStart{}, err
+	}
+	c, err := waitReport(&e.out, deadline)
+	if err != nil {
+		return c, err
+	}
+	c.failed = c.failed || status != http.StatusOK || bytes.Contains(body, []byte(`"errorMessage"`)) || bytes.Contains(body, []byte(`"statusCode":5`))
+	return c, nil
+}
+
+// emulator is aws-lambda-rie running one function's bootstrap.
+type emulator struct {
+	cmd *exec.Cmd
+	url string     // the invoke URL
+	out syncBuffer // the emulator's and the function's output
+}
+
+// startEmulator starts the emulator on bin with env. A non-empty wrap runs
+// it under a command first (wrap's last word is followed by the
+// emulator's command line).
+func startEmulator(rie, bin string, env, wrap []string) (*emulator, error) {
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
 	}
 	apiAddr, err := freeAddr()
 	if err != nil {
-		return coldStart{}, err
+		return nil, err
 	}
-	var out syncBuffer
-	cmd := exec.Command(rie, "--log-level", "info", "--runtime-interface-emulator-address", addr, "--runtime-api-address", apiAddr, bin)
-	cmd.Env = env
-	cmd.Stdout, cmd.Stderr = &out, &out
-	ownGroup(cmd) // the emulator and the function, ended together
-	if err := cmd.Start(); err != nil {
-		return coldStart{}, err
+	args := append(slices.Clone(wrap), rie, "--log-level", "info", "--runtime-interface-emulator-address", addr, "--runtime-api-address", apiAddr, bin)
+	e := &emulator{cmd: exec.Command(args[0], args[1:]...), url: "http://" + addr + "/2015-03-31/functions/function/invocations"}
+	e.cmd.Env = env
+	e.cmd.Stdout, e.cmd.Stderr = &e.out, &e.out
+	ownGroup(e.cmd) // the emulator and the function, ended together
+	if err := e.cmd.Start(); err != nil {
+		return nil, err
 	}
-	defer func() {
-		killGroup(cmd)
-		_ = cmd.Wait()
-	}()
-	url := "http://" + addr + "/2015-03-31/functions/function/invocations"
+	return e, nil
+}
+
+// stop ends the emulator and the function.
+func (e *emulator) stop() {
+	killGroup(e.cmd)
+	_ = e.cmd.Wait()
+}
+
+// invoke sends event to the function as Lambda's Invoke API would, with id
+// as its request ID when not empty, waiting up to 10 s for the emulator to
+// listen, and returns the emulator's status and the function's answer.
+func (e *emulator) invoke(ctx context.Context, id string, event []byte) (int, []byte, error) {
 	deadline := time.Now().Add(10 * time.Second)
-	var res *http.Response
 	for {
 		callCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
-		req, _ := http.NewRequestWithContext(callCtx, http.MethodPost, url, bytes.NewReader(event))
-		res, err = http.DefaultClient.Do(req)
+		req, _ := http.NewRequestWithContext(callCtx, http.MethodPost, e.url, bytes.NewReader(event))
+		if id != "" {
+			req.Header.Set("X-Amzn-RequestId", id)
+		}
+		res, err := http.DefaultClient.Do(req)
 		if err == nil {
-			body, _ := io.ReadAll(res.Body)
+			body, err := io.ReadAll(res.Body)
 			res.Body.Close()
 			cancel()
-			c, err := waitReport(&out, deadline)
-			if err != nil {
-				return c, err
-			}
-			c.failed = c.failed || res.StatusCode != http.StatusOK || bytes.Contains(body, []byte(`"errorMessage"`)) || bytes.Contains(body, []byte(`"statusCode":5`))
-			return c, nil
+			return res.StatusCode, body, err
 		}
 		cancel()
 		if time.Now().After(deadline) || ctx.Err() != nil {
-			return coldStart{}, fmt.Errorf("the emulator did not answer: %v\n%s", err, lastLines(out.String(), 10))
+			return 0, nil, fmt.Errorf("the emulator did not answer: %v\n%s", err, lastLines(e.out.String(), 10))
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

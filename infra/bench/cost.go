@@ -8,7 +8,9 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"unicode/utf16"
@@ -22,7 +24,10 @@ import (
 // units DynamoDB Local answered with ReturnConsumedCapacity=TOTAL (set by
 // the bench's client only), the Lambda invocations and their handler time
 // in process, the API Gateway requests, the e-mails and the texts with
-// their segments. This side prices them.
+// their segments; and, when this side built the functions and found
+// aws-lambda-rie, each invocation's Billed Duration with the journey made
+// again through the binaries under the emulator (cost_rie_test.go). This
+// side prices them.
 
 // Prices, us-east-1, on demand, as docs/performance.md gives them with
 // their sources (looked up 2026-11-29).
@@ -55,6 +60,10 @@ type costStep struct {
 	Texts       int            `json:"texts"`
 	Segments    int            `json:"segments"`
 	Note        string         `json:"note,omitempty"`
+	// BilledMS is each invocation's Billed Duration, from aws-lambda-rie's
+	// REPORT line, when the journey ran under it too (BilledBy says how).
+	BilledMS []float64 `json:"billed_ms,omitempty"`
+	BilledBy string    `json:"billed_by,omitempty"`
 }
 
 var costLinePattern = regexp.MustCompile(`(?m)^DOORSTEP_COST (.*)$`)
@@ -76,10 +85,17 @@ func parseCost(out string) ([]costStep, error) {
 	return steps, nil
 }
 
-// billedMS is Lambda's billed duration of the step's invocations: each
+// billedMS is Lambda's billed duration of the step's invocations: the
+// emulator's when there is one, otherwise each handler time in process
 // rounded up to the millisecond.
 func (s costStep) billedMS() float64 {
 	var t float64
+	if len(s.BilledMS) > 0 {
+		for _, ms := range s.BilledMS {
+			t += ms
+		}
+		return t
+	}
 	for _, ms := range s.HandlerMS {
 		t += math.Ceil(ms/lambdaBilledGranularity) * lambdaBilledGranularity
 	}
@@ -98,8 +114,11 @@ func (s costStep) dollars() float64 {
 func costRows(steps []costStep) []row {
 	var rows []row
 	journey, idle := steps[:len(steps)-1], steps[len(steps)-1]
-	var total costStep
+	total := costStep{Calls: map[string]int{}}
 	for _, s := range journey {
+		for k, n := range s.Calls {
+			total.Calls[k] += n
+		}
 		rows = append(rows, row{group: "cost", name: fmt.Sprintf("%d. %s", s.Step, s.Name), result: costResult(s)})
 		total.RRU += s.RRU
 		total.WRU += s.WRU
@@ -108,6 +127,8 @@ func costRows(steps []costStep) []row {
 		total.API += s.API
 		total.Invocations += s.Invocations
 		total.HandlerMS = append(total.HandlerMS, s.HandlerMS...)
+		total.BilledMS = append(total.BilledMS, s.BilledMS...)
+		total.BilledBy = s.BilledBy
 		total.Emails += s.Emails
 		total.Texts += s.Texts
 		total.Segments += s.Segments
@@ -137,17 +158,53 @@ func costResult(s costStep) string {
 	}) {
 		calls = append(calls, fmt.Sprintf("%s ×%d", k, s.Calls[k]))
 	}
-	return fmt.Sprintf("%.1f RRU, %.1f WRU by DynamoDB's rules (DynamoDB Local answered %.1f, %.1f; %s); Lambda %d invocation(s), %.0f ms billed (handler in process, %d MB); %d API request(s); %d e-mail(s), %d text(s) in %d segment(s)",
-		s.RuleRRU, s.RuleWRU, s.RRU, s.WRU, strings.Join(calls, ", "), s.Invocations, s.billedMS(), lambdaMemoryMB, s.API, s.Emails, s.Texts, s.Segments)
+	billed := fmt.Sprintf("handler in process, %d MB", lambdaMemoryMB)
+	if len(s.BilledMS) > 0 {
+		var inProcess float64
+		for _, ms := range s.HandlerMS {
+			inProcess += ms
+		}
+		billed = fmt.Sprintf("%s; the handler in process took %.1f ms", s.BilledBy, inProcess)
+	}
+	return fmt.Sprintf("%.1f RRU, %.1f WRU by DynamoDB's rules (DynamoDB Local answered %.1f, %.1f; %s); Lambda %d invocation(s), %.0f ms billed (%s); %d API request(s); %d e-mail(s), %d text(s) in %d segment(s)",
+		s.RuleRRU, s.RuleWRU, s.RRU, s.WRU, strings.Join(calls, ", "), s.Invocations, s.billedMS(), billed, s.API, s.Emails, s.Texts, s.Segments)
 }
 
 // fmtDollars writes an amount to a hundredth of a cent.
 func fmtDollars(d float64) string { return fmt.Sprintf("%.4f", d) }
 
+// costFunctions are the functions the journey calls, which the cost part
+// builds to run under the emulator.
+var costFunctions = []string{"get-business", "list-arrival-windows", "create-service-request", "get-service-request", "business-web", "notify", "expire-holds"}
+
 // costBenchmarks runs TestCostRun on DynamoDB Local and returns its rows;
-// without DynamoDB Local (the test skips) a "not run" row.
-func costBenchmarks(ctx context.Context, root string) ([]row, error) {
+// without DynamoDB Local (the test skips) a "not run" row. On Linux with
+// aws-lambda-rie it first builds the journey's functions for this machine
+// (as the Makefile builds them for Lambda), so that the run measures each
+// step's billed duration under the emulator too.
+func costBenchmarks(ctx context.Context, root, tmp string) ([]row, error) {
 	args := []string{"test", "-count=1", "-v", "-timeout=5m", "-run=^TestCostRun$", "./infra/bench/", "-args", "-cost.run"}
+	var why string
+	if rie, err := findRIE(root); runtime.GOOS != "linux" {
+		why = "the emulator runs Linux binaries"
+	} else if err != nil {
+		why = err.Error()
+	} else {
+		env, flags, source, err := lambdaGoBuild(ctx, root)
+		if err != nil {
+			return nil, err
+		}
+		progress("cost: building the journey's functions for linux/%s (%s)", runtime.GOARCH, source)
+		dir := filepath.Join(tmp, "cost", runtime.GOARCH)
+		pkgs := make([]string, len(costFunctions))
+		for i, name := range costFunctions {
+			pkgs[i] = "./functions/" + name
+		}
+		if err := buildFunctions(ctx, root, dir, runtime.GOARCH, env, flags, pkgs...); err != nil {
+			return nil, err
+		}
+		args = append(args, "-cost.bin", dir, "-cost.rie", rie)
+	}
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	cmd.Stderr = os.Stderr
@@ -162,7 +219,11 @@ func costBenchmarks(ctx context.Context, root string) ([]row, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w:\n%s", err, out)
 	}
-	return costRows(steps), nil
+	rows := costRows(steps)
+	if why != "" {
+		rows = append(rows, row{group: "cost", name: "billed durations under aws-lambda-rie", result: "-", verdict: "not run: " + why + "; the handlers' times in process stand in"})
+	}
+	return rows, nil
 }
 
 // gsm7 is the GSM 03.38 default alphabet; gsm7Extended its extension

@@ -597,6 +597,9 @@ func TestCostRun(t *testing.T) {
 	s.HandlerMS = append(s.HandlerMS, max(0, sweepMS-idle.HandlerMS[0]))
 	s.Note = "the reminder run less an idle run; its invocation is the schedule's"
 
+	if *costBin != "" && *costRIE != "" {
+		costUnderRIE(t, base, table, cookies, steps, idle)
+	}
 	for _, st := range append(steps, idle) {
 		line, err := json.Marshal(st)
 		if err != nil {

@@ -64,3 +64,51 @@ DOORSTEP_COST {"step":3,"name":"idle","rru":0,"wru":0,"rule_rru":12,"rule_wru":0
 		t.Errorf("idle sweep row: got %q, want its month of runs", rows[3].result)
 	}
 }
+
+// A step measured under the emulator is billed the emulator's figures,
+// not its handler times in process, and its row says by what.
+func TestCostRowsBilledUnderTheEmulator(t *testing.T) {
+	out := `DOORSTEP_COST {"step":1,"name":"create","rule_rru":1.5,"rule_wru":18,"api":1,"invocations":1,"handler_ms":[135.9],"billed_ms":[59],"billed_by":"aws-lambda-rie, 256 MB"}
+DOORSTEP_COST {"step":2,"name":"idle","rule_rru":12,"invocations":1,"handler_ms":[108.8],"billed_ms":[145],"billed_by":"aws-lambda-rie, 256 MB"}
+`
+	steps, err := parseCost(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := steps[0].billedMS(); got != 59 {
+		t.Errorf("billed ms: got %v, want the emulator's 59", got)
+	}
+	rows := costRows(steps)
+	if got := rows[0].result; !strings.Contains(got, "59 ms billed (aws-lambda-rie, 256 MB; the handler in process took 135.9 ms)") {
+		t.Errorf("step row: got %q, want the emulator's billed time and the handler's", got)
+	}
+	want := 1000 * (1.5*0.125/1e6 + 18*0.625/1e6 + 0.059*0.25*0.0000133334 + 0.20/1e6 + 1.00/1e6)
+	if got := rows[1].result; !strings.Contains(got, "per 1,000 journeys $"+fmtDollars(want)+" ") {
+		t.Errorf("total row: got %q, want $%s per 1,000 journeys", got, fmtDollars(want))
+	}
+}
+
+// An invocation's billed duration is read from its own REPORT line, the
+// first invocation's (with its Init Duration) as well as a warm one's.
+func TestBilledDuration(t *testing.T) {
+	out := "START RequestId: a Version: $LATEST\n" +
+		"REPORT RequestId: a\tInit Duration: 0.06 ms\tDuration: 207.75 ms\tBilled Duration: 208 ms\tMemory Size: 256 MB\tMax Memory Used: 256 MB\t\n" +
+		"REPORT RequestId: b\tDuration: 11.63 ms\tBilled Duration: 12 ms\tMemory Size: 256 MB\tMax Memory Used: 256 MB\t\n"
+	tests := []struct {
+		id   string
+		want float64
+		ok   bool
+	}{
+		{"a", 208, true},
+		{"b", 12, true},
+		{"c", 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id, func(t *testing.T) {
+			got, ok := billedDuration(out, tt.id)
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("got %v, %v, want %v, %v", got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}

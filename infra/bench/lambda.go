@@ -147,13 +147,17 @@ func shellWords(s string) ([]string, error) {
 	return words, nil
 }
 
-// buildFunctions builds every functions/<name> into dir/<name> for
-// linux/arch with the Makefile's environment and flags.
-func buildFunctions(ctx context.Context, root, dir, arch string, env, flags []string) error {
+// buildFunctions builds the packages (every functions/<name> when none
+// are named) into dir/<name> for linux/arch with the Makefile's
+// environment and flags.
+func buildFunctions(ctx context.Context, root, dir, arch string, env, flags []string, pkgs ...string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	args := append(append([]string{"build"}, flags...), "-o", dir+string(filepath.Separator), "./functions/...")
+	if len(pkgs) == 0 {
+		pkgs = []string{"./functions/..."}
+	}
+	args := append(append(append([]string{"build"}, flags...), "-o", dir+string(filepath.Separator)), pkgs...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	cmd.Env = os.Environ()

@@ -202,7 +202,7 @@ func run(ctx context.Context, args []string) error {
 
 	if !o.skip["cost"] {
 		progress("the cost of one journey on DynamoDB Local (go test -run TestCostRun ./infra/bench/ -args -cost.run)")
-		r, err := costBenchmarks(ctx, root)
+		r, err := costBenchmarks(ctx, root, tmp)
 		if err != nil {
 			return err
 		}
