@@ -164,7 +164,14 @@ func costResult(s costStep) string {
 		for _, ms := range s.HandlerMS {
 			inProcess += ms
 		}
+		each := make([]string, len(s.BilledMS))
+		for i, ms := range s.BilledMS {
+			each[i] = fmt.Sprintf("%.0f", ms)
+		}
 		billed = fmt.Sprintf("%s; the handler in process took %.1f ms", s.BilledBy, inProcess)
+		if len(each) > 1 && len(each) <= 3 {
+			billed = "each: " + strings.Join(each, " + ") + " ms; " + billed
+		}
 	}
 	return fmt.Sprintf("%.1f RRU, %.1f WRU by DynamoDB's rules (DynamoDB Local answered %.1f, %.1f; %s); Lambda %d invocation(s), %.0f ms billed (%s); %d API request(s); %d e-mail(s), %d text(s) in %d segment(s)",
 		s.RuleRRU, s.RuleWRU, s.RRU, s.WRU, strings.Join(calls, ", "), s.Invocations, s.billedMS(), billed, s.API, s.Emails, s.Texts, s.Segments)
