@@ -3,6 +3,7 @@ package booking
 import (
 	"context"
 	"strconv"
+	"strings"
 )
 
 // Telling the owner that mail to the business's own inbox address cannot
@@ -20,7 +21,11 @@ import (
 // business's inbox_email and the business has a confirmed OwnerPhone.
 // Otherwise ok is false and nothing is to be sent.
 func (s *Bookings) ClaimOwnerBounceText(ctx context.Context, email string) (b *Business, u *Undeliverable, ok bool, err error) {
-	u, err = s.UndeliverableEmail(ctx, email)
+	if strings.TrimSpace(email) == "" {
+		return nil, nil, false, nil
+	}
+	// The record mail-events wrote just before: read strongly consistent.
+	u, err = s.store.UndeliverableEmailNow(ctx, email)
 	if err != nil || u == nil {
 		return nil, nil, false, err
 	}

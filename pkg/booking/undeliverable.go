@@ -110,8 +110,13 @@ type MailStore interface {
 	NoteMailRequest(ctx context.Context, emailHash, requestCode string) error
 
 	// UndeliverableEmail returns the record of the address email (any
-	// case), or nil when mail to it is not known to fail.
+	// case), or nil when mail to it is not known to fail, for a page: it
+	// may miss a record written in the last second.
 	UndeliverableEmail(ctx context.Context, email string) (*Undeliverable, error)
+
+	// UndeliverableEmailNow is UndeliverableEmail for a decision: it finds
+	// a record written just before it.
+	UndeliverableEmailNow(ctx context.Context, email string) (*Undeliverable, error)
 
 	// ForgetMailRequest takes requestCode from the requests noted for the
 	// address and, when it was the last one, deletes everything kept about
@@ -205,7 +210,7 @@ func densestDays(days []time.Time, window int) int {
 }
 
 // UndeliverableEmail returns the record of email, nil when mail to it is
-// not known to fail.
+// not known to fail, as a page shows it (Store.UndeliverableEmail).
 func (s *Bookings) UndeliverableEmail(ctx context.Context, email string) (*Undeliverable, error) {
 	if strings.TrimSpace(email) == "" {
 		return nil, nil

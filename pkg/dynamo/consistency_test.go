@@ -13,6 +13,7 @@ import (
 	"github.com/aws/smithy-go/middleware"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
 	"github.com/doorstep/doorstep/pkg/dynamo/dynamotest"
 )
@@ -62,11 +63,13 @@ func (r *readRecorder) take() []recordedRead {
 
 // TestReadsAtTheirLeastUnits pins which reads are eventually consistent
 // (half a strongly consistent read's units on DynamoDB): the business
-// record's and a listing's holds, which decide nothing (the create's and
-// the move's conditions do); and which stay strongly consistent: the
-// request's (a person reads their request just after creating or moving
-// it), the holds of one window (a create or a move chooses a slot by them)
-// and the hourly slots (a create chooses one). docs/performance.md gives
+// record's, a listing's holds and an address's mail record as a page
+// shows it, which decide nothing (the create's and the move's conditions
+// do); and which stay strongly consistent: the request's (a person reads
+// their request just after creating or moving it), the mail record the
+// owner's text is decided on (mail-events wrote it just before), the
+// holds of one window (a create or a move chooses a slot by them) and the
+// hourly slots (a create chooses one). docs/performance.md gives
 // each step's units.
 func TestReadsAtTheirLeastUnits(t *testing.T) {
 	ctx := context.Background()
@@ -94,6 +97,8 @@ func TestReadsAtTheirLeastUnits(t *testing.T) {
 					return err
 				}, "Query", false},
 				{"Request", func() error { _, err := store.Request(ctx, r.Code); return err }, "GetItem", true},
+				{"UndeliverableEmail", func() error { _, err := store.UndeliverableEmail(ctx, "ana@example.com"); return err }, "GetItem", false},
+				{"UndeliverableEmailNow", func() error { _, err := store.UndeliverableEmailNow(ctx, "ana@example.com"); return err }, "GetItem", true},
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {
@@ -160,4 +165,39 @@ func attrOf(v types.AttributeValue) string {
 		return s.Value
 	}
 	return ""
+}
+
+// laggingReplica is a store whose eventually consistent read of an
+// address's mail record has not yet seen the record, as a DynamoDB
+// replica may for about a second after the write.
+type laggingReplica struct{ *dynamo.Store }
+
+func (laggingReplica) UndeliverableEmail(context.Context, string) (*booking.Undeliverable, error) {
+	return nil, nil
+}
+
+// TestOwnerBounceTextReadsTheRecordJustWritten: mail-events records an
+// inbox address undeliverable and at once asks whether to text the owner;
+// the claim reads the record strongly consistent, so a replica that lags
+// loses no text, while the pages read it eventually.
+func TestOwnerBounceTextReadsTheRecordJustWritten(t *testing.T) {
+	const email = "office@test-plumbing.example.com"
+	ctx := context.Background()
+	client, table := dynamotest.Minidyn(t)
+	store := dynamo.New(client, table)
+	b := inboxBusiness(t, slug, email)
+	b.OwnerPhone = "5125550142"
+	if err := store.PutBusiness(ctx, b); err != nil {
+		t.Fatal(err)
+	}
+	s := bookingtest.New(t, booking.Config{Store: laggingReplica{store}, SiteURL: "https://doorstep.example.com", Now: func() time.Time { return now }})
+	if _, err := s.RecordMailEvent(ctx, booking.MailEvent{Kind: booking.MailBounced, Email: email, At: now}); err != nil {
+		t.Fatal(err)
+	}
+	if u, err := s.UndeliverableEmail(ctx, email); u != nil || err != nil {
+		t.Fatalf("the page's read on the lagging replica: got %v, %v, want nothing yet", u, err)
+	}
+	if _, u, ok, err := s.ClaimOwnerBounceText(ctx, email); !ok || u == nil || err != nil {
+		t.Errorf("the claim just after the record: got %v, %v, %v, want the text claimed", u, ok, err)
+	}
 }

@@ -140,14 +140,26 @@ func (s *Store) NoteMailRequest(ctx context.Context, emailHash, requestCode stri
 	return nil
 }
 
-// UndeliverableEmail reads the address item (strongly consistent); an item
-// without a reason (transient bounces short of the rule, requests noted) is
-// no record.
+// UndeliverableEmail reads the address item eventually consistent (half
+// the read units): what a page shows decides nothing, and a record written
+// in the last second is shown on the next page. An item without a reason
+// (transient bounces short of the rule, requests noted) is no record.
 func (s *Store) UndeliverableEmail(ctx context.Context, email string) (*booking.Undeliverable, error) {
+	return s.undeliverableEmail(ctx, email, false)
+}
+
+// UndeliverableEmailNow is UndeliverableEmail strongly consistent: it
+// finds a record written just before it (the owner's text is decided on
+// it).
+func (s *Store) UndeliverableEmailNow(ctx context.Context, email string) (*booking.Undeliverable, error) {
+	return s.undeliverableEmail(ctx, email, true)
+}
+
+func (s *Store) undeliverableEmail(ctx context.Context, email string, consistent bool) (*booking.Undeliverable, error) {
 	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:      s.table,
 		Key:            keyMap(mailPK(booking.EmailHash(email)), skMail),
-		ConsistentRead: aws.Bool(true),
+		ConsistentRead: aws.Bool(consistent),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("read undeliverable e-mail: %w", err)
