@@ -213,15 +213,30 @@ func rieColdStartOnce(ctx context.Context, rie, bin string, env []string, event 
 
 // emulator is aws-lambda-rie running one function's bootstrap.
 type emulator struct {
-	cmd *exec.Cmd
-	url string     // the invoke URL
-	out syncBuffer // the emulator's and the function's output
+	cmd    *exec.Cmd
+	exited chan struct{} // closed when the emulator has exited
+	url    string        // the invoke URL
+	out    syncBuffer    // the emulator's and the function's output
 }
 
-// startEmulator starts the emulator on bin with env. A non-empty wrap runs
-// it under a command first (wrap's last word is followed by the
-// emulator's command line).
+// startEmulator starts the emulator on bin with env and waits until it
+// listens. A non-empty wrap runs it under a command first (wrap's last
+// word is followed by the emulator's command line). The emulator's two
+// ports are chosen free just before it binds them, so another process may
+// take one first: the emulator then exits, and it is started again on
+// others.
 func startEmulator(rie, bin string, env, wrap []string) (*emulator, error) {
+	var err error
+	for range 5 {
+		var e *emulator
+		if e, err = startEmulatorOnce(rie, bin, env, wrap); err == nil {
+			return e, nil
+		}
+	}
+	return nil, err
+}
+
+func startEmulatorOnce(rie, bin string, env, wrap []string) (*emulator, error) {
 	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
@@ -231,20 +246,40 @@ func startEmulator(rie, bin string, env, wrap []string) (*emulator, error) {
 		return nil, err
 	}
 	args := append(slices.Clone(wrap), rie, "--log-level", "info", "--runtime-interface-emulator-address", addr, "--runtime-api-address", apiAddr, bin)
-	e := &emulator{cmd: exec.Command(args[0], args[1:]...), url: "http://" + addr + "/2015-03-31/functions/function/invocations"}
+	e := &emulator{cmd: exec.Command(args[0], args[1:]...), exited: make(chan struct{}),
+		url: "http://" + addr + "/2015-03-31/functions/function/invocations"}
 	e.cmd.Env = env
 	e.cmd.Stdout, e.cmd.Stderr = &e.out, &e.out
 	ownGroup(e.cmd) // the emulator and the function, ended together
 	if err := e.cmd.Start(); err != nil {
 		return nil, err
 	}
-	return e, nil
+	go func() {
+		_ = e.cmd.Wait()
+		close(e.exited)
+	}()
+	// The emulator binds its runtime API, then its invoke address.
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(2 * time.Millisecond) {
+		select {
+		case <-e.exited:
+			return nil, fmt.Errorf("the emulator exited at start:\n%s", lastLines(e.out.String(), 10))
+		default:
+		}
+		if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+			c.Close()
+			return e, nil
+		}
+		if time.Now().After(deadline) {
+			e.stop()
+			return nil, fmt.Errorf("the emulator did not listen on %s:\n%s", addr, lastLines(e.out.String(), 10))
+		}
+	}
 }
 
 // stop ends the emulator and the function.
 func (e *emulator) stop() {
 	killGroup(e.cmd)
-	_ = e.cmd.Wait()
+	<-e.exited
 }
 
 // invoke sends event to the function as Lambda's Invoke API would, with id
