@@ -87,7 +87,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 		Bookings: bookings,
 		Mailer:   inboxweb.EmailMailer{Sender: outgoing},
 		Texter:   texter,
-		OptOuts:  optOuts, // one GetItem on a request's page, when a text would go
+		OptOuts:  optOuts.ForPages(), // one eventually consistent GetItem on a request's page, when a text would go
 		SiteURL:  c.SiteURL,
 		Log:      lambdaenv.Logger(),
 	})), nil

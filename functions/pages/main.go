@@ -54,7 +54,7 @@ func newHandler(ctx context.Context, getenv func(string) string) (lambdaenv.HTTP
 		Bookings: bookings,
 		// The numbers that replied STOP (the notify ledger's list): one
 		// GetItem, only when the status page would say "by text".
-		OptOuts: dynamo.NewLedger(client, c.TableName),
+		OptOuts: dynamo.NewLedger(client, c.TableName).ForPages(),
 		Log:     lambdaenv.Logger(),
 	})), nil
 }

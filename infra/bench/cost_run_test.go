@@ -409,7 +409,7 @@ func TestCostRun(t *testing.T) {
 	api := httpapi.New(bookings, log)
 	ledger := dynamo.NewLedger(client, table)
 	web := inboxweb.New(inboxweb.Config{Bookings: bookings, Mailer: inboxweb.EmailMailer{Sender: box, Now: now}, SiteURL: floorSiteURL,
-		Log: log, Now: now, OptOuts: ledger, SignInDelay: time.Millisecond})
+		Log: log, Now: now, OptOuts: ledger.ForPages(), SignInDelay: time.Millisecond})
 
 	var steps []*costStep
 	begin := func(name string) *costStep {

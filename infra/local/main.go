@@ -310,11 +310,11 @@ func handlerOn(ctx context.Context, client *dynamodb.Client, siteURL string, log
 	// outbox too.
 	optOuts := dynamo.NewLedger(client, tableName)
 	webConfig := inboxweb.Config{Bookings: bookings, Mailer: inboxweb.EmailMailer{Sender: box}, SiteURL: siteURL, Log: log,
-		Texter: inboxweb.SMSTexter{Sender: box, OptOuts: optOuts}, OptOuts: optOuts}
+		Texter: inboxweb.SMSTexter{Sender: box, OptOuts: optOuts}, OptOuts: optOuts.ForPages()}
 	edge.Mount(mux, inboxweb.New(webConfig), inboxweb.Routes(webConfig))
 	// The person's pages (status_url, payment_url). No payment provider
 	// runs here, so stripepay's routes are not mounted.
-	pagesConfig := pages.Config{Bookings: bookings, OptOuts: optOuts, Log: log}
+	pagesConfig := pages.Config{Bookings: bookings, OptOuts: optOuts.ForPages(), Log: log}
 	personPages := pages.New(pagesConfig)
 	edge.Mount(mux, personPages, pages.Routes(pagesConfig))
 	mux.Handle("GET /r/{$}", personPages) // API Gateway sends /r/ to the route GET /r

@@ -63,12 +63,13 @@ func (r *readRecorder) take() []recordedRead {
 
 // TestReadsAtTheirLeastUnits pins which reads are eventually consistent
 // (half a strongly consistent read's units on DynamoDB): the business
-// record's, a listing's holds and an address's mail record as a page
-// shows it, which decide nothing (the create's and the move's conditions
-// do); and which stay strongly consistent: the request's (a person reads
-// their request just after creating or moving it), the mail record the
-// owner's text is decided on (mail-events wrote it just before), the
-// holds of one window (a create or a move chooses a slot by them) and the
+// record's, a listing's holds, and an address's mail record and a
+// number's opt-out as a page shows them, which decide nothing (the
+// create's and the move's conditions do); and which stay strongly
+// consistent: the request's (a person reads their request just after
+// creating or moving it), the mail record the owner's text is decided on
+// (mail-events wrote it just before), the opt-out a send is decided on (a
+// STOP is honoured at once), the holds of one window (a create or a move chooses a slot by them) and the
 // hourly slots (a create chooses one). docs/performance.md gives
 // each step's units.
 func TestReadsAtTheirLeastUnits(t *testing.T) {
@@ -78,6 +79,7 @@ func TestReadsAtTheirLeastUnits(t *testing.T) {
 			base, table := eng.Open(t)
 			rec := &readRecorder{}
 			store := dynamo.New(rec.client(base), table)
+			ledger := dynamo.NewLedger(rec.client(base), table)
 			if err := store.PutBusiness(ctx, loadBusiness(t)); err != nil {
 				t.Fatal(err)
 			}
@@ -99,6 +101,8 @@ func TestReadsAtTheirLeastUnits(t *testing.T) {
 				{"Request", func() error { _, err := store.Request(ctx, r.Code); return err }, "GetItem", true},
 				{"UndeliverableEmail", func() error { _, err := store.UndeliverableEmail(ctx, "ana@example.com"); return err }, "GetItem", false},
 				{"UndeliverableEmailNow", func() error { _, err := store.UndeliverableEmailNow(ctx, "ana@example.com"); return err }, "GetItem", true},
+				{"Ledger.OptedOut", func() error { _, err := ledger.OptedOut(ctx, "6025550147"); return err }, "GetItem", true},
+				{"PageOptOuts.OptedOut", func() error { _, err := ledger.ForPages().OptedOut(ctx, "6025550147"); return err }, "GetItem", false},
 			}
 			for _, tt := range tests {
 				t.Run(tt.name, func(t *testing.T) {

@@ -130,13 +130,33 @@ func (l *Ledger) Release(ctx context.Context, id, token string) error {
 	return nil
 }
 
-// OptedOut reads the number's opt-out item.
+// OptedOut reads the number's opt-out item, strongly consistent: a send
+// is decided on it, and a STOP is honoured at once.
 func (l *Ledger) OptedOut(ctx context.Context, phone string) (bool, error) {
-	item, err := l.get(ctx, prefixOptOut+phone, skOptOut)
+	return l.optedOut(ctx, phone, true)
+}
+
+func (l *Ledger) optedOut(ctx context.Context, phone string, consistent bool) (bool, error) {
+	item, err := readItem(ctx, l.client, l.table, prefixOptOut+phone, skOptOut, consistent)
 	if err != nil {
 		return false, fmt.Errorf("read opt-out: %w", err)
 	}
 	return item != nil, nil
+}
+
+// PageOptOuts reads numbers' opt-outs for a page that says whether a text
+// goes to the person (the web inbox's request, the status page):
+// eventually consistent, half the read units of the Ledger's own read. The
+// page decides nothing; a STOP recorded in the last second shows on the
+// next page, and the notifier, reading strongly, sends no text meanwhile.
+type PageOptOuts struct{ ledger *Ledger }
+
+// ForPages returns l's opt-outs as pages read them.
+func (l *Ledger) ForPages() PageOptOuts { return PageOptOuts{l} }
+
+// OptedOut reads the number's opt-out item, eventually consistent.
+func (p PageOptOuts) OptedOut(ctx context.Context, phone string) (bool, error) {
+	return p.ledger.optedOut(ctx, phone, false)
 }
 
 // RecordOptOut puts the number's opt-out item, keeping the time of the
