@@ -93,22 +93,20 @@ func needDynamoDBLocal(t *testing.T) {
 // folder: a request, a business's session, a setting and a calendar feed
 // address made before a restart are there after it, and the demo
 // businesses are not loaded again over the business's change. A second
-// server on the same folder is refused while the first runs.
+// server on the same folder is refused while the first runs. How fast it
+// starts is make bench's to measure.
 func TestLocalKeepsDataAcrossRestarts(t *testing.T) {
 	needDynamoDBLocal(t)
 	dir := t.TempDir()
 	const slug, email = "desert-cool-hvac", "inbox@desert-cool-hvac.example.com"
 
-	// Starting (DynamoDB Local, the table, the demo) takes seconds, and at
-	// most startWithin.
-	const startWithin = 10 * time.Second
+	// Starting (DynamoDB Local, the table, the demo) takes seconds: the
+	// target (10 s) is make bench's (its HTTP part times a start and a
+	// restart); here the time is only logged, as a test on a loaded
+	// machine cannot judge it.
 	start := time.Now()
 	srv := startServer(t, "--data", dir)
-	if took := time.Since(start); took > startWithin {
-		t.Errorf("the server answered %v after its start, want within %v", took.Round(time.Millisecond), startWithin)
-	} else {
-		t.Logf("the server answered %v after its start", took.Round(time.Millisecond))
-	}
+	t.Logf("the server answered %v after its start", time.Since(start).Round(time.Millisecond))
 	if want := "Engine: DynamoDB Local, data in " + dir; !strings.Contains(srv.banner, want) {
 		t.Fatalf("banner: got %q, want %q", srv.banner, want)
 	}
@@ -231,11 +229,7 @@ func TestLocalKeepsDataAcrossRestarts(t *testing.T) {
 	}
 	start = time.Now()
 	again := startServer(t, "--data", dir)
-	if took := time.Since(start); took > startWithin {
-		t.Errorf("the server answered %v after its restart, want within %v", took.Round(time.Millisecond), startWithin)
-	} else {
-		t.Logf("the server answered %v after its restart", took.Round(time.Millisecond))
-	}
+	t.Logf("the server answered %v after its restart", time.Since(start).Round(time.Millisecond))
 	if !strings.Contains(again.banner, "not loaded again") {
 		t.Errorf("banner after a restart: got %q, want that the businesses were not loaded again", again.banner)
 	}
