@@ -81,10 +81,14 @@ run: $(if $(filter --memory,$(ARGS)),,dynamodb-local)
 	go run ./infra/local $(ARGS)
 
 # infra/local (the browser tests, the longest package) is named first, so
-# that it starts first and the others run beside it on the second core.
+# that it starts first and the others run beside it. The packages wait on
+# DynamoDB Local and Chromium much of the time, which leaves a core idle
+# with go test's default of one package per core: TEST_PACKAGES runs one
+# more (4m39s instead of 5m20s on a 2-core machine).
+TEST_PACKAGES ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) + 1 )))
 test: dynamodb-local browser axe-core mcp-clients stripe-mock
 	go vet ./...
-	go test -count=1 -tags $(LAMBDA_TAGS) ./infra/local/ $$(go list ./... | grep -v '/infra/local$$')
+	go test -count=1 -p $(TEST_PACKAGES) -tags $(LAMBDA_TAGS) ./infra/local/ $$(go list ./... | grep -v '/infra/local$$')
 
 # The fuzz targets, as package:Name. make test runs their seed corpora
 # (testdata/fuzz/<Name>/) as plain tests; make fuzz fuzzes each in turn, as
