@@ -97,12 +97,12 @@ func TestBrowserBookingForm(t *testing.T) {
 				return chromedp.Do(tab, chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile))
 			}
 			n := 0
-			// check screenshots the page at a phone's width, and checks it
-			// with axe-core and for touch targets there and at a desktop's.
+			// check checks the page with axe-core and for touch targets at a
+			// phone's width and at a desktop's (and screenshots it at the
+			// phone's when a check failed: axetest.Screenshot).
 			check := func(step string) {
 				t.Helper()
 				n++
-				axetest.Screenshot(tab, t, shots, "book-"+tt.name+"-"+itoa(n)+"-"+step)
 				p.setScripts(true)
 				for _, width := range []int64{390, 1280} {
 					if err := chromedp.Do(tab, chromedp.EmulateViewport(width, 844)); err != nil {
@@ -116,6 +116,7 @@ func TestBrowserBookingForm(t *testing.T) {
 					t.Fatal(err)
 				}
 				axetest.CheckLang(tab, t, step, tt.lang)
+				axetest.Screenshot(tab, t, shots, "book-"+tt.name+"-"+itoa(n)+"-"+step)
 			}
 			// The first step: danger first, then the service and the ZIP code.
 			if err := chromedp.Do(tab, chromedp.Navigate(srv.URL+bookform.Path+tt.slug)); err != nil {
@@ -280,10 +281,10 @@ func TestBrowserBookingForm(t *testing.T) {
 				if got := axetest.Text(tab, t, "h1"); got != want {
 					t.Errorf("%s: got heading %q, want %q", page, got, want)
 				}
-				axetest.Screenshot(tab, t, shots, "book-messages-"+lang+"-"+page)
 				t.Run("axe "+page, func(t *testing.T) { axetest.Check(tab, t) })
 				axetest.CheckTargets(tab, t)
 				axetest.CheckLang(tab, t, page, lang)
+				axetest.Screenshot(tab, t, shots, "book-messages-"+lang+"-"+page)
 			}
 			headings := map[string][3]string{
 				"en": {"Online requests are paused", "Page not found", "Reload the form"},

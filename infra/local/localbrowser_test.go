@@ -151,8 +151,9 @@ func (p *phoneTab) open(url string) {
 	}
 }
 
-// check screenshots the page and checks it with axe-core, for touch
-// targets and for its language, the tab's, at a phone's width.
+// check checks the page with axe-core, for touch targets and for its
+// language, the tab's, at a phone's width, and screenshots it when a
+// check failed (every page with DOORSTEP_SCREENSHOTS=all).
 func (p *phoneTab) check(step string) {
 	p.t.Helper()
 	p.checkIn(step, p.lang)
@@ -163,7 +164,6 @@ func (p *phoneTab) checkIn(step, lang string) {
 	p.t.Helper()
 	p.n++
 	name := itoa(p.n) + "-" + step
-	axetest.Screenshot(p.ctx, p.t, p.shots, p.prefix+"-"+name)
 	if p.scripts == scriptsOff {
 		p.setScripts(true)
 		defer p.setScripts(false)
@@ -171,6 +171,7 @@ func (p *phoneTab) checkIn(step, lang string) {
 	p.t.Run("axe "+name, func(t *testing.T) { axetest.Check(p.ctx, t) })
 	axetest.CheckTargets(p.ctx, p.t)
 	axetest.CheckLang(p.ctx, p.t, step, lang)
+	axetest.Screenshot(p.ctx, p.t, p.shots, p.prefix+"-"+name)
 }
 
 // soon bounds a look at the page: what is not there fails the test soon.

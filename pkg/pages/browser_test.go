@@ -87,13 +87,14 @@ func TestBrowser(t *testing.T) {
 
 			tab, cancelTab := chromedp.NewContext(browser)
 			defer cancelTab()
-			// shot saves a screenshot of the page and checks it: axe-core
-			// in a subtest of its own, and the touch targets.
+			// shot checks the page: axe-core in a subtest of its own, and
+			// the touch targets (and screenshots it when a check failed:
+			// axetest.Screenshot).
 			shot := func(name string) {
 				t.Helper()
-				axetest.Screenshot(tab, t, shots, "pages-"+tt.lang+"-"+name)
 				t.Run("axe "+name, func(t *testing.T) { axetest.Check(tab, t) })
 				axetest.CheckTargets(tab, t)
+				axetest.Screenshot(tab, t, shots, "pages-"+tt.lang+"-"+name)
 			}
 			text := func(sel string) string { t.Helper(); return axetest.Text(tab, t, sel) }
 			click := func(sel string) { t.Helper(); axetest.Click(tab, t, sel) }

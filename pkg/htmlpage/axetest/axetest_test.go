@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -91,4 +93,35 @@ func TestCheck(t *testing.T) {
 	}
 	axetest.Check(tab, t)
 	axetest.CheckTargets(tab, t)
+
+	// A page whose checks passed is not saved; a failed one is, and every
+	// one is with DOORSTEP_SCREENSHOTS=all.
+	dir := t.TempDir()
+	tests := []struct {
+		name, env string
+		failed    bool
+		want      bool
+	}{
+		{"passed", "", false, false},
+		{"failed", "", true, true},
+		{"passed, all asked", "all", false, true},
+	}
+	for _, tt := range tests {
+		t.Run("screenshot "+tt.name, func(t *testing.T) {
+			t.Setenv(axetest.ScreenshotsEnv, tt.env)
+			axetest.Screenshot(tab, failedTB{TB: t, failed: tt.failed}, dir, tt.name)
+			_, err := os.Stat(filepath.Join(dir, tt.name+".png"))
+			if got := err == nil; got != tt.want {
+				t.Errorf("saved: got %v, want %v", got, tt.want)
+			}
+		})
+	}
 }
+
+// failedTB is t, failed or not as a check before it would have left it.
+type failedTB struct {
+	testing.TB
+	failed bool
+}
+
+func (f failedTB) Failed() bool { return f.failed }
