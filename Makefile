@@ -84,11 +84,13 @@ run: $(if $(filter --memory,$(ARGS)),,dynamodb-local)
 # that it starts first and the others run beside it. The packages wait on
 # DynamoDB Local and Chromium much of the time, which leaves a core idle
 # with go test's default of one package per core: TEST_PACKAGES runs one
-# more (4m39s instead of 5m20s on a 2-core machine).
+# more (4m39s instead of 5m20s on a 2-core machine). infra/withdynamodb
+# runs one DynamoDB Local that the test binaries share, instead of a JVM
+# each.
 TEST_PACKAGES ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) + 1 )))
 test: dynamodb-local browser axe-core mcp-clients stripe-mock
 	go vet ./...
-	go test -count=1 -p $(TEST_PACKAGES) -tags $(LAMBDA_TAGS) ./infra/local/ $$(go list ./... | grep -v '/infra/local$$')
+	go run ./infra/withdynamodb go test -count=1 -p $(TEST_PACKAGES) -tags $(LAMBDA_TAGS) ./infra/local/ $$(go list ./... | grep -v '/infra/local$$')
 
 # The fuzz targets, as package:Name. make test runs their seed corpora
 # (testdata/fuzz/<Name>/) as plain tests; make fuzz fuzzes each in turn, as

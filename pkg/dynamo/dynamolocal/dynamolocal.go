@@ -44,6 +44,11 @@ const (
 	stopTimeout = 10 * time.Second
 )
 
+// SharedEnv names the variable that gives the address of a DynamoDB Local
+// already running in memory, for the test binaries of one go test run to
+// share (infra/withdynamodb sets it; pkg/dynamo/dynamotest reads it).
+const SharedEnv = "DOORSTEP_DYNAMODB_LOCAL"
+
 // Why DynamoDB Local cannot start: errors.Is tells them apart.
 var (
 	// ErrNoJava: no java on PATH or in JAVA_HOME.
@@ -70,6 +75,16 @@ type Engine struct {
 // SIGTERM (and SIGKILL after 10 s), one in memory SIGKILL. It is safe to
 // call more than once.
 func (e *Engine) Stop() { e.stop() }
+
+// Shared returns the engine SharedEnv names, whose Stop leaves it running
+// (it is the run's, not the caller's); ok is false when none is named.
+func Shared() (e *Engine, ok bool) {
+	endpoint := os.Getenv(SharedEnv)
+	if endpoint == "" {
+		return nil, false
+	}
+	return &Engine{Endpoint: endpoint, stop: func() {}}, true
+}
 
 // Client returns a client of the engine with the local credentials and the
 // single region every local client uses (DynamoDB Local keeps the tables of

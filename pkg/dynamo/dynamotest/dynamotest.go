@@ -113,10 +113,11 @@ func NewClient(endpoint string) *dynamodb.Client {
 
 var tables atomic.Int64
 
-// newTable creates a uniquely named table.
+// newTable creates a table named uniquely among the test binaries that
+// share an engine (dynamolocal.SharedEnv).
 func newTable(t testing.TB, client *dynamodb.Client) string {
 	t.Helper()
-	table := fmt.Sprintf("doorstep-test-%d", tables.Add(1))
+	table := fmt.Sprintf("doorstep-test-%d-%d", os.Getpid(), tables.Add(1))
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := dynamo.CreateTable(ctx, client, table); err != nil {

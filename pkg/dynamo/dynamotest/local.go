@@ -69,10 +69,15 @@ func ci() bool {
 	return v
 }
 
-// startLocal starts DynamoDB Local in memory on a free loopback port (see
-// dynamolocal.Start). stop kills it.
+// startLocal returns the engine dynamolocal.SharedEnv names, which stays
+// up and is shared with the run's other test binaries (each on tables of
+// its own: newTable), or starts DynamoDB Local in memory on a free loopback
+// port (see dynamolocal.Start); stop kills the one it started.
 func startLocal() (endpoint string, stop func(), err error) {
-	e, err := dynamolocal.Start(dynamolocal.Options{})
+	e, ok := dynamolocal.Shared()
+	if !ok {
+		e, err = dynamolocal.Start(dynamolocal.Options{})
+	}
 	if err != nil {
 		return "", nil, err
 	}
