@@ -77,9 +77,9 @@ type hold struct {
 
 func (h *harness) readTable(ctx context.Context) (*tableState, error) {
 	st := &tableState{requests: map[string]*booking.Request{}, byTag: map[string][]string{}, phones: map[string]int{}}
-	reader := dynamo.New(h.direct, tableName)
+	reader := dynamo.New(h.direct, h.table)
 	var codes []string
-	p := dynamodb.NewScanPaginator(h.direct, &dynamodb.ScanInput{TableName: aws.String(tableName), ConsistentRead: aws.Bool(true)})
+	p := dynamodb.NewScanPaginator(h.direct, &dynamodb.ScanInput{TableName: aws.String(h.table), ConsistentRead: aws.Bool(true)})
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
@@ -298,7 +298,7 @@ func (h *harness) checkMessages(ctx context.Context, r *report) error {
 	want := &outbox{sent: map[string]int{}}
 	n := &notify.Notifier{
 		Composer:   notify.Composer{SiteURL: siteURL, PreviewInbox: "preview-inbox@doorstep.localhost"},
-		Businesses: dynamo.New(h.direct, tableName), Email: want, SMS: want,
+		Businesses: dynamo.New(h.direct, h.table), Email: want, SMS: want,
 		Ledger: &memLedger{}, Log: slog.New(slog.DiscardHandler), Now: h.clock.now,
 	}
 	for _, rec := range h.stream.all {

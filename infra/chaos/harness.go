@@ -44,8 +44,7 @@ import (
 var businessesJSON []byte
 
 const (
-	tableName = "doorstep"
-	siteURL   = "http://chaos.localhost"
+	siteURL = "http://chaos.localhost"
 	// tokenSuffix makes each business's inbox token: its slug, then this.
 	tokenSuffix = ".chaos-inbox-token"
 	// tick is how far the service's clock moves at each operation, so
@@ -107,6 +106,7 @@ type create struct {
 type harness struct {
 	o        options
 	out      io.Writer
+	table    string // on DynamoDB Local
 	clock    *clock
 	proxy    *proxy
 	direct   *dynamodb.Client // DynamoDB Local without faults: setup and checks
@@ -142,12 +142,20 @@ type harness struct {
 
 // start starts DynamoDB Local, the proxy in front of it and the service
 // on the proxy, and loads the businesses.
+// Under make test (infra/withdynamodb) it shares the run's DynamoDB Local,
+// on a table of its own; otherwise it starts one.
 func start(ctx context.Context, o options, out io.Writer) (*harness, error) {
-	engine, err := dynamolocal.Start(dynamolocal.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("DynamoDB Local: %w", err)
+	engine, shared := dynamolocal.Shared()
+	table := "doorstep"
+	if shared {
+		table = fmt.Sprintf("doorstep-chaos-%d", os.Getpid())
+	} else {
+		var err error
+		if engine, err = dynamolocal.Start(dynamolocal.Options{}); err != nil {
+			return nil, fmt.Errorf("DynamoDB Local: %w", err)
+		}
 	}
-	h := &harness{o: o, out: out, clock: &clock{}, codeOf: map[string]string{}, pool: map[string][]time.Time{},
+	h := &harness{o: o, out: out, table: table, clock: &clock{}, codeOf: map[string]string{}, pool: map[string][]time.Time{},
 		ops: map[string]int{}, took: map[string]time.Duration{}, box: &outbox{sent: map[string]int{}}, biz: map[string]*booking.Business{}}
 	stops := []func(){engine.Stop}
 	h.stop = func() {
@@ -158,14 +166,19 @@ func start(ctx context.Context, o options, out io.Writer) (*harness, error) {
 	fail := func(err error) (*harness, error) { h.stop(); return nil, err }
 
 	h.direct = engine.Client()
-	if err := dynamo.CreateTable(ctx, h.direct, tableName); err != nil {
+	if err := dynamo.CreateTable(ctx, h.direct, h.table); err != nil {
 		return fail(err)
+	}
+	if shared { // the engine stays up: take the table away
+		stops = append(stops, func() {
+			_, _ = h.direct.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(h.table)})
+		})
 	}
 	// The service's clock is not the wall clock DynamoDB Local's TTL
 	// deletes by; expiry is checked by every condition anyway.
-	_, _ = h.direct.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(tableName),
+	_, _ = h.direct.UpdateTimeToLive(ctx, &dynamodb.UpdateTimeToLiveInput{TableName: aws.String(h.table),
 		TimeToLiveSpecification: &ddbtypes.TimeToLiveSpecification{AttributeName: aws.String("expires_at"), Enabled: aws.Bool(false)}})
-	upd, err := h.direct.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(tableName),
+	upd, err := h.direct.UpdateTable(ctx, &dynamodb.UpdateTableInput{TableName: aws.String(h.table),
 		StreamSpecification: &ddbtypes.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: ddbtypes.StreamViewTypeNewAndOldImages}})
 	if err != nil {
 		return fail(fmt.Errorf("turn the stream on: %w", err))
@@ -174,7 +187,7 @@ func start(ctx context.Context, o options, out io.Writer) (*harness, error) {
 		func(o *dynamodbstreams.Options) { o.BaseEndpoint = aws.String(engine.Endpoint) })
 	h.stream = &stream{client: streamsClient, arn: aws.ToString(upd.TableDescription.LatestStreamArn), iterators: map[string]*string{}}
 
-	if h.tokenHonoured, err = probeClientRequestToken(ctx, h.direct, tableName); err != nil {
+	if h.tokenHonoured, err = probeClientRequestToken(ctx, h.direct, h.table); err != nil {
 		return fail(err)
 	}
 
@@ -201,7 +214,7 @@ func start(ctx context.Context, o options, out io.Writer) (*harness, error) {
 	if err != nil {
 		return fail(err)
 	}
-	loader := dynamo.New(h.direct, tableName)
+	loader := dynamo.New(h.direct, h.table)
 	for _, b := range bs {
 		if err := loader.PutBusiness(ctx, b); err != nil {
 			return fail(fmt.Errorf("load %s: %w", b.Slug, err))
@@ -212,11 +225,11 @@ func start(ctx context.Context, o options, out io.Writer) (*harness, error) {
 
 	// The wiring of infra/local, but the notifier hears of each change on
 	// the table's stream, as on AWS, not from the store.
-	h.store = dynamo.New(faulty, tableName, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, h.clock.now))
+	h.store = dynamo.New(faulty, h.table, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, h.clock.now))
 	n := &notify.Notifier{
 		Composer:   notify.Composer{SiteURL: siteURL, PreviewInbox: "preview-inbox@doorstep.localhost"},
 		Businesses: h.store, Links: h.store, Email: h.box, SMS: h.box,
-		Ledger: dynamo.NewLedger(faulty, tableName), Log: log, Now: h.clock.now,
+		Ledger: dynamo.NewLedger(faulty, h.table), Log: log, Now: h.clock.now,
 	}
 	h.notifier, h.log = n, log
 	h.books, err = booking.New(booking.Config{Store: h.store, SiteURL: siteURL, Now: h.clock.now, SimulateDeposits: true})

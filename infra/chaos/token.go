@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -22,9 +23,14 @@ func probeClientRequestToken(ctx context.Context, client *dynamodb.Client, table
 		"pk": &types.AttributeValueMemberS{Value: "CHAOS#probe"},
 		"sk": &types.AttributeValueMemberS{Value: "TOKEN"},
 	}
+	// A token of its own: DynamoDB keeps a token for 10 minutes per
+	// account, whatever the table, and refuses it with other parameters
+	// (IdempotentParameterMismatchException), as DynamoDB Local does for
+	// the probes of one run's test binaries, which share it.
+	token := "probe-" + rand.Text()
 	in := func() *dynamodb.TransactWriteItemsInput {
 		return &dynamodb.TransactWriteItemsInput{
-			ClientRequestToken: aws.String("chaos-probe-0123456789abcdef"),
+			ClientRequestToken: aws.String(token),
 			TransactItems: []types.TransactWriteItem{{Update: &types.Update{
 				TableName:                 aws.String(table),
 				Key:                       key,
