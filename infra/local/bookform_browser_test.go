@@ -190,11 +190,7 @@ func TestBrowserBookingForm(t *testing.T) {
 			if tt.taken {
 				// Someone takes the window through the JSON API meanwhile.
 				body := `{"window_start":"` + window.Value + `","address":{"street":"1 Elm St","zip":"` + tt.zip + `"},"contact":{"name":"Someone Else","phone":"6025550199"}}`
-				res, err := http.Post(srv.URL+"/api/v1/businesses/"+tt.slug+"/requests", "application/json", strings.NewReader(body))
-				if err != nil || res.StatusCode != http.StatusCreated {
-					t.Fatalf("the other request: %v %v", res, err)
-				}
-				res.Body.Close()
+				createRequest(t, srv.URL, tt.slug, body)
 				p.click("button#send")
 				if got := p.text("#window-error"); got != tt.taken_ {
 					t.Errorf("got %q next to the windows, want %q", got, tt.taken_)

@@ -346,11 +346,7 @@ func TestBrowserBookingFormPhone(t *testing.T) {
 			for n := range 3 {
 				body := `{"window_start":"` + avail.Windows[n].Start.Format(time.RFC3339) + `","address":{"street":"1 Elm St","zip":"90026"},` +
 					`"contact":{"name":"Someone","phone":"213555019` + itoa(n)[1:] + `","email":"` + email + `"}}`
-				res, err := http.Post(srv.URL+"/api/v1/businesses/limpieza-la-estrella/requests", "application/json", strings.NewReader(body))
-				if err != nil || res.StatusCode != http.StatusCreated {
-					t.Fatalf("request %d: %v %v", n, res, err)
-				}
-				res.Body.Close()
+				createRequest(t, srv.URL, "limpieza-la-estrella", body)
 			}
 			p := newPhoneTab(t, browser, shots, "phone-"+lang+"-email-limit", lang, scriptsOff)
 			p.open(srv.URL + bookform.Path + "limpieza-la-estrella?lang=" + lang)

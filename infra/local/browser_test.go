@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
@@ -131,17 +132,7 @@ func TestBrowserInbox(t *testing.T) {
 					`"contact":{"name":"` + name + `","phone":"30355501` + string(rune('0'+n)) + string(rune('0'+i)) + `"},` +
 					`"service_id":"` + tt.service + `","description":"Please ring twice.","language":"` + tt.lang + `"` +
 					map[bool]string{true: `,"deposit_accepted":true`}[tt.deposit] + `}`
-				res, err := http.Post(srv.URL+"/api/v1/businesses/"+tt.slug+"/requests", "application/json", strings.NewReader(body))
-				if err != nil {
-					t.Fatal(err)
-				}
-				var created booking.Created
-				json.NewDecoder(res.Body).Decode(&created)
-				res.Body.Close()
-				if res.StatusCode != http.StatusCreated {
-					t.Fatalf("create: got %d %+v, want 201", res.StatusCode, created)
-				}
-				return created
+				return createRequest(t, srv.URL, tt.slug, body)
 			}
 			created := send(avail.Windows[0].Start, "Test Person", 5)
 
@@ -766,6 +757,38 @@ func getJSON(t *testing.T, url string, v any) {
 	if err := json.NewDecoder(res.Body).Decode(v); err != nil {
 		t.Fatalf("GET %s: %v", url, err)
 	}
+}
+
+// createRequest sends body to createServiceRequest of the business slug
+// on the JSON API at siteURL and returns what its 201 carries; any other
+// answer fails the test.
+func createRequest(t *testing.T, siteURL, slug, body string) booking.Created {
+	t.Helper()
+	res, err := http.Post(siteURL+"/api/v1/businesses/"+slug+"/requests", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	data, _ := io.ReadAll(res.Body)
+	var c booking.Created
+	if err := json.Unmarshal(data, &c); err != nil || res.StatusCode != http.StatusCreated || c.Code == "" {
+		t.Fatalf("create at %s: got %d %s (%v), want 201", slug, res.StatusCode, data, err)
+	}
+	return c
+}
+
+// textedCode returns the 6-digit code the local outbox at siteURL holds
+// for the owner's mobile (10 digits), the first texted; without one the
+// test fails.
+func textedCode(t *testing.T, siteURL, mobile string) string {
+	t.Helper()
+	for _, m := range outboxTo(t, siteURL, "+1"+mobile, "phone_code") {
+		if code := regexp.MustCompile(`[0-9]{6}`).FindString(m.Body); code != "" {
+			return code
+		}
+	}
+	t.Fatal("no code texted in the outbox")
+	return ""
 }
 
 // itoa writes n (0 to 99) in two digits, so that the screenshots sort in

@@ -3,13 +3,11 @@ package main
 import (
 	"context"
 	"log/slog"
-	"regexp"
 	"testing"
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/htmlpage/axetest"
-	"github.com/doorstep/doorstep/pkg/notify"
 )
 
 // TestBrowserGoLive: the owner of a business in preview sees the
@@ -69,19 +67,7 @@ func TestBrowserGoLive(t *testing.T) {
 			p.click("a#fix-mobile")
 			p.typeIn("#owner_phone", tt.mobile)
 			p.click("button#send-code")
-			code := ""
-			var box struct{ Messages []notify.Message }
-			getJSON(t, srv.URL+"/dev/outbox", &box)
-			for _, m := range box.Messages {
-				if m.Kind == "phone_code" && m.To == "+1"+tt.mobile {
-					code = regexp.MustCompile(`[0-9]{6}`).FindString(m.Body)
-					break
-				}
-			}
-			if code == "" {
-				t.Fatal("no code texted in the outbox")
-			}
-			p.typeIn("#code", code)
+			p.typeIn("#code", textedCode(t, srv.URL, tt.mobile))
 			p.click("button#confirm-code")
 			p.click(`header a[href="/inbox"]`)
 			if n := p.count(`#live [data-done='false']`); n != 0 {

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
-	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -90,16 +88,7 @@ func TestBrowserMailThatBounces(t *testing.T) {
 				`"address":{"street":"1 Test St","zip":"` + tt.zip + `"},` +
 				`"contact":{"name":"Bounce Person","phone":"` + tt.phone + `","email":"bounce+person-` + tt.lang + `@simulator.amazonses.com"},` +
 				`"service_id":"` + tt.service + `","language":"` + tt.lang + `"}`
-			res, err := http.Post(srv.URL+"/api/v1/businesses/"+tt.slug+"/requests", "application/json", strings.NewReader(body))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var created booking.Created
-			json.NewDecoder(res.Body).Decode(&created)
-			res.Body.Close()
-			if res.StatusCode != http.StatusCreated {
-				t.Fatalf("create: got %d, want 201", res.StatusCode)
-			}
+			created := createRequest(t, srv.URL, tt.slug, body)
 
 			// The status page says so, and takes another address.
 			p := newPhoneTab(t, browser, shots, "bounce-"+tt.lang, tt.lang, scriptsOff)

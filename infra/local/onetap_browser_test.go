@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"log/slog"
-	"net/http"
 	"regexp"
 	"strings"
 	"testing"
@@ -58,16 +56,7 @@ func TestBrowserOneTap(t *testing.T) {
 				`"address":{"street":"1 Test St","zip":"` + tt.zip + `"},` +
 				`"contact":{"name":"Tap Person","phone":"602555017` + string(rune('0'+i)) + `","email":"tap-` + tt.lang + `@example.com"},` +
 				`"service_id":"` + tt.service + `","language":"` + tt.lang + `"}`
-			res, err := http.Post(srv.URL+"/api/v1/businesses/"+tt.slug+"/requests", "application/json", strings.NewReader(body))
-			if err != nil {
-				t.Fatal(err)
-			}
-			var created booking.Created
-			json.NewDecoder(res.Body).Decode(&created)
-			res.Body.Close()
-			if res.StatusCode != http.StatusCreated {
-				t.Fatalf("create: got %d, want 201", res.StatusCode)
-			}
+			created := createRequest(t, srv.URL, tt.slug, body)
 
 			// The new-request e-mail, in the outbox.
 			var outbox struct{ Messages []notify.Message }
@@ -151,17 +140,7 @@ func TestBrowserOwnerTexts(t *testing.T) {
 			`"address":{"street":"1 Test St","zip":"` + zip + `"},` +
 			`"contact":{"name":"Text Person","phone":"` + phone + `"},"urgency":"` + urgency + `",` +
 			`"service_id":"` + service + `","description":"Secret gate code 8812"}`
-		res, err := http.Post(srv.URL+"/api/v1/businesses/"+slug+"/requests", "application/json", strings.NewReader(body))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer res.Body.Close()
-		var created booking.Created
-		json.NewDecoder(res.Body).Decode(&created)
-		if res.StatusCode != http.StatusCreated {
-			t.Fatalf("create: got %d, want 201", res.StatusCode)
-		}
-		return created.Code
+		return createRequest(t, srv.URL, slug, body).Code
 	}
 	tests := []struct {
 		lang, slug, service, zip string
@@ -209,17 +188,7 @@ func TestBrowserOwnerTexts(t *testing.T) {
 				t.Errorf("after asking for a code: got %q, want %q", got, tt.sent)
 			}
 			p.check("code-sent")
-			sent := ""
-			for _, m := range outbox() {
-				if m.Kind == "phone_code" && m.To == "+1"+tt.mobile {
-					sent = regexp.MustCompile(`[0-9]{6}`).FindString(m.Body)
-					break
-				}
-			}
-			if sent == "" {
-				t.Fatal("no code texted in the outbox")
-			}
-			p.typeIn("#code", sent)
+			p.typeIn("#code", textedCode(t, srv.URL, tt.mobile))
 			p.click("button#confirm-code")
 			if got := p.text(".notice"); got != tt.confirmed {
 				t.Errorf("after the code: got %q, want %q", got, tt.confirmed)

@@ -3,10 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
-	"encoding/json"
-	"io"
 	"log/slog"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -79,17 +76,7 @@ func TestBrowserPersonalData(t *testing.T) {
 					`"address":{"street":"9 Erase Ave","city":"` + tt.city + `","zip":"` + tt.zip + `"},` +
 					`"contact":{"name":` + strconv.Quote(name) + `,"phone":"` + phone + `"},` +
 					`"description":"Leave it by the door.","language":"` + tt.lang + `"}`
-				res, err := http.Post(srv.URL+"/api/v1/businesses/"+tt.slug+"/requests", "application/json", strings.NewReader(body))
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer res.Body.Close()
-				data, _ := io.ReadAll(res.Body)
-				var c booking.Created
-				if err := json.Unmarshal(data, &c); err != nil || res.StatusCode != http.StatusCreated {
-					t.Fatalf("create: got %d %s %v", res.StatusCode, data, err)
-				}
-				return c
+				return createRequest(t, srv.URL, tt.slug, body)
 			}
 			mine := send(0, "Erin Erase", "303555017"+itoa(i)[1:])
 			formula := send(1, "=HYPERLINK(\"http://evil.example\")", "303555018"+itoa(i)[1:])

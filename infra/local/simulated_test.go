@@ -1,9 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"net/http"
-	"strings"
 	"testing"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -29,16 +26,7 @@ func TestLocalDepositsAreSimulated(t *testing.T) {
 	body := `{"window_start": "` + a.Windows[0].Start.Format("2006-01-02T15:04:05Z07:00") + `",
 		"address": {"street": "1 Congress Ave", "zip": "` + b.ServiceArea.ZIPCodes[0] + `"},
 		"contact": {"name": "Sam Diaz", "phone": "(512) 555-0177"}, "deposit_accepted": true}`
-	res, err := http.Post(base+"/api/v1/businesses/"+slug+"/requests", "application/json", strings.NewReader(body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c booking.Created
-	err = json.NewDecoder(res.Body).Decode(&c)
-	res.Body.Close()
-	if err != nil || res.StatusCode != http.StatusCreated {
-		t.Fatalf("create: %s, %v", res.Status, err)
-	}
+	c := createRequest(t, base, slug, body)
 	if c.PaymentURL == nil || *c.PaymentURL != base+"/pay/"+c.Code {
 		t.Errorf("payment_url %v, want the simulated page %s/pay/%s", c.PaymentURL, base, c.Code)
 	}
