@@ -80,17 +80,19 @@ ctl:
 run: $(if $(filter --memory,$(ARGS)),,dynamodb-local)
 	go run ./infra/local $(ARGS)
 
-# infra/local (the browser tests, the longest package) is named first, so
-# that it starts first and the others run beside it. The packages wait on
-# DynamoDB Local and Chromium much of the time, which leaves a core idle
-# with go test's default of one package per core: TEST_PACKAGES runs one
-# more (4m39s instead of 5m20s on a 2-core machine). infra/withdynamodb
-# runs one DynamoDB Local that the test binaries share, instead of a JVM
-# each.
+# infra/local (the browser tests) is the longest package and so the
+# suite's critical path: it runs beside the other packages, which run at
+# a lower CPU priority (nice), one more at once than the machine has cores
+# (TEST_PACKAGES), and so take what CPU it leaves while it waits on
+# Chromium. infra/withdynamodb runs one DynamoDB Local that the test
+# binaries share, instead of a JVM each.
 TEST_PACKAGES ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) + 1 )))
 test: dynamodb-local browser axe-core mcp-clients stripe-mock
 	go vet ./...
-	go run ./infra/withdynamodb go test -count=1 -p $(TEST_PACKAGES) -tags $(LAMBDA_TAGS) ./infra/local/ $$(go list ./... | grep -v '/infra/local$$')
+	go run ./infra/withdynamodb sh -c '\
+		go test -count=1 -tags $(LAMBDA_TAGS) ./infra/local/ & browser=$$!; \
+		nice -n 10 go test -count=1 -p $(TEST_PACKAGES) -tags $(LAMBDA_TAGS) $$(go list ./... | grep -v /infra/local$$); rest=$$?; \
+		wait $$browser && exit $$rest'
 
 # The fuzz targets, as package:Name. make test runs their seed corpora
 # (testdata/fuzz/<Name>/) as plain tests; make fuzz fuzzes each in turn, as
