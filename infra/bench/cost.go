@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -148,16 +149,6 @@ func costRows(steps []costStep) []row {
 }
 
 func costResult(s costStep) string {
-	calls := make([]string, 0, len(s.Calls))
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range s.Calls {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
-		calls = append(calls, fmt.Sprintf("%s ×%d", k, s.Calls[k]))
-	}
 	billed := fmt.Sprintf("handler in process, %d MB", lambdaMemoryMB)
 	if len(s.BilledMS) > 0 {
 		var inProcess float64
@@ -174,7 +165,16 @@ func costResult(s costStep) string {
 		}
 	}
 	return fmt.Sprintf("%.1f RRU, %.1f WRU by DynamoDB's rules (DynamoDB Local answered %.1f, %.1f; %s); Lambda %d invocation(s), %.0f ms billed (%s); %d API request(s); %d e-mail(s), %d text(s) in %d segment(s)",
-		s.RuleRRU, s.RuleWRU, s.RRU, s.WRU, strings.Join(calls, ", "), s.Invocations, s.billedMS(), billed, s.API, s.Emails, s.Texts, s.Segments)
+		s.RuleRRU, s.RuleWRU, s.RRU, s.WRU, strings.Join(sortedCalls(s.Calls), ", "), s.Invocations, s.billedMS(), billed, s.API, s.Emails, s.Texts, s.Segments)
+}
+
+// sortedCalls lists the DynamoDB calls of m, "Operation ×n", by name.
+func sortedCalls(m map[string]int) []string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, fmt.Sprintf("%s ×%d", k, m[k]))
+	}
+	return out
 }
 
 // fmtDollars writes an amount to a hundredth of a cent.

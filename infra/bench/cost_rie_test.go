@@ -130,11 +130,11 @@ func (r apiRequest) event(t *testing.T) []byte {
 		e.RawPath, e.RequestContext.HTTP.Path, e.RequestContext.HTTP.Method = r.path, r.path, r.method
 		e.PathParameters = r.params
 		e.RawQueryString, e.QueryStringParameters = r.query.Encode(), nil
-		for k := range r.query {
-			if e.QueryStringParameters == nil {
-				e.QueryStringParameters = map[string]string{}
+		if len(r.query) > 0 {
+			e.QueryStringParameters = map[string]string{}
+			for k := range r.query {
+				e.QueryStringParameters[k] = r.query.Get(k)
 			}
-			e.QueryStringParameters[k] = r.query.Get(k)
 		}
 		e.Headers["host"] = site.Host
 		e.RequestContext.DomainName = site.Host
@@ -156,14 +156,14 @@ func lambdaCPU(t *testing.T, memoryMB int) (wrap []string, what string) {
 	quota := int(share * 100_000) // of each 100 ms period
 	name := fmt.Sprintf("doorstep-cost-%d", os.Getpid())
 	var dir string
-	var limits map[string]string
+	var limits [][2]string // file, value
 	switch {
-	case dirExists("/sys/fs/cgroup/cpu") && fileExists("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"): // cgroup v1
+	case fileExists("/sys/fs/cgroup/cpu/cpu.cfs_quota_us"): // cgroup v1
 		dir = filepath.Join("/sys/fs/cgroup/cpu", name)
-		limits = map[string]string{"cpu.cfs_period_us": "100000", "cpu.cfs_quota_us": strconv.Itoa(quota)}
+		limits = [][2]string{{"cpu.cfs_period_us", "100000"}, {"cpu.cfs_quota_us", strconv.Itoa(quota)}}
 	case fileContains("/sys/fs/cgroup/cgroup.subtree_control", "cpu"): // cgroup v2
 		dir = filepath.Join("/sys/fs/cgroup", name)
-		limits = map[string]string{"cpu.max": fmt.Sprintf("%d 100000", quota)}
+		limits = [][2]string{{"cpu.max", fmt.Sprintf("%d 100000", quota)}}
 	default:
 		return nil, "CPU not capped: no cgroup cpu controller here"
 	}
@@ -175,14 +175,8 @@ func lambdaCPU(t *testing.T, memoryMB int) (wrap []string, what string) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	})
-	for _, f := range slices.Sorted(func(yield func(string) bool) {
-		for f := range limits {
-			if !yield(f) {
-				return
-			}
-		}
-	}) {
-		if err := os.WriteFile(filepath.Join(dir, f), []byte(limits[f]), 0o644); err != nil {
+	for _, l := range limits {
+		if err := os.WriteFile(filepath.Join(dir, l[0]), []byte(l[1]), 0o644); err != nil {
 			return nil, "CPU not capped: " + err.Error()
 		}
 	}
@@ -190,11 +184,6 @@ func lambdaCPU(t *testing.T, memoryMB int) (wrap []string, what string) {
 	// function inherits it.
 	wrap = []string{"sh", "-c", `echo $$ > "$0/cgroup.procs" && exec "$@"`, dir}
 	return wrap, fmt.Sprintf("CPU capped at %.3f vCPU (%d/%d), as Lambda gives %d MB", share, memoryMB, lambdaFullCPUMB, memoryMB)
-}
-
-func dirExists(path string) bool {
-	info, err := os.Stat(path)
-	return err == nil && info.IsDir()
 }
 
 // fileContains reports whether the file at path has word among its words.
@@ -221,20 +210,11 @@ func requestItem(t *testing.T, client *dynamodb.Client, table, code string) map[
 // (nil: created) to new, as notify gets it in a batch of one.
 func streamEvent(t *testing.T, old, new map[string]types.AttributeValue) []byte {
 	t.Helper()
-	rec := events.DynamoDBEventRecord{
-		EventID: fmt.Sprintf("cost-%d", time.Now().UnixNano()), EventName: "MODIFY", EventSource: "aws:dynamodb", AWSRegion: "us-east-1",
-		Change: events.DynamoDBStreamRecord{
-			Keys:           dynamotest.StreamImage(t, map[string]types.AttributeValue{"pk": new["pk"], "sk": new["sk"]}),
-			NewImage:       dynamotest.StreamImage(t, new),
-			StreamViewType: "NEW_AND_OLD_IMAGES",
-		},
-	}
+	name := "MODIFY"
 	if old == nil {
-		rec.EventName = "INSERT"
-	} else {
-		rec.Change.OldImage = dynamotest.StreamImage(t, old)
+		name = "INSERT"
 	}
-	data, err := json.Marshal(events.DynamoDBEvent{Records: []events.DynamoDBEventRecord{rec}})
+	data, err := json.Marshal(events.DynamoDBEvent{Records: []events.DynamoDBEventRecord{dynamotest.StreamRecord(t, name, old, new, time.Now())}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -612,14 +611,6 @@ func TestCostRun(t *testing.T) {
 	if total := sumUnits(steps); total == 0 {
 		t.Fatal("no consumed capacity came back: the engine does not answer ReturnConsumedCapacity")
 	}
-}
-
-func sortedCalls(m map[string]int) []string {
-	var out []string
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		out = append(out, fmt.Sprintf("%s ×%d", k, m[k]))
-	}
-	return out
 }
 
 func sumUnits(steps []*costStep) float64 {

@@ -2,7 +2,6 @@ package dynamo_test
 
 import (
 	"context"
-	"encoding/json"
 	"maps"
 	"strings"
 	"testing"
@@ -18,41 +17,10 @@ import (
 	"github.com/doorstep/doorstep/pkg/notify"
 )
 
-// streamRecord returns the stream record DynamoDB writes for a write of an
-// item from old to item (either nil for an INSERT or a REMOVE), decoded
-// from its JSON as the Lambda runtime decodes it.
+// streamRecord is dynamotest.StreamRecord at the tests' now.
 func streamRecord(t *testing.T, name string, old, item map[string]types.AttributeValue) events.DynamoDBEventRecord {
 	t.Helper()
-	keys := item
-	if keys == nil {
-		keys = old
-	}
-	change := map[string]any{
-		"ApproximateCreationDateTime": now.Unix(),
-		"Keys":                        dynamotest.StreamJSON(map[string]types.AttributeValue{"pk": keys["pk"], "sk": keys["sk"]}),
-		"SequenceNumber":              "4421584500000000017450439091",
-		"SizeBytes":                   1024,
-		"StreamViewType":              "NEW_AND_OLD_IMAGES",
-	}
-	if item != nil {
-		change["NewImage"] = dynamotest.StreamJSON(item)
-	}
-	if old != nil {
-		change["OldImage"] = dynamotest.StreamJSON(old)
-	}
-	data, err := json.Marshal(map[string]any{
-		"eventID": "c4ca4238a0b923820dcc509a6f75849b", "eventName": name, "eventVersion": "1.1",
-		"eventSource": "aws:dynamodb", "awsRegion": "us-east-1", "dynamodb": change,
-		"eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/doorstep/stream/2026-11-01T00:00:00.000",
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rec events.DynamoDBEventRecord
-	if err := json.Unmarshal(data, &rec); err != nil {
-		t.Fatal(err)
-	}
-	return rec
+	return dynamotest.StreamRecord(t, name, old, item, now)
 }
 
 // withHistory returns r as the domain creates it: with its create event.

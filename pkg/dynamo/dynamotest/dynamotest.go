@@ -195,6 +195,43 @@ func streamJSONValue(v types.AttributeValue) map[string]any {
 	panic(fmt.Sprintf("attribute of type %T", v))
 }
 
+// StreamRecord returns the stream record DynamoDB writes at the time at
+// for a write of an item from old to item (either nil for an INSERT or a
+// REMOVE), decoded from its JSON as the Lambda runtime decodes it.
+func StreamRecord(t testing.TB, name string, old, item map[string]types.AttributeValue, at time.Time) events.DynamoDBEventRecord {
+	t.Helper()
+	keys := item
+	if keys == nil {
+		keys = old
+	}
+	change := map[string]any{
+		"ApproximateCreationDateTime": at.Unix(),
+		"Keys":                        StreamJSON(map[string]types.AttributeValue{"pk": keys["pk"], "sk": keys["sk"]}),
+		"SequenceNumber":              "4421584500000000017450439091",
+		"SizeBytes":                   1024,
+		"StreamViewType":              "NEW_AND_OLD_IMAGES",
+	}
+	if item != nil {
+		change["NewImage"] = StreamJSON(item)
+	}
+	if old != nil {
+		change["OldImage"] = StreamJSON(old)
+	}
+	data, err := json.Marshal(map[string]any{
+		"eventID": "c4ca4238a0b923820dcc509a6f75849b", "eventName": name, "eventVersion": "1.1",
+		"eventSource": "aws:dynamodb", "awsRegion": "us-east-1", "dynamodb": change,
+		"eventSourceARN": "arn:aws:dynamodb:us-east-1:123456789012:table/doorstep/stream/2026-11-01T00:00:00.000",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec events.DynamoDBEventRecord
+	if err := json.Unmarshal(data, &rec); err != nil {
+		t.Fatal(err)
+	}
+	return rec
+}
+
 // StreamImage is an item as a stream record carries it to a Lambda function
 // (NewImage, OldImage), decoded as the Lambda runtime decodes it.
 func StreamImage(t testing.TB, item map[string]types.AttributeValue) map[string]events.DynamoDBAttributeValue {
