@@ -9,7 +9,6 @@ package inboxweb
 
 import (
 	"context"
-	"crypto/subtle"
 	"embed"
 	"log/slog"
 	"net/http"
@@ -221,6 +220,7 @@ func (h *handler) session(r *http.Request) (s Session, ok bool, err error) {
 	if err != nil {
 		return Session{}, false, err
 	}
+	s.CSRF = maskCSRF(s.CSRF) // afresh for each response (csrf.go)
 	return s, true, nil
 }
 
@@ -248,7 +248,7 @@ func (h *handler) inSession(w http.ResponseWriter, r *http.Request, next func(ht
 // form serves a form of a signed-in business: without the CSRF token it
 // is refused (403), and nothing changes; with one but signed out, the
 // person is led through sign-in to the form's page; a token that is not
-// the session's is refused.
+// a masking of the session's (csrf.go) is refused.
 func (h *handler) form(next func(http.ResponseWriter, *http.Request, Session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if duplicated(r) {
@@ -261,7 +261,7 @@ func (h *handler) form(next func(http.ResponseWriter, *http.Request, Session)) h
 			return
 		}
 		h.inSession(w, r, func(w http.ResponseWriter, r *http.Request, s Session) {
-			if subtle.ConstantTimeCompare([]byte(sent), []byte(s.CSRF)) != 1 {
+			if !csrfMatches(sent, s.CSRF) {
 				h.forbidden(w, r)
 				return
 			}
@@ -404,6 +404,9 @@ func render(w http.ResponseWriter, r *http.Request, status int, name, lang strin
 	if r.Method == http.MethodGet && name != "message" {
 		q := r.URL.Query()
 		q.Del("done") // what just happened is not news in the other language
+		if s != nil {
+			q = switchQuery(q, s.Inbox.Business())
+		}
 		if q.Has("next") {
 			if next := safeNext(q.Get("next")); next != "/inbox" {
 				q.Set("next", next)
