@@ -391,6 +391,10 @@ func (h *handler) message(w http.ResponseWriter, r *http.Request, status int, la
 	render(w, r, status, "message", lang, s, heading, messageView{Heading: heading, Text: text})
 }
 
+// maxLinkValue is the most characters of a query value a signed-out
+// page's language link repeats (htmlpage.TypedQuery).
+const maxLinkValue = 100
+
 // render writes the page name with view, in lang; s is the session of a
 // signed-in page (its header and sign-out button), nil when signed out.
 // The page is rendered whole before anything is written, so a template
@@ -406,6 +410,8 @@ func render(w http.ResponseWriter, r *http.Request, status int, name, lang strin
 		q.Del("done") // what just happened is not news in the other language
 		if s != nil {
 			q = switchQuery(q, s.Inbox.Business())
+		} else {
+			q = htmlpage.TypedQuery(q, maxLinkValue)
 		}
 		if q.Has("next") {
 			if next := safeNext(q.Get("next")); next != "/inbox" {
