@@ -27,12 +27,12 @@ func TestEveryProblemAtOnce(t *testing.T) {
 		want []string
 	}{
 		{"en", []string{
-			`<a href="#street">Write the street and number, on one line.</a>`,
+			`<a href="#street">Write the street and number, on one line of up to 200 characters.</a>`,
 			`<a href="#phone">Write a US phone number of 10 digits, such as (512) 555-0142.</a>`,
 			`<a href="#deposit_accepted">To send this request, read the deposit&#39;s rules and tick the box.</a>`,
 		}},
 		{"es", []string{
-			`<a href="#street">Escriba la calle y el número, en una línea.</a>`,
+			`<a href="#street">Escriba la calle y el número, en una línea de hasta 200 caracteres.</a>`,
 			`<a href="#phone">Escriba un número de EE. UU. de 10 dígitos, como (512) 555-0142.</a>`,
 			`<a href="#deposit_accepted">Para enviar esta solicitud, lea las reglas del depósito y marque la casilla.</a>`,
 		}},

@@ -147,6 +147,15 @@ type depositView struct {
 	TermsURL   string
 }
 
+// maxLinkValue is the most characters of a value the language link
+// repeats of the query or the form: more than any step's answer in the
+// address (a service's id, a ZIP code, a day, a window's start) takes.
+const maxLinkValue = 100
+
+// zipMaxLength is the ZIP code field's maxlength: the most of a ZIP code
+// typed wrong that a step's links repeat, as the field does.
+const zipMaxLength = 10
+
 // newForm is the part of every step that depends on the business and the
 // page's language.
 func (h *handler) newForm(r *http.Request, b *booking.Business, lang string) form {
@@ -159,12 +168,15 @@ func (h *handler) newForm(r *http.Request, b *booking.Business, lang string) for
 	if other := htmlpage.Other(lang); slices.Contains(b.Languages, other) {
 		var q url.Values
 		if r.Method == http.MethodGet {
-			q = r.URL.Query()
+			q = htmlpage.TypedQuery(r.URL.Query(), maxLinkValue)
 		} else {
 			q = url.Values{}
-			for _, k := range []string{"service", "zip", "day"} {
-				if v := r.PostForm.Get(k); v != "" {
-					q.Set(k, v)
+			for _, k := range []struct {
+				name string
+				max  int
+			}{{"service", maxLinkValue}, {"zip", zipMaxLength}, {"day", maxLinkValue}} {
+				if v := r.PostForm.Get(k.name); v != "" {
+					q.Set(k.name, htmlpage.Typed(v, k.max))
 				}
 			}
 		}
@@ -258,8 +270,8 @@ func (f *form) weeks(time.Time) int {
 func (f *form) url(a answers, pairs ...string) string {
 	q := url.Values{}
 	q.Set("lang", f.Lang)
-	q.Set("service", a.Service)
-	q.Set("zip", a.ZIP)
+	q.Set("service", htmlpage.Typed(a.Service, maxLinkValue))
+	q.Set("zip", htmlpage.Typed(a.ZIP, zipMaxLength))
 	for i := 0; i+1 < len(pairs); i += 2 {
 		q.Set(pairs[i], pairs[i+1])
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"regexp"
+	"strings"
 	"sync"
 	"time"
 )
@@ -50,6 +51,9 @@ func LoadBusinesses(r io.Reader) ([]*Business, error) {
 		if seen[b.Slug] {
 			return nil, fmt.Errorf("businesses[%d]: business %q: slug: used twice", i, b.Slug)
 		}
+		if b.Phone != "" && !isPublicPhone(b.Phone) {
+			return nil, fmt.Errorf("businesses[%d]: business %q: phone: %s", i, b.Slug, publicPhoneRule)
+		}
 		seen[b.Slug] = true
 		for _, f := range [...]struct{ field, url string }{{"url", b.URL}, {"booking_url", b.BookingURL}} {
 			site, _ := ParseSiteLink(f.url) // Validate checked it
@@ -72,6 +76,57 @@ var (
 	zipPattern      = regexp.MustCompile(`^[0-9]{5}$`)
 	clockPattern    = regexp.MustCompile(`^([01][0-9]|2[0-3]):[0-5][0-9]$|^24:00$`)
 )
+
+// isPublicPhone reports whether p may be a business's new public phone:
+// international format, + and up to 15 digits; a North American one (+1)
+// is +1 and a number NormalizePhone takes (area code and exchange starting
+// with 2 to 9), so that "+10123456789" is no phone. The loader's file and
+// an owner's change (UpdateDetails) are held to it; Validate, which every
+// stored record is read through, only to the international format, so
+// that a number stored before this rule does not make its business
+// unreadable: its owner is asked for another at the next change of it.
+func isPublicPhone(p string) bool {
+	if !phonePattern.MatchString(p) {
+		return false
+	}
+	if rest, ok := strings.CutPrefix(p, "+1"); ok {
+		d, ok := NormalizePhone(p)
+		return ok && d == rest
+	}
+	return true
+}
+
+// publicPhoneRule is what isPublicPhone asks, for an error.
+const publicPhoneRule = "want international format with a leading +; a North American number (+1) has 10 digits, its area code and exchange starting with 2 to 9"
+
+// ReadPublicPhone reads a business's public phone as its owner types it,
+// separators allowed: a North American number as NormalizePhone reads it
+// (10 digits, 1 or +1 before them), stored as +1 and its 10 digits; or
+// another country's, + and its country code first. ok is false for
+// anything else: "+0123456789" is no number, and not +1 0123456789.
+func ReadPublicPhone(s string) (phone string, ok bool) {
+	s = strings.TrimSpace(s)
+	if d, ok := NormalizePhone(s); ok {
+		return "+1" + d, true
+	}
+	rest, plus := strings.CutPrefix(s, "+")
+	if !plus {
+		return "", false
+	}
+	digits := strings.Map(func(r rune) rune {
+		switch {
+		case '0' <= r && r <= '9':
+			return r
+		case strings.ContainsRune(" -.()", r):
+			return -1
+		}
+		return 'x'
+	}, rest)
+	if p := "+" + digits; isPublicPhone(p) {
+		return p, true
+	}
+	return "", false
+}
 
 // Validate checks a business record and prepares it for use (time zone,
 // parsed hours). Its error names the business and the field at fault.

@@ -62,6 +62,9 @@ func TestLoadBusinessesRejects(t *testing.T) {
 		{"booking_url with a bad escape", func(m map[string]any) { m["booking_url"] = "https://split-day-plumbing.example.com/100%" }, `booking_url`},
 		{"bad slug", func(m map[string]any) { m["slug"] = "Split Day" }, `slug`},
 		{"phone without +", func(m map[string]any) { m["phone"] = "3235550100" }, `phone`},
+		{"phone +1 with an area code starting with 0", func(m map[string]any) { m["phone"] = "+10123456789" }, `phone`},
+		{"phone +1 with an exchange starting with 1", func(m map[string]any) { m["phone"] = "+13231550100" }, `phone`},
+		{"phone +1 of 11 digits", func(m map[string]any) { m["phone"] = "+132355501001" }, `phone: want international format`},
 		{"zip of 4 digits", func(m map[string]any) { m["service_area"].(map[string]any)["zip_codes"] = []any{"9001"} }, `service_area.zip_codes[0]`},
 		{"window length 0", func(m map[string]any) { m["arrival_window_minutes"] = 0 }, `arrival_window_minutes`},
 		{"service without Spanish name", func(m map[string]any) {
@@ -148,5 +151,41 @@ func TestIsSlugBoundsLength(t *testing.T) {
 		if got := IsSlug(tt.slug); got != tt.want {
 			t.Errorf("IsSlug(%d characters) = %v, want %v", len(tt.slug), got, tt.want)
 		}
+	}
+}
+
+// TestReadPublicPhone: a public phone typed in any common spelling is
+// stored in international format; a North American number is one whose
+// area code and exchange start with 2 to 9.
+func TestReadPublicPhone(t *testing.T) {
+	tests := []struct {
+		in, want string // want "": refused
+	}{
+		{"(323) 555-0100", "+13235550100"},
+		{"323.555.0100", "+13235550100"},
+		{"1 323 555 0100", "+13235550100"},
+		{"+1 (323) 555-0100", "+13235550100"},
+		{" +13235550100 ", "+13235550100"},
+		{"+44 20 7946 0958", "+442079460958"},
+		{"+52 (55) 1234-5678", "+525512345678"},
+		{"+0123456789", ""},
+		{"0123456789", ""},
+		{"+1 012 555 0100", ""},
+		{"(123) 555-0100", ""},
+		{"(323) 055-0100", ""},
+		{"(323) 155-0100", ""},
+		{"+1 323 555 01000", ""},
+		{"555-0100", ""},
+		{"+44 20 7946 0958 ext 2", ""},
+		{"+", ""},
+		{"", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, ok := ReadPublicPhone(tt.in)
+			if ok != (tt.want != "") || got != tt.want {
+				t.Fatalf("got %q, %v, want %q", got, ok, tt.want)
+			}
+		})
 	}
 }

@@ -122,6 +122,9 @@ var ErrSiteTaken = Errorf(InvalidRequest, "url: another business has this site")
 // condition that they are still the version seen.
 func (in *Inbox) UpdateDetails(ctx context.Context, seen string, next Details) (*Business, error) {
 	return in.updateOwned(ctx, func(b *Business) string { return b.Details().Version() }, seen, ErrOfferChanged, func(b *Business) error {
+		if next.Phone != b.Phone && !isPublicPhone(next.Phone) {
+			return Errorf(InvalidRequest, "phone: %s, got %s", publicPhoneRule, excerpt(next.Phone))
+		}
 		b.Name, b.Phone, b.City, b.State = next.Name, next.Phone, next.City, next.State
 		b.URL, b.Languages, b.DefaultLanguage = next.URL, slices.Clone(next.Languages), next.DefaultLanguage
 		if !slices.Contains(Timezones, next.Timezone) && next.Timezone != b.Timezone {

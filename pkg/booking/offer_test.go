@@ -38,6 +38,9 @@ func TestUpdateDetails(t *testing.T) {
 		{"a name of two lines", func(d *Details) { d.Name = "Split\nDay" }, "name: must be one line"},
 		{"a new phone", func(d *Details) { d.Phone = "+13235550111" }, ""},
 		{"a phone without +", func(d *Details) { d.Phone = "3235550111" }, "phone"},
+		{"a +1 phone whose area code starts with 0", func(d *Details) { d.Phone = "+10123456789" }, "phone: want international format"},
+		{"a +1 phone whose exchange starts with 1", func(d *Details) { d.Phone = "+13231550111" }, "phone: want international format"},
+		{"another country's phone", func(d *Details) { d.Phone = "+525512345678" }, ""},
 		{"a city and state", func(d *Details) { d.City, d.State = "Pasadena", "CA" }, ""},
 		{"a state in lowercase", func(d *Details) { d.State = "ca" }, "state"},
 		{"a listed time zone", func(d *Details) { d.Timezone = "America/Denver" }, ""},
@@ -78,6 +81,24 @@ func TestUpdateDetails(t *testing.T) {
 			}
 			storedLoads(t, stored)
 		})
+	}
+}
+
+// TestUpdateDetailsKeepsAStoredPhone: a public phone stored before the
+// North American rule still reads, and the business's other details still
+// change; only a new phone is held to the rule.
+func TestUpdateDetailsKeepsAStoredPhone(t *testing.T) {
+	s, store, _ := newSignInService(t)
+	const slug = "split-day-plumbing"
+	old := *store.bs[slug]
+	old.Phone = "+10123456789"
+	store.bs[slug] = &old
+	storedLoads(t, &old)
+	d := old.Details()
+	d.City = "Pasadena"
+	got, err := inboxOf(s, &old).UpdateDetails(context.Background(), old.Details().Version(), d)
+	if err != nil || got.City != "Pasadena" || got.Phone != old.Phone {
+		t.Fatalf("UpdateDetails() = %+v, %v; want the new city and the stored phone", got, err)
 	}
 }
 

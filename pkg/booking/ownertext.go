@@ -3,7 +3,10 @@ package booking
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // Text a business owner types (its name, its services' names and
@@ -18,7 +21,16 @@ import (
 //   - none holds a link (a scheme such as https:, "www.", or a host name
 //     ending in a common top-level domain such as .com), an e-mail address,
 //     or a phone number (seven digits or more, separators allowed) other
-//     than the business's own phone.
+//     than the business's own phone. Years are no phone number: a run of
+//     4-digit years from 1900 to 2099 ("2010 - 2020") passes.
+//
+// The checks read the text as a reader would, not as its bytes are
+// (lookAlike): NFKC-normalised (full-width "ｅｖｉｌ．ｃｏｍ" is
+// "evil.com", "５５５" is "555"), invisible format characters taken out,
+// a dot written "[.]", "(.)", "{.}", "[dot]" or " dot com" read as a dot,
+// and a letter O or o, I or l standing for a digit among a phone number's
+// digits ("(5O2) 555-O142") read as that digit. What is stored is what
+// the owner typed.
 //
 // Business.Validate applies the rules, so that a loaded file and an
 // owner's edit pass the same ones; OwnerTextProblem lets a page say which
@@ -68,6 +80,7 @@ func OwnerTextProblem(s string, max int, ownPhone string) TextProblem {
 	if _, bad := firstUnsafe(s, nil); bad {
 		return TextLines
 	}
+	s = lookAlike(s)
 	switch {
 	case emailPattern.MatchString(s):
 		return TextEmail
@@ -77,7 +90,7 @@ func OwnerTextProblem(s string, max int, ownPhone string) TextProblem {
 	own := digitsOf(ownPhone)
 	for _, run := range digitRunPattern.FindAllString(s, -1) {
 		d := digitsOf(run)
-		if len(d) < 7 {
+		if len(d) < 7 || yearsOnly(run) {
 			continue
 		}
 		if own == "" || !(d == own || strings.HasSuffix(own, d) && len(d) >= 10) {
@@ -86,6 +99,71 @@ func OwnerTextProblem(s string, max int, ownPhone string) TextProblem {
 	}
 	return ""
 }
+
+var (
+	// spelledDot: a dot in brackets ("evil[.]com", "evil (dot) com",
+	// "evil{punto}com"), or the word between a name and com, net or org
+	// ("evil dot com"): a word alone before another top-level domain is
+	// too often ordinary text ("el punto es").
+	spelledDot = regexp.MustCompile(`(?i)\s*[\[({]\s*(?:\.|dot|punto)\s*[\])}]\s*|\s+(?:dot|punto)\s+(com|net|org)\b`)
+	// digitLetters: a word made only of the letters that pass for 0 and 1.
+	digitLetters = regexp.MustCompile(`[OoIl]+`)
+	// yearRun: 4-digit years of 1900 to 2099, each apart from the next.
+	yearRun = regexp.MustCompile(`^(?:19|20)[0-9]{2}(?:[ ().\-/]+(?:19|20)[0-9]{2})+$`)
+)
+
+// lookAlike is s as OwnerTextProblem checks it: NFKC-normalised, without
+// format characters (zero-width spaces, soft hyphens, joiners), an
+// ideographic full stop as a dot, a dot spelled out as a dot, and a word of
+// O, o, I and l a digit touches as the digits it looks like.
+func lookAlike(s string) string {
+	s = norm.NFKC.String(s)
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\u3002':
+			return '.'
+		case unicode.Is(unicode.Cf, r):
+			return -1
+		}
+		return r
+	}, s)
+	s = spelledDot.ReplaceAllString(s, ".$1")
+	return replaceDigitLetters(s)
+}
+
+// replaceDigitLetters reads as digits each word of s made only of O, o, I
+// and l that a digit touches ("5O2", "555-O142", "O142"). A word beside
+// other letters ("Solo", "Ollie 555") stays a word, and so does one apart
+// from digits ("1998 o 2000", "lol").
+func replaceDigitLetters(s string) string {
+	isDigit := func(c byte) bool { return '0' <= c && c <= '9' }
+	var b strings.Builder
+	last := 0
+	for _, m := range digitLetters.FindAllStringIndex(s, -1) {
+		start, end := m[0], m[1]
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if unicode.IsLetter(before) || unicode.IsLetter(after) || !(start > 0 && isDigit(s[start-1]) || end < len(s) && isDigit(s[end])) {
+			continue
+		}
+		b.WriteString(s[last:start])
+		for _, c := range []byte(s[start:end]) {
+			if c == 'O' || c == 'o' {
+				b.WriteByte('0')
+			} else {
+				b.WriteByte('1')
+			}
+		}
+		last = end
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// yearsOnly reports whether a run of digits is 4-digit years of 1900 to
+// 2099 apart ("2010 - 2020", "1998/2024"): no phone number is written in
+// groups of four alone.
+func yearsOnly(run string) bool { return yearRun.MatchString(run) }
 
 // digitsOf is the digits of s.
 func digitsOf(s string) string {

@@ -230,3 +230,64 @@ func TestNormalizeEmailRule(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnerTextLookAlikes: a link, an address or a phone number written to
+// slip past the rules is read as a reader reads it; ordinary business
+// names, years and Spanish text still pass.
+func TestOwnerTextLookAlikes(t *testing.T) {
+	const own = "+13235550100"
+	tests := []struct {
+		name, text string
+		want       TextProblem
+	}{
+		{"full-width link", "Book at ｅｖｉｌ．ｃｏｍ", TextLink},
+		{"full-width www", "ｗｗｗ.evil", TextLink},
+		{"ideographic full stop", "evil。com", TextLink},
+		{"one dot leader", "evil\u2024com", TextLink},
+		{"zero-width space after the dot", "evil.\u200bcom", TextLink},
+		{"soft hyphen before the dot", "evil\u00ad.com", TextLink},
+		{"dot in square brackets", "evil[.]com", TextLink},
+		{"dot in parentheses", "evil(.)com", TextLink},
+		{"dot in braces, spaced", "evil { . } net", TextLink},
+		{"dot spelled in brackets", "evil[dot]org", TextLink},
+		{"dot spelled out", "evil dot com", TextLink},
+		{"dot spelled out in Spanish", "barato punto com", TextLink},
+		{"Spanish dot in brackets, another domain", "barato(punto)mx", TextLink},
+		{"full-width at sign", "ana＠example.net", TextEmail},
+		{"full-width digits", "Call ５５５-０１９９", TextPhone},
+		{"circled digits", "Call ⑤⑤⑤-⓪①⑨⑨", TextPhone},
+		{"letter O for zero", "Call (5O2) 555-O142", TextPhone},
+		{"lower-case o and l", "Call 2l3 555 o199", TextPhone},
+		{"capital I for one", "Text 213-555-OI99", TextPhone},
+		{"mathematical bold digits", "Call 𝟐𝟏𝟑 𝟓𝟓𝟓 𝟎𝟏𝟗𝟗", TextPhone},
+		{"own phone, full-width", "Call ３２３-５５５-０１００", ""},
+		{"own phone with an O", "Call 323-555-O100", ""},
+
+		{"a year range", "Serving Tucson 2010 - 2020", ""},
+		{"a year range without spaces", "Best of Phoenix 2019-2024", ""},
+		{"years with slashes", "Award 1998/2005/2012", ""},
+		{"since a year", "Since 1998", ""},
+		{"all hours", "Open 24/7", ""},
+		{"a letter and a digit", "A-1 Plumbing", ""},
+		{"Solo and a number", "Solo 2010 Roofing", ""},
+		{"a word of o and l apart from digits", "lol 1998 2000", ""},
+		{"Spanish or between years", "Desde 1998 o 2000", ""},
+		{"Spanish text", "Plomería Núñez, desde 1998, 24/7", ""},
+		{"Spanish the point is", "El punto es la calidad", ""},
+		{"a dot in brackets, no domain", "Fast [.] Friendly", ""},
+		{"dot com in a name without a dot", "Dot Com Cleaning", ""},
+		{"polka dot", "Polka dot es bonito", ""},
+		{"O'Neil", "O'Neil & Sons 1 2 3", ""},
+		{"I-10", "I-10 Corridor HVAC", ""},
+		{"full-width name", "Ｐｌｏｍｅｒｏｓ", ""},
+		{"a phone next to a year range", "2010 - 2020, call 213-555-0199", TextPhone},
+		{"a phone dressed as years", "2135 5501 99", TextPhone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := OwnerTextProblem(tt.text, MaxServiceDescription, own); got != tt.want {
+				t.Errorf("OwnerTextProblem(%q) = %q, want %q", tt.text, got, tt.want)
+			}
+		})
+	}
+}

@@ -62,7 +62,8 @@ type Page struct {
 // New parses the layout and the named pages of files (templates/*.html).
 // templates/shared.html, when the site has one, is parsed with every page:
 // it defines the parts its pages share, and "nav", a header above <main>,
-// for a site that has one. New panics on
+// for a site that has one. Every page may call typed (Typed) on what a
+// person typed that it shows back: {{typed .Name 100}}. New panics on
 // a template that does not parse, as template.Must does, since the
 // templates are embedded in the binary.
 func New(files fs.FS, style string, names ...string) *Site {
@@ -70,7 +71,7 @@ func New(files fs.FS, style string, names ...string) *Site {
 	s := &Site{templates: map[string]*template.Template{}, style: style}
 	_, sharedErr := fs.Stat(files, "templates/shared.html")
 	for _, name := range names {
-		t := template.Must(template.New("layout.html").ParseFS(layout, "layout.html"))
+		t := template.Must(template.New("layout.html").Funcs(template.FuncMap{"typed": Typed}).ParseFS(layout, "layout.html"))
 		patterns := []string{"templates/" + name + ".html"}
 		if sharedErr == nil {
 			patterns = append(patterns, "templates/shared.html")
@@ -81,6 +82,32 @@ func New(files fs.FS, style string, names ...string) *Site {
 	s.hash = "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"
 	s.csp = s.policy("'none'")
 	return s
+}
+
+// Typed is what a page shows back of s, a value a person typed or a link
+// carried: at most max characters, the field's maxlength. A refused value
+// of 10,000 characters does not come back whole; the refusal beside the
+// field says it was too long.
+func Typed(s string, max int) string {
+	for i := range s {
+		if max == 0 {
+			return s[:i]
+		}
+		max--
+	}
+	return s
+}
+
+// TypedQuery cuts each value of q as Typed does, to max characters, and
+// returns q: for a link that repeats the query another link carried, such
+// as a page's language switch.
+func TypedQuery(q url.Values, max int) url.Values {
+	for _, vs := range q {
+		for i, v := range vs {
+			vs[i] = Typed(v, max)
+		}
+	}
+	return q
 }
 
 // policy is the Content-Security-Policy of a page that frameAncestors may

@@ -9,7 +9,6 @@ package inboxweb
 
 import (
 	"context"
-	"crypto/subtle"
 	"embed"
 	"log/slog"
 	"net/http"
@@ -221,6 +220,7 @@ func (h *handler) session(r *http.Request) (s Session, ok bool, err error) {
 	if err != nil {
 		return Session{}, false, err
 	}
+	s.CSRF = maskCSRF(s.CSRF) // afresh for each response (csrf.go)
 	return s, true, nil
 }
 
@@ -248,7 +248,7 @@ func (h *handler) inSession(w http.ResponseWriter, r *http.Request, next func(ht
 // form serves a form of a signed-in business: without the CSRF token it
 // is refused (403), and nothing changes; with one but signed out, the
 // person is led through sign-in to the form's page; a token that is not
-// the session's is refused.
+// a masking of the session's (csrf.go) is refused.
 func (h *handler) form(next func(http.ResponseWriter, *http.Request, Session)) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		if duplicated(r) {
@@ -261,7 +261,7 @@ func (h *handler) form(next func(http.ResponseWriter, *http.Request, Session)) h
 			return
 		}
 		h.inSession(w, r, func(w http.ResponseWriter, r *http.Request, s Session) {
-			if subtle.ConstantTimeCompare([]byte(sent), []byte(s.CSRF)) != 1 {
+			if !csrfMatches(sent, s.CSRF) {
 				h.forbidden(w, r)
 				return
 			}
@@ -391,6 +391,10 @@ func (h *handler) message(w http.ResponseWriter, r *http.Request, status int, la
 	render(w, r, status, "message", lang, s, heading, messageView{Heading: heading, Text: text})
 }
 
+// maxLinkValue is the most characters of a query value a signed-out
+// page's language link repeats (htmlpage.TypedQuery).
+const maxLinkValue = 100
+
 // render writes the page name with view, in lang; s is the session of a
 // signed-in page (its header and sign-out button), nil when signed out.
 // The page is rendered whole before anything is written, so a template
@@ -404,6 +408,11 @@ func render(w http.ResponseWriter, r *http.Request, status int, name, lang strin
 	if r.Method == http.MethodGet && name != "message" {
 		q := r.URL.Query()
 		q.Del("done") // what just happened is not news in the other language
+		if s != nil {
+			q = switchQuery(q, s.Inbox.Business())
+		} else {
+			q = htmlpage.TypedQuery(q, maxLinkValue)
+		}
 		if q.Has("next") {
 			if next := safeNext(q.Get("next")); next != "/inbox" {
 				q.Set("next", next)

@@ -278,28 +278,12 @@ var (
 	fiveDigits = regexp.MustCompile(`^[0-9]{5}$`)
 )
 
-// readPhone reads a phone number as typed: a US number of 10 digits (1
-// before them allowed) or one with a leading + and its country code.
-func readPhone(s string) (string, bool) {
-	s = strings.TrimSpace(s)
-	digits := nonDigits.ReplaceAllString(s, "")
-	switch {
-	case strings.HasPrefix(s, "+") && len(digits) >= 8 && len(digits) <= 15 && digits[0] != '0':
-		return "+" + digits, true
-	case len(digits) == 10:
-		return "+1" + digits, true
-	case len(digits) == 11 && digits[0] == '1':
-		return "+" + digits, true
-	}
-	return "", false
-}
-
 // readDetails reads the details form, or says what is wrong with it.
 func readDetails(r *http.Request, b *booking.Business) (booking.Details, []problem) {
 	var bad []problem
 	d := booking.Details{City: strings.TrimSpace(r.PostFormValue("city")), State: strings.ToUpper(strings.TrimSpace(r.PostFormValue("state"))),
 		Timezone: r.PostFormValue("timezone"), URL: strings.TrimSpace(r.PostFormValue("url")), DefaultLanguage: r.PostFormValue("default_language")}
-	phone, ok := readPhone(r.PostFormValue("phone"))
+	phone, ok := booking.ReadPublicPhone(r.PostFormValue("phone"))
 	if !ok {
 		bad = append(bad, problem{"phone", "bad_business_phone"})
 		phone = b.Phone

@@ -81,6 +81,15 @@ func TestOfferForms(t *testing.T) {
 		{"a name with another phone", "details", func(b *booking.Business) url.Values {
 			return with(detailsOf(b), "name", "Desert Cool 480-555-0100")
 		}, "", 400, []string{`id="name-error">Take out the phone number`}, unchanged},
+		{"a public phone of no country", "details", func(b *booking.Business) url.Values {
+			return with(detailsOf(b), "phone", "+0123456789")
+		}, "", 400, []string{`<p class="field-error" id="phone-error">Enter a phone number of 10 digits`, `value="&#43;0123456789"`}, unchanged},
+		{"a public phone whose exchange starts with 1, in Spanish", "details", func(b *booking.Business) url.Values {
+			return with(detailsOf(b), "phone", "(602) 155-0199")
+		}, "es", 400, []string{`<p class="field-error" id="phone-error">Escriba un teléfono de 10 dígitos`, `value="(602) 155-0199"`}, unchanged},
+		{"a public phone of another country", "details", func(b *booking.Business) url.Values {
+			return with(detailsOf(b), "phone", "+52 55 1234 5678")
+		}, "", 303, nil, func(_, b *booking.Business) bool { return b.Phone == "+525512345678" }},
 		{"half a license and a bad state", "details", func(b *booking.Business) url.Values {
 			return with(detailsOf(b), "license_number", "ROC 1", "license_authority", "", "state", "Arizona")
 		}, "", 400, []string{`id="license_authority-error"`, `id="state-error"`, `value="ROC 1"`, `value="Arizona"`}, unchanged},

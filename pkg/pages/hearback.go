@@ -225,18 +225,7 @@ func (h *handler) lookup(w http.ResponseWriter, r *http.Request) {
 const MaxLookupTyped = 40
 
 func renderLookup(w http.ResponseWriter, status int, lang string, v lookupView) {
-	v.Code = cutRunes(v.Code, MaxLookupTyped)
+	v.Code = htmlpage.Typed(v.Code, MaxLookupTyped)
 	v.MaxLength = MaxLookupTyped
 	render(w, status, "lookup", lang, tr(lang, "lookup_title"), v)
-}
-
-// cutRunes returns s cut to at most n characters.
-func cutRunes(s string, n int) string {
-	for i := range s {
-		if n == 0 {
-			return s[:i]
-		}
-		n--
-	}
-	return s
 }

@@ -75,3 +75,18 @@ func WantNotIn(t testing.TB, body string, pieces ...string) {
 		}
 	}
 }
+
+// WantBoundedRepeat fails unless a page refusing a value of many x's
+// (long) shows back exactly max of them, no more, and weighs what the page
+// refusing max+1 of them (justOver) weighs: what it repeats is bounded by
+// the field's maxlength (htmlpage.Typed).
+func WantBoundedRepeat(t testing.TB, long, justOver string, max int) {
+	t.Helper()
+	WantIn(t, long, strings.Repeat("x", max))
+	if strings.Contains(long, strings.Repeat("x", max+1)) {
+		t.Errorf("the page shows more than %d of the typed characters", max)
+	}
+	if got, want := len(long), len(justOver); got != want {
+		t.Errorf("the long value got a page of %d bytes, %d over the one just over the bound gets (%d)", got, got-want, want)
+	}
+}
