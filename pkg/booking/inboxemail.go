@@ -20,6 +20,20 @@ import (
 // address works.
 const InboxEmailChangeTTL = time.Hour
 
+// InboxEmailChangeRecord is the token of a link that confirms a new
+// inbox address, as the store keeps it: its hash, never the token. It is
+// a kind of its own: no sign-in or sign-up route finds it, nor does the
+// address change find theirs.
+type InboxEmailChangeRecord struct {
+	TokenHash string // WebTokenHash of the token
+	Slug      string // the business whose address it changes
+	// EmailHash is the EmailHash of the address the change was asked
+	// from: the link is good only while the business still has it.
+	EmailHash string
+	NewEmail  string // the address it confirms, as it will be stored
+	Expires   time.Time
+}
+
 // StartInboxEmailChange mints the link's token that confirms email as the
 // business's new inbox address, and returns it with the address as it
 // will be stored. The ask is counted against the new address's sign-ins
@@ -47,15 +61,16 @@ func (in *Inbox) StartInboxEmailChange(ctx context.Context, email string) (token
 			Message: fmt.Sprintf("%d links were sent to this address this hour; try again after %s", MaxSignInsPerHour, next.UTC().Format(time.Kitchen+" UTC"))}
 	}
 	token = newWebToken()
-	rec := SignInRecord{TokenHash: WebTokenHash(token), Slug: b.Slug, EmailHash: EmailHash(b.InboxEmail), Expires: now.Add(InboxEmailChangeTTL), NewEmail: normal}
-	if err := s.store.PutSignInToken(ctx, rec); err != nil {
+	rec := InboxEmailChangeRecord{TokenHash: WebTokenHash(token), Slug: b.Slug, EmailHash: EmailHash(b.InboxEmail), NewEmail: normal, Expires: now.Add(InboxEmailChangeTTL)}
+	if err := s.store.PutInboxEmailToken(ctx, rec); err != nil {
 		return "", "", err
 	}
 	return token, normal, nil
 }
 
 // ConfirmInboxEmail spends the token of StartInboxEmailChange's link,
-// once and before it expires, and stores its address as the business's
+// once and before it expires (a token of another kind is not found, and
+// stays unspent), and stores its address as the business's
 // inbox_email, on the condition that the business still has the address
 // the change was asked from (a conditional UpdateBusiness). The sessions
 // of the old address end with it; the one returned is the new address's.
@@ -68,14 +83,12 @@ func (s *Bookings) ConfirmInboxEmail(ctx context.Context, token string) (Session
 		return Session{}, unauthorized
 	}
 	now := s.now()
-	rec, err := s.store.SpendSignInToken(ctx, WebTokenHash(token), now)
+	rec, err := s.store.SpendInboxEmailToken(ctx, WebTokenHash(token), now)
 	switch {
 	case ErrorCode(err) == NotFound:
-		return Session{}, unauthorized
+		return Session{}, unauthorized // a sign-in link or a sign-up's too, left unspent
 	case err != nil:
 		return Session{}, err
-	case rec.NewEmail == "":
-		return Session{}, unauthorized // a sign-in link changes no address
 	}
 	var after *Business
 	err = s.store.UpdateBusiness(ctx, rec.Slug, func(stored *Business) (*Business, error) {
@@ -94,12 +107,5 @@ func (s *Bookings) ConfirmInboxEmail(ctx context.Context, token string) (Session
 	case err != nil:
 		return Session{}, err
 	}
-	sess := Session{Token: newWebToken(), CSRF: newWebToken(), Inbox: &Inbox{s: s, b: after}, Expires: now.Add(SessionTTL)}
-	err = s.store.PutSession(ctx, SessionRecord{
-		TokenHash: WebTokenHash(sess.Token), Slug: after.Slug, EmailHash: EmailHash(after.InboxEmail), CSRF: sess.CSRF, Expires: sess.Expires,
-	})
-	if err != nil {
-		return Session{}, err
-	}
-	return sess, nil
+	return s.openSession(ctx, after, EmailHash(after.InboxEmail), now)
 }

@@ -100,6 +100,7 @@ const (
 	prefixSignInCount  = "SIGNINCOUNT#"
 	prefixHour         = "HOUR#"
 	prefixSignIn       = "SIGNIN#"
+	prefixEmailChange  = "EMAILCHANGE#" // a new inbox address's token, by its hash
 	prefixSession      = "SESSION#"
 	prefixSignup       = "SIGNUP#"       // a pending sign-up, by its token's hash
 	prefixSignupEmails = "SIGNUPEMAILS#" // the sign-up e-mails an address was sent, by day
@@ -108,6 +109,7 @@ const (
 	skSignup           = "SIGNUP"
 	skInboxEmail       = "INBOXEMAIL"
 	skSignIn           = "SIGNIN"
+	skEmailChange      = "EMAILCHANGE"
 	skSession          = "SESSION"
 	skProfile          = "PROFILE"
 	skRequest          = "REQUEST"
@@ -159,9 +161,7 @@ func signInCountKey(emailHash string, now time.Time) (pk, sk string) {
 	return prefixSignInCount + emailHash, prefixHour + now.UTC().Truncate(time.Hour).Format(time.RFC3339)
 }
 
-func signInPK(tokenHash string) string  { return prefixSignIn + tokenHash }
 func sessionPK(tokenHash string) string { return prefixSession + tokenHash }
-func signupPK(tokenHash string) string  { return prefixSignup + tokenHash }
 
 func businessPK(slug string) string { return prefixBusiness + slug }
 func requestPK(code string) string  { return prefixRequest + code }
