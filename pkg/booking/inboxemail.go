@@ -20,6 +20,16 @@ import (
 // address works.
 const InboxEmailChangeTTL = time.Hour
 
+// MaxInboxEmailChangesPerDay is how many links to new inbox addresses a
+// business may have sent on a UTC day: a signed-up business cannot make
+// Doorstep e-mail more addresses than this, whichever they are.
+const MaxInboxEmailChangesPerDay = 3
+
+// ErrInboxEmailChangesSpent is what StartInboxEmailChange's RATE_LIMITED
+// error wraps when the business had its MaxInboxEmailChangesPerDay links
+// of the day (rather than the address its links of the hour).
+var ErrInboxEmailChangesSpent = errors.New("the business had its links to new inbox addresses of the day")
+
 // InboxEmailChangeRecord is the token of a link that confirms a new
 // inbox address, as the store keeps it: its hash, never the token. It is
 // a kind of its own: no sign-in or sign-up route finds it, nor does the
@@ -36,10 +46,16 @@ type InboxEmailChangeRecord struct {
 
 // StartInboxEmailChange mints the link's token that confirms email as the
 // business's new inbox address, and returns it with the address as it
-// will be stored. The ask is counted against the new address's sign-ins
-// of the hour (CountSignIn: RATE_LIMITED past MaxSignInsPerHour), so no
-// address gets more than those links an hour. An address that is none is
-// INVALID_EMAIL; the one the business has already, INVALID_REQUEST.
+// will be stored. The ask is counted twice, each a conditional write:
+// against the business's links of the UTC day (CountInboxEmailChange:
+// RATE_LIMITED wrapping ErrInboxEmailChangesSpent past
+// MaxInboxEmailChangesPerDay), so that no business gets more addresses
+// e-mailed, and then against the new address's sign-ins of the hour
+// (CountSignIn: RATE_LIMITED past MaxSignInsPerHour), so that no address
+// gets more than those links an hour. A business past its day's links
+// counts nothing on the address. An address that is none is
+// INVALID_EMAIL; the one the business has already, INVALID_REQUEST;
+// neither is counted.
 func (in *Inbox) StartInboxEmailChange(ctx context.Context, email string) (token, normal string, err error) {
 	s, b := in.s, in.b
 	email = strings.TrimSpace(email)
@@ -51,7 +67,17 @@ func (in *Inbox) StartInboxEmailChange(ctx context.Context, email string) (token
 		return "", "", Errorf(InvalidRequest, "inbox_email: this is the inbox address already")
 	}
 	now := s.now()
-	allowed, err := s.store.CountSignIn(ctx, EmailHash(Mailbox(normal)), MaxSignInsPerHour, now)
+	allowed, err := s.store.CountInboxEmailChange(ctx, b.Slug, MaxInboxEmailChangesPerDay, now)
+	if err != nil {
+		return "", "", err
+	}
+	if !allowed {
+		s.observer.LimitHit(ctx, LimitInboxEmailChanges)
+		next := now.UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
+		return "", "", fmt.Errorf("%w: %w", ErrInboxEmailChangesSpent, &Error{Code: RateLimited, RetryAfter: next.Sub(now),
+			Message: fmt.Sprintf("%d links to new inbox addresses were sent today; try again after %s", MaxInboxEmailChangesPerDay, next.Format(time.DateTime+" UTC"))})
+	}
+	allowed, err = s.store.CountSignIn(ctx, EmailHash(Mailbox(normal)), MaxSignInsPerHour, now)
 	if err != nil {
 		return "", "", err
 	}

@@ -139,6 +139,11 @@ type Store interface {
 	// is spent once, and only by its own kind's route.
 	SpendSignInToken(ctx context.Context, tokenHash string, now time.Time) (SignInRecord, error)
 
+	// CountInboxEmailChange counts a link to a new inbox address of
+	// business slug on now's UTC day: allowed is false, and nothing is
+	// counted, when limit were counted that day already; the count's own
+	// condition decides.
+	CountInboxEmailChange(ctx context.Context, slug string, limit int, now time.Time) (allowed bool, err error)
 	// PutInboxEmailToken stores the token of a link that confirms a new
 	// inbox address, until its Expires.
 	PutInboxEmailToken(ctx context.Context, rec InboxEmailChangeRecord) error

@@ -10,8 +10,24 @@ import (
 	"github.com/doorstep/doorstep/pkg/booking"
 )
 
-// A new inbox address (booking.Inbox.StartInboxEmailChange): each link's
-// token, a single-use token of its own kind (tokens.go). See README.md.
+// A new inbox address (booking.Inbox.StartInboxEmailChange): on the
+// business's partition, a count of the links to new addresses sent each
+// UTC day; and each link's token, a single-use token of its own kind
+// (tokens.go). See README.md.
+
+// inboxEmailChangesTTL is how long a day's count is kept after the day
+// starts: the day is in its key, so it decides nothing after it.
+const inboxEmailChangesTTL = 48 * time.Hour
+
+// CountInboxEmailChange adds one to the count of now's UTC day of the
+// business's links to new inbox addresses unless it has reached limit:
+// one conditional UpdateItem, whose condition decides, as CountSignIn's
+// does.
+func (s *Store) CountInboxEmailChange(ctx context.Context, slug string, limit int, now time.Time) (bool, error) {
+	day := now.UTC().Truncate(24 * time.Hour)
+	return s.countInPeriod(ctx, "count a link to a new inbox address", businessPK(slug), prefixEmailChanges+day.Format(time.DateOnly),
+		attrEmailChanges, limit, day.Add(inboxEmailChangesTTL))
+}
 
 // PutInboxEmailToken puts a new inbox address's token's item (putToken).
 func (s *Store) PutInboxEmailToken(ctx context.Context, rec booking.InboxEmailChangeRecord) error {

@@ -2,8 +2,11 @@ package dynamo_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
@@ -85,6 +88,7 @@ func TestRaceInboxEmailChange(t *testing.T) {
 				t.Errorf("after a refused change: inbox_email %q, want %s", b.InboxEmail, next)
 			}
 
+			clock.Add(24 * time.Hour) // the day's links were asked for: the next day's
 			late, _, err := in.StartInboxEmailChange(ctx, "late@test-plumbing.example.com")
 			if err != nil {
 				t.Fatal(err)
@@ -113,4 +117,61 @@ func TestRaceInboxEmailChange(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRaceInboxEmailChanges, on both engines: one business asks for links
+// to 12 different new addresses at once; exactly MaxInboxEmailChangesPerDay
+// are minted, the others are RATE_LIMITED as the business's day's links
+// (ErrInboxEmailChangesSpent) and count nothing on their address. Another
+// business still gets its links, and the next UTC day this one does again.
+func TestRaceInboxEmailChanges(t *testing.T) {
+	const n = 12
+	ctx := context.Background()
+	forEachEngine(t, func(t *testing.T, e engine) {
+		for _, b := range []*booking.Business{inboxBusiness(t, slug, "office@test-plumbing.example.com"), inboxBusiness(t, "other-business", "inbox@other.example.com")} {
+			if err := e.store.PutBusiness(ctx, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clock := bookingtest.NewClock(now.Add(23 * time.Hour))
+		s := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://doorstep.example.com", Now: clock.Now})
+		in := bookingtest.Inbox(t, s, slug)
+		address := func(i int) string { return fmt.Sprintf("someone-%d@example.com", i) }
+		tokens := make([]string, n)
+		errs := race(n, func(i int) error {
+			var err error
+			tokens[i], _, err = in.StartInboxEmailChange(ctx, address(i))
+			return err
+		})
+		minted := 0
+		for i, err := range errs {
+			switch {
+			case err == nil && tokens[i] != "":
+				minted++
+			case code(err) == booking.RateLimited && errors.Is(err, booking.ErrInboxEmailChangesSpent):
+				if r := booking.RetryAfter(err); r != time.Hour {
+					t.Errorf("ask %d: Retry-After %s, want 1h (the next UTC day)", i, r)
+				}
+				if count := e.item(t, itemKey{"SIGNINCOUNT#" + booking.EmailHash(address(i)), "HOUR#" + clock.Now().Truncate(time.Hour).Format(time.RFC3339)}); count != nil {
+					t.Errorf("ask %d, refused: its address was counted: %v", i, count)
+				}
+			default:
+				t.Errorf("ask %d: got %v", i, err)
+			}
+		}
+		if minted != booking.MaxInboxEmailChangesPerDay {
+			t.Errorf("%d asks at once: %d links minted, want %d", n, minted, booking.MaxInboxEmailChangesPerDay)
+		}
+		count := e.item(t, itemKey{"BUSINESS#" + slug, "EMAILCHANGES#" + now.Format(time.DateOnly)})
+		if got := attrN(t, count, "email_changes"); got != booking.MaxInboxEmailChangesPerDay {
+			t.Errorf("email_changes = %d, want %d", got, booking.MaxInboxEmailChangesPerDay)
+		}
+		if _, _, err := bookingtest.Inbox(t, s, "other-business").StartInboxEmailChange(ctx, address(0)); err != nil {
+			t.Errorf("another business: got %v, want its link", err)
+		}
+		clock.Add(time.Hour) // the next UTC day
+		if _, _, err := in.StartInboxEmailChange(ctx, address(n)); err != nil {
+			t.Errorf("the next day: got %v, want a link", err)
+		}
+	})
 }

@@ -38,6 +38,7 @@ const (
 	attrEmail        = "email"
 	attrSignupEmails = "signup_emails"
 	attrSignups      = "signups"
+	attrEmailChanges = "email_changes" // on a business's count of a day's links to new inbox addresses
 
 	// On the request item, besides booking.Request's fields:
 	attrInboxSlug  = "inbox_slug"  // the business, once it sees the request: the inbox index's key
@@ -100,7 +101,8 @@ const (
 	prefixSignInCount  = "SIGNINCOUNT#"
 	prefixHour         = "HOUR#"
 	prefixSignIn       = "SIGNIN#"
-	prefixEmailChange  = "EMAILCHANGE#" // a new inbox address's token, by its hash
+	prefixEmailChange  = "EMAILCHANGE#"  // a new inbox address's token, by its hash
+	prefixEmailChanges = "EMAILCHANGES#" // a business's links to new inbox addresses, by day
 	prefixSession      = "SESSION#"
 	prefixSignup       = "SIGNUP#"       // a pending sign-up, by its token's hash
 	prefixSignupEmails = "SIGNUPEMAILS#" // the sign-up e-mails an address was sent, by day
