@@ -15,18 +15,12 @@ import (
 // UTC day; and each link's token, a single-use token of its own kind
 // (tokens.go). See README.md.
 
-// inboxEmailChangesTTL is how long a day's count is kept after the day
-// starts: the day is in its key, so it decides nothing after it.
-const inboxEmailChangesTTL = 48 * time.Hour
-
 // CountInboxEmailChange adds one to the count of now's UTC day of the
 // business's links to new inbox addresses unless it has reached limit:
 // one conditional UpdateItem, whose condition decides, as CountSignIn's
 // does.
 func (s *Store) CountInboxEmailChange(ctx context.Context, slug string, limit int, now time.Time) (bool, error) {
-	day := now.UTC().Truncate(24 * time.Hour)
-	return s.countInPeriod(ctx, "count a link to a new inbox address", businessPK(slug), prefixEmailChanges+day.Format(time.DateOnly),
-		attrEmailChanges, limit, day.Add(inboxEmailChangesTTL))
+	return s.countInDay(ctx, "count a link to a new inbox address", businessPK(slug), prefixEmailChanges, attrEmailChanges, limit, now)
 }
 
 // PutInboxEmailToken puts a new inbox address's token's item (putToken).

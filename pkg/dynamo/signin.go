@@ -62,6 +62,19 @@ func (s *Store) countInPeriod(ctx context.Context, what, pk, sk, attr string, li
 	return true, nil
 }
 
+// dayCountTTL is how long a count of a UTC day is kept after the day
+// starts: the day is in its key, so it decides nothing after it; it stays
+// a little longer for an operator to look at.
+const dayCountTTL = 48 * time.Hour
+
+// countInDay is countInPeriod for a count of now's UTC day: the item
+// under pk and the sort key prefix and the day (YYYY-MM-DD), kept
+// dayCountTTL after the day starts.
+func (s *Store) countInDay(ctx context.Context, what, pk, prefix, attr string, limit int, now time.Time) (bool, error) {
+	day := now.UTC().Truncate(24 * time.Hour)
+	return s.countInPeriod(ctx, what, pk, prefix+day.Format(time.DateOnly), attr, limit, day.Add(dayCountTTL))
+}
+
 // attrNewEmail is, on a new inbox address's token, the address it
 // confirms (booking.Inbox.StartInboxEmailChange).
 const attrNewEmail = "new_email"

@@ -16,20 +16,15 @@ import (
 // TTL) and how many businesses the stack created by sign-up in an hour.
 // See README.md.
 
-// signupCountTTL is how long a count of a period is kept after its period
-// starts: its period is in its key, so it decides nothing after; it stays
-// a little longer for an operator to look at.
-const (
-	signupEmailCountTTL = 48 * time.Hour
-	signupHourCountTTL  = 2 * time.Hour
-)
+// signupHourCountTTL is how long the stack's count of an hour is kept
+// after its hour starts: the hour is in its key, so it decides nothing
+// after; it stays a little longer for an operator to look at.
+const signupHourCountTTL = 2 * time.Hour
 
 // CountSignupEmail adds one to the count of the address's UTC day unless
 // it has reached limit: one conditional UpdateItem, as CountSignIn.
 func (s *Store) CountSignupEmail(ctx context.Context, emailHash string, limit int, now time.Time) (bool, error) {
-	day := now.UTC().Truncate(24 * time.Hour)
-	return s.countInPeriod(ctx, "count a sign-up e-mail", prefixSignupEmails+emailHash, prefixDay+day.Format(time.DateOnly),
-		attrSignupEmails, limit, day.Add(signupEmailCountTTL))
+	return s.countInDay(ctx, "count a sign-up e-mail", prefixSignupEmails+emailHash, prefixDay, attrSignupEmails, limit, now)
 }
 
 // PutSignupToken puts a pending sign-up's item (putToken). It holds the
