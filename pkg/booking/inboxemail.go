@@ -20,12 +20,42 @@ import (
 // address works.
 const InboxEmailChangeTTL = time.Hour
 
+// MaxInboxEmailChangesPerDay is how many links to new inbox addresses a
+// business may have sent on a UTC day: a signed-up business cannot make
+// Doorstep e-mail more addresses than this, whichever they are.
+const MaxInboxEmailChangesPerDay = 3
+
+// ErrInboxEmailChangesSpent is what StartInboxEmailChange's RATE_LIMITED
+// error wraps when the business had its MaxInboxEmailChangesPerDay links
+// of the day (rather than the address its links of the hour).
+var ErrInboxEmailChangesSpent = errors.New("the business had its links to new inbox addresses of the day")
+
+// InboxEmailChangeRecord is the token of a link that confirms a new
+// inbox address, as the store keeps it: its hash, never the token. It is
+// a kind of its own: no sign-in or sign-up route finds it, nor does the
+// address change find theirs.
+type InboxEmailChangeRecord struct {
+	TokenHash string // WebTokenHash of the token
+	Slug      string // the business whose address it changes
+	// EmailHash is the EmailHash of the address the change was asked
+	// from: the link is good only while the business still has it.
+	EmailHash string
+	NewEmail  string // the address it confirms, as it will be stored
+	Expires   time.Time
+}
+
 // StartInboxEmailChange mints the link's token that confirms email as the
 // business's new inbox address, and returns it with the address as it
-// will be stored. The ask is counted against the new address's sign-ins
-// of the hour (CountSignIn: RATE_LIMITED past MaxSignInsPerHour), so no
-// address gets more than those links an hour. An address that is none is
-// INVALID_EMAIL; the one the business has already, INVALID_REQUEST.
+// will be stored. The ask is counted twice, each a conditional write:
+// against the business's links of the UTC day (CountInboxEmailChange:
+// RATE_LIMITED wrapping ErrInboxEmailChangesSpent past
+// MaxInboxEmailChangesPerDay), so that no business gets more addresses
+// e-mailed, and then against the new address's sign-ins of the hour
+// (CountSignIn: RATE_LIMITED past MaxSignInsPerHour), so that no address
+// gets more than those links an hour. A business past its day's links
+// counts nothing on the address. An address that is none is
+// INVALID_EMAIL; the one the business has already, INVALID_REQUEST;
+// neither is counted.
 func (in *Inbox) StartInboxEmailChange(ctx context.Context, email string) (token, normal string, err error) {
 	s, b := in.s, in.b
 	email = strings.TrimSpace(email)
@@ -37,7 +67,17 @@ func (in *Inbox) StartInboxEmailChange(ctx context.Context, email string) (token
 		return "", "", Errorf(InvalidRequest, "inbox_email: this is the inbox address already")
 	}
 	now := s.now()
-	allowed, err := s.store.CountSignIn(ctx, EmailHash(Mailbox(normal)), MaxSignInsPerHour, now)
+	allowed, err := s.store.CountInboxEmailChange(ctx, b.Slug, MaxInboxEmailChangesPerDay, now)
+	if err != nil {
+		return "", "", err
+	}
+	if !allowed {
+		s.observer.LimitHit(ctx, LimitInboxEmailChanges)
+		next := now.UTC().Truncate(24 * time.Hour).Add(24 * time.Hour)
+		return "", "", fmt.Errorf("%w: %w", ErrInboxEmailChangesSpent, &Error{Code: RateLimited, RetryAfter: next.Sub(now),
+			Message: fmt.Sprintf("%d links to new inbox addresses were sent today; try again after %s", MaxInboxEmailChangesPerDay, next.Format(time.DateTime+" UTC"))})
+	}
+	allowed, err = s.store.CountSignIn(ctx, EmailHash(Mailbox(normal)), MaxSignInsPerHour, now)
 	if err != nil {
 		return "", "", err
 	}
@@ -47,15 +87,16 @@ func (in *Inbox) StartInboxEmailChange(ctx context.Context, email string) (token
 			Message: fmt.Sprintf("%d links were sent to this address this hour; try again after %s", MaxSignInsPerHour, next.UTC().Format(time.Kitchen+" UTC"))}
 	}
 	token = newWebToken()
-	rec := SignInRecord{TokenHash: WebTokenHash(token), Slug: b.Slug, EmailHash: EmailHash(b.InboxEmail), Expires: now.Add(InboxEmailChangeTTL), NewEmail: normal}
-	if err := s.store.PutSignInToken(ctx, rec); err != nil {
+	rec := InboxEmailChangeRecord{TokenHash: WebTokenHash(token), Slug: b.Slug, EmailHash: EmailHash(b.InboxEmail), NewEmail: normal, Expires: now.Add(InboxEmailChangeTTL)}
+	if err := s.store.PutInboxEmailToken(ctx, rec); err != nil {
 		return "", "", err
 	}
 	return token, normal, nil
 }
 
 // ConfirmInboxEmail spends the token of StartInboxEmailChange's link,
-// once and before it expires, and stores its address as the business's
+// once and before it expires (a token of another kind is not found, and
+// stays unspent), and stores its address as the business's
 // inbox_email, on the condition that the business still has the address
 // the change was asked from (a conditional UpdateBusiness). The sessions
 // of the old address end with it; the one returned is the new address's.
@@ -68,14 +109,12 @@ func (s *Bookings) ConfirmInboxEmail(ctx context.Context, token string) (Session
 		return Session{}, unauthorized
 	}
 	now := s.now()
-	rec, err := s.store.SpendSignInToken(ctx, WebTokenHash(token), now)
+	rec, err := s.store.SpendInboxEmailToken(ctx, WebTokenHash(token), now)
 	switch {
 	case ErrorCode(err) == NotFound:
-		return Session{}, unauthorized
+		return Session{}, unauthorized // a sign-in link or a sign-up's too, left unspent
 	case err != nil:
 		return Session{}, err
-	case rec.NewEmail == "":
-		return Session{}, unauthorized // a sign-in link changes no address
 	}
 	var after *Business
 	err = s.store.UpdateBusiness(ctx, rec.Slug, func(stored *Business) (*Business, error) {
@@ -94,12 +133,5 @@ func (s *Bookings) ConfirmInboxEmail(ctx context.Context, token string) (Session
 	case err != nil:
 		return Session{}, err
 	}
-	sess := Session{Token: newWebToken(), CSRF: newWebToken(), Inbox: &Inbox{s: s, b: after}, Expires: now.Add(SessionTTL)}
-	err = s.store.PutSession(ctx, SessionRecord{
-		TokenHash: WebTokenHash(sess.Token), Slug: after.Slug, EmailHash: EmailHash(after.InboxEmail), CSRF: sess.CSRF, Expires: sess.Expires,
-	})
-	if err != nil {
-		return Session{}, err
-	}
-	return sess, nil
+	return s.openSession(ctx, after, EmailHash(after.InboxEmail), now)
 }

@@ -39,6 +39,9 @@ const (
 	// LimitSignups: the businesses a stack creates by sign-up in an hour
 	// (Config.SignupsPerHour).
 	LimitSignups Limit = "signups"
+	// LimitInboxEmailChanges: the links to new inbox addresses a
+	// business may have sent in a day (MaxInboxEmailChangesPerDay).
+	LimitInboxEmailChanges Limit = "inbox_email_changes"
 )
 
 // nobody is the Observer of a service configured with none.

@@ -55,9 +55,6 @@ type SignInRecord struct {
 	// Code is the request a one-tap link opens (NewRequestLink), of the
 	// business Slug; "" for a sign-in link.
 	Code string
-	// NewEmail is, for the link that confirms a new inbox address
-	// (StartInboxEmailChange), the address: it is no sign-in link.
-	NewEmail string
 }
 
 // SessionRecord is a session as the store keeps it: its hash, never its
@@ -176,21 +173,18 @@ func (s *Bookings) FinishSignIn(ctx context.Context, token string) (Session, err
 		return Session{}, unauthorized
 	}
 	now := s.now()
+	// A new address's confirmation or a sign-up's token is not found
+	// here, and stays good at its own route.
 	rec, err := s.store.SpendSignInToken(ctx, WebTokenHash(token), now)
-	if err == nil && rec.NewEmail != "" {
-		return Session{}, unauthorized // a new address's confirmation signs in only by ConfirmInboxEmail
-	}
 	b, err := s.signedInBusiness(ctx, rec.Slug, rec.EmailHash, err, unauthorized)
 	if err != nil {
 		return Session{}, err
 	}
-	sess := Session{Token: newWebToken(), CSRF: newWebToken(), Inbox: &Inbox{s: s, b: b}, Expires: now.Add(SessionTTL), Opens: rec.Code}
-	err = s.store.PutSession(ctx, SessionRecord{
-		TokenHash: WebTokenHash(sess.Token), Slug: b.Slug, EmailHash: rec.EmailHash, CSRF: sess.CSRF, Expires: sess.Expires,
-	})
+	sess, err := s.openSession(ctx, b, rec.EmailHash, now)
 	if err != nil {
 		return Session{}, err
 	}
+	sess.Opens = rec.Code
 	return sess, nil
 }
 

@@ -131,11 +131,26 @@ type Store interface {
 	// PutSignInToken stores a sign-in token's record, until its Expires.
 	PutSignInToken(ctx context.Context, rec SignInRecord) error
 
-	// SpendSignInToken deletes the record of the token with the given
-	// hash and returns it, in one conditional write: only if it is there
-	// and its Expires is after now. Otherwise (spent, expired, unknown) it
-	// fails with NOT_FOUND, so a token is spent once.
+	// SpendSignInToken deletes the record of the sign-in token with the
+	// given hash and returns it, in one conditional write: only if it is
+	// there and its Expires is after now. Otherwise (spent, expired,
+	// unknown, or a token of another kind: a new inbox address's, a
+	// sign-up's) it fails with NOT_FOUND and changes nothing, so a token
+	// is spent once, and only by its own kind's route.
 	SpendSignInToken(ctx context.Context, tokenHash string, now time.Time) (SignInRecord, error)
+
+	// CountInboxEmailChange counts a link to a new inbox address of
+	// business slug on now's UTC day: allowed is false, and nothing is
+	// counted, when limit were counted that day already; the count's own
+	// condition decides.
+	CountInboxEmailChange(ctx context.Context, slug string, limit int, now time.Time) (allowed bool, err error)
+	// PutInboxEmailToken stores the token of a link that confirms a new
+	// inbox address, until its Expires.
+	PutInboxEmailToken(ctx context.Context, rec InboxEmailChangeRecord) error
+	// SpendInboxEmailToken is SpendSignInToken for the tokens that
+	// confirm a new inbox address: a token of another kind is NOT_FOUND,
+	// and stays.
+	SpendInboxEmailToken(ctx context.Context, tokenHash string, now time.Time) (InboxEmailChangeRecord, error)
 
 	// PutSession stores a session's record, until its Expires.
 	PutSession(ctx context.Context, rec SessionRecord) error

@@ -123,13 +123,5 @@ func (s *Bookings) FinishTextSignIn(ctx context.Context, email, code string) (Se
 	if subtle.ConstantTimeCompare([]byte(rec.Phone), []byte(b.OwnerPhone)) != 1 {
 		return Session{}, unauthorized // texted to a number the business no longer has
 	}
-	emailHash := EmailHash(b.InboxEmail)
-	sess := Session{Token: newWebToken(), CSRF: newWebToken(), Inbox: &Inbox{s: s, b: b}, Expires: now.Add(SessionTTL)}
-	err = s.store.PutSession(ctx, SessionRecord{
-		TokenHash: WebTokenHash(sess.Token), Slug: b.Slug, EmailHash: emailHash, CSRF: sess.CSRF, Expires: sess.Expires,
-	})
-	if err != nil {
-		return Session{}, err
-	}
-	return sess, nil
+	return s.openSession(ctx, b, EmailHash(b.InboxEmail), now)
 }

@@ -2,8 +2,11 @@ package dynamo_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
@@ -17,7 +20,9 @@ import (
 // business. A link to an address another business has changes nothing
 // (INVALID_EMAIL: the lookup item's condition decides); an expired link
 // and a link asked before another change are refused; a sign-in link
-// changes no address, and a confirmation link signs nobody in.
+// changes no address, and a confirmation link signs nobody in, each left
+// good for its own route (the 20 confirmations use the one refused as a
+// sign-in).
 func TestRaceInboxEmailChange(t *testing.T) {
 	const n = 20
 	const old, next, other = "office@test-plumbing.example.com", "new-office@test-plumbing.example.com", "inbox@other.example.com"
@@ -46,9 +51,15 @@ func TestRaceInboxEmailChange(t *testing.T) {
 			if _, err := s.FinishSignIn(ctx, token); code(err) != booking.Unauthorized {
 				t.Errorf("the confirmation link as a sign-in link: got %v, want UNAUTHORIZED", err)
 			}
-			token, _, err = in.StartInboxEmailChange(ctx, next)
-			if err != nil {
-				t.Fatal(err)
+			signIn, _, ok, err := s.StartSignIn(ctx, old)
+			if err != nil || !ok {
+				t.Fatalf("StartSignIn = %v, %v", ok, err)
+			}
+			if _, err := s.ConfirmInboxEmail(ctx, signIn); code(err) != booking.Unauthorized {
+				t.Errorf("a sign-in link as the confirmation: got %v, want UNAUTHORIZED", err)
+			}
+			if _, err := s.FinishSignIn(ctx, signIn); err != nil {
+				t.Errorf("the sign-in link at its own route after: got %v", err)
 			}
 			var mu sync.Mutex
 			opened := 0
@@ -85,6 +96,7 @@ func TestRaceInboxEmailChange(t *testing.T) {
 				t.Errorf("after a refused change: inbox_email %q, want %s", b.InboxEmail, next)
 			}
 
+			clock.Add(24 * time.Hour) // the day's links were asked for: the next day's
 			late, _, err := in.StartInboxEmailChange(ctx, "late@test-plumbing.example.com")
 			if err != nil {
 				t.Fatal(err)
@@ -113,4 +125,61 @@ func TestRaceInboxEmailChange(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRaceInboxEmailChanges, on both engines: one business asks for links
+// to 12 different new addresses at once; exactly MaxInboxEmailChangesPerDay
+// are minted, the others are RATE_LIMITED as the business's day's links
+// (ErrInboxEmailChangesSpent) and count nothing on their address. Another
+// business still gets its links, and the next UTC day this one does again.
+func TestRaceInboxEmailChanges(t *testing.T) {
+	const n = 12
+	ctx := context.Background()
+	forEachEngine(t, func(t *testing.T, e engine) {
+		for _, b := range []*booking.Business{inboxBusiness(t, slug, "office@test-plumbing.example.com"), inboxBusiness(t, "other-business", "inbox@other.example.com")} {
+			if err := e.store.PutBusiness(ctx, b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clock := bookingtest.NewClock(now.Add(23 * time.Hour))
+		s := bookingtest.New(t, booking.Config{Store: e.store, SiteURL: "https://doorstep.example.com", Now: clock.Now})
+		in := bookingtest.Inbox(t, s, slug)
+		address := func(i int) string { return fmt.Sprintf("someone-%d@example.com", i) }
+		tokens := make([]string, n)
+		errs := race(n, func(i int) error {
+			var err error
+			tokens[i], _, err = in.StartInboxEmailChange(ctx, address(i))
+			return err
+		})
+		minted := 0
+		for i, err := range errs {
+			switch {
+			case err == nil && tokens[i] != "":
+				minted++
+			case code(err) == booking.RateLimited && errors.Is(err, booking.ErrInboxEmailChangesSpent):
+				if r := booking.RetryAfter(err); r != time.Hour {
+					t.Errorf("ask %d: Retry-After %s, want 1h (the next UTC day)", i, r)
+				}
+				if count := e.item(t, itemKey{"SIGNINCOUNT#" + booking.EmailHash(address(i)), "HOUR#" + clock.Now().Truncate(time.Hour).Format(time.RFC3339)}); count != nil {
+					t.Errorf("ask %d, refused: its address was counted: %v", i, count)
+				}
+			default:
+				t.Errorf("ask %d: got %v", i, err)
+			}
+		}
+		if minted != booking.MaxInboxEmailChangesPerDay {
+			t.Errorf("%d asks at once: %d links minted, want %d", n, minted, booking.MaxInboxEmailChangesPerDay)
+		}
+		count := e.item(t, itemKey{"BUSINESS#" + slug, "EMAILCHANGES#" + now.Format(time.DateOnly)})
+		if got := attrN(t, count, "email_changes"); got != booking.MaxInboxEmailChangesPerDay {
+			t.Errorf("email_changes = %d, want %d", got, booking.MaxInboxEmailChangesPerDay)
+		}
+		if _, _, err := bookingtest.Inbox(t, s, "other-business").StartInboxEmailChange(ctx, address(0)); err != nil {
+			t.Errorf("another business: got %v, want its link", err)
+		}
+		clock.Add(time.Hour) // the next UTC day
+		if _, _, err := in.StartInboxEmailChange(ctx, address(n)); err != nil {
+			t.Errorf("the next day: got %v, want a link", err)
+		}
+	})
 }

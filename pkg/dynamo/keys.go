@@ -38,6 +38,7 @@ const (
 	attrEmail        = "email"
 	attrSignupEmails = "signup_emails"
 	attrSignups      = "signups"
+	attrEmailChanges = "email_changes" // on a business's count of a day's links to new inbox addresses
 
 	// On the request item, besides booking.Request's fields:
 	attrInboxSlug  = "inbox_slug"  // the business, once it sees the request: the inbox index's key
@@ -100,6 +101,8 @@ const (
 	prefixSignInCount  = "SIGNINCOUNT#"
 	prefixHour         = "HOUR#"
 	prefixSignIn       = "SIGNIN#"
+	prefixEmailChange  = "EMAILCHANGE#"  // a new inbox address's token, by its hash
+	prefixEmailChanges = "EMAILCHANGES#" // a business's links to new inbox addresses, by day
 	prefixSession      = "SESSION#"
 	prefixSignup       = "SIGNUP#"       // a pending sign-up, by its token's hash
 	prefixSignupEmails = "SIGNUPEMAILS#" // the sign-up e-mails an address was sent, by day
@@ -108,6 +111,7 @@ const (
 	skSignup           = "SIGNUP"
 	skInboxEmail       = "INBOXEMAIL"
 	skSignIn           = "SIGNIN"
+	skEmailChange      = "EMAILCHANGE"
 	skSession          = "SESSION"
 	skProfile          = "PROFILE"
 	skRequest          = "REQUEST"
@@ -159,9 +163,7 @@ func signInCountKey(emailHash string, now time.Time) (pk, sk string) {
 	return prefixSignInCount + emailHash, prefixHour + now.UTC().Truncate(time.Hour).Format(time.RFC3339)
 }
 
-func signInPK(tokenHash string) string  { return prefixSignIn + tokenHash }
 func sessionPK(tokenHash string) string { return prefixSession + tokenHash }
-func signupPK(tokenHash string) string  { return prefixSignup + tokenHash }
 
 func businessPK(slug string) string { return prefixBusiness + slug }
 func requestPK(code string) string  { return prefixRequest + code }

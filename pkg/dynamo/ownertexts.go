@@ -30,9 +30,6 @@ const (
 	attrPhone         = "phone"        // on the code: the number it confirms
 	attrCodeHash      = "code_hash"    // on the code: booking's hash of it
 	attrTries         = "tries"        // on the code: wrong answers so far
-	// phoneCodeCountTTL is how long a day's count is kept after the day
-	// starts: the day is in its key, so it decides nothing after it.
-	phoneCodeCountTTL = 48 * time.Hour
 )
 
 // CountPhoneCode adds one to the count of now's UTC day of the business's
@@ -49,9 +46,7 @@ func (s *Store) CountSignInCode(ctx context.Context, slug string, limit int, now
 }
 
 func (s *Store) countCodeOfDay(ctx context.Context, what, slug, prefix string, limit int, now time.Time) (bool, error) {
-	day := now.UTC().Truncate(24 * time.Hour)
-	return s.countInPeriod(ctx, what, businessPK(slug), prefix+day.Format(time.DateOnly),
-		attrPhoneCodes, limit, day.Add(phoneCodeCountTTL))
+	return s.countInDay(ctx, what, businessPK(slug), prefix, attrPhoneCodes, limit, now)
 }
 
 // PutPhoneCode puts the business's code item, replacing any before (a new

@@ -14,8 +14,9 @@ import (
 )
 
 // The web inbox's sign-in: how many links each address was sent this
-// hour, the links' tokens and the sessions. Tokens are named by their hash only (booking.WebTokenHash);
-// addresses by booking.EmailHash. See README.md.
+// hour, the links' tokens (single-use, tokens.go) and the sessions.
+// Tokens are named by their hash only (booking.WebTokenHash); addresses by
+// booking.EmailHash. See README.md.
 
 // signInCountTTL is how long a sign-in count is kept after its hour
 // starts: its hour is in its key, so it decides nothing after the hour; it
@@ -61,58 +62,47 @@ func (s *Store) countInPeriod(ctx context.Context, what, pk, sk, attr string, li
 	return true, nil
 }
 
-// attrNewEmail is, on a sign-in token's item, the inbox address the link
+// dayCountTTL is how long a count of a UTC day is kept after the day
+// starts: the day is in its key, so it decides nothing after it; it stays
+// a little longer for an operator to look at.
+const dayCountTTL = 48 * time.Hour
+
+// countInDay is countInPeriod for a count of now's UTC day: the item
+// under pk and the sort key prefix and the day (YYYY-MM-DD), kept
+// dayCountTTL after the day starts.
+func (s *Store) countInDay(ctx context.Context, what, pk, prefix, attr string, limit int, now time.Time) (bool, error) {
+	day := now.UTC().Truncate(24 * time.Hour)
+	return s.countInPeriod(ctx, what, pk, prefix+day.Format(time.DateOnly), attr, limit, day.Add(dayCountTTL))
+}
+
+// attrNewEmail is, on a new inbox address's token, the address it
 // confirms (booking.Inbox.StartInboxEmailChange).
 const attrNewEmail = "new_email"
 
-// PutSignInToken puts a sign-in token's item, on the condition that no item
-// has its key (a 256-bit token does not repeat; a write that did would be
-// a bug, not a sign-in).
+// PutSignInToken puts a sign-in token's item (putToken): a sign-in
+// link's, or a one-tap link's with its request.
 func (s *Store) PutSignInToken(ctx context.Context, rec booking.SignInRecord) error {
-	item := keyMap(signInPK(rec.TokenHash), skSignIn)
-	item[attrSlug] = str(rec.Slug)
-	item[attrEmailHash] = str(rec.EmailHash)
-	item[attrExpiresAt] = unix(rec.Expires)
+	attrs := map[string]types.AttributeValue{attrSlug: str(rec.Slug), attrEmailHash: str(rec.EmailHash)}
 	if rec.Code != "" {
-		item[attrRequestCode] = str(rec.Code) // a one-tap link's request
+		attrs[attrRequestCode] = str(rec.Code) // a one-tap link's request
 	}
-	if rec.NewEmail != "" {
-		item[attrNewEmail] = str(rec.NewEmail) // a new inbox address's confirmation
-	}
-	if err := s.putNew(ctx, item); err != nil {
-		return fmt.Errorf("put a sign-in token: %w", err)
-	}
-	return nil
+	return s.putToken(ctx, signInTokens, rec.TokenHash, rec.Expires, attrs)
 }
 
-// SpendSignInToken deletes the token's item on the condition that it is
-// there and live (expires_at > now: the TTL deletes lapsed items late),
-// and returns the item it deleted. Of two spends at once, one deletes it
-// and the other finds its condition failed.
+// SpendSignInToken deletes a sign-in token's item on the condition that
+// it is there and live (spendToken), and returns the item it deleted. A
+// token of another kind is not one: NOT_FOUND, and it stays.
 func (s *Store) SpendSignInToken(ctx context.Context, tokenHash string, now time.Time) (booking.SignInRecord, error) {
-	out, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-		TableName:                 s.table,
-		Key:                       keyMap(signInPK(tokenHash), skSignIn),
-		ConditionExpression:       aws.String("attribute_exists(pk) AND expires_at > :now"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":now": unix(now)},
-		ReturnValues:              types.ReturnValueAllOld,
-	})
-	var failed *types.ConditionalCheckFailedException
-	if errors.As(err, &failed) {
-		return booking.SignInRecord{}, booking.Errorf(booking.NotFound, "no live sign-in token")
-	}
+	item, err := s.spendToken(ctx, signInTokens, tokenHash, now)
 	if err != nil {
-		return booking.SignInRecord{}, fmt.Errorf("spend a sign-in token: %w", err)
+		return booking.SignInRecord{}, err
 	}
 	rec := booking.SignInRecord{TokenHash: tokenHash}
-	rec.Slug, rec.EmailHash, rec.Expires, err = signedInItem(out.Attributes)
+	rec.Slug, rec.EmailHash, rec.Expires, err = signedInItem(item)
 	if err != nil {
 		return booking.SignInRecord{}, fmt.Errorf("sign-in token: %w", err)
 	}
-	if email, ok := out.Attributes[attrNewEmail].(*types.AttributeValueMemberS); ok {
-		rec.NewEmail = email.Value
-	}
-	if code, ok := out.Attributes[attrRequestCode].(*types.AttributeValueMemberS); ok {
+	if code, ok := item[attrRequestCode].(*types.AttributeValueMemberS); ok {
 		rec.Code = code.Value
 	}
 	return rec, nil
@@ -181,8 +171,9 @@ func (s *Store) putNew(ctx context.Context, item map[string]types.AttributeValue
 	return err
 }
 
-// signedInItem reads what a sign-in token's item and a session's item
-// share: the business, the address's hash and the expiry.
+// signedInItem reads what a sign-in token's item, a new inbox address's
+// token's and a session's item share: the business, the address's hash
+// and the expiry.
 func signedInItem(item map[string]types.AttributeValue) (slug, emailHash string, expires time.Time, err error) {
 	s, ok := item[attrSlug].(*types.AttributeValueMemberS)
 	if !ok {

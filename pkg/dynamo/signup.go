@@ -2,12 +2,10 @@ package dynamo
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -18,48 +16,32 @@ import (
 // TTL) and how many businesses the stack created by sign-up in an hour.
 // See README.md.
 
-// signupCountTTL is how long a count of a period is kept after its period
-// starts: its period is in its key, so it decides nothing after; it stays
-// a little longer for an operator to look at.
-const (
-	signupEmailCountTTL = 48 * time.Hour
-	signupHourCountTTL  = 2 * time.Hour
-)
+// signupHourCountTTL is how long the stack's count of an hour is kept
+// after its hour starts: the hour is in its key, so it decides nothing
+// after; it stays a little longer for an operator to look at.
+const signupHourCountTTL = 2 * time.Hour
 
 // CountSignupEmail adds one to the count of the address's UTC day unless
 // it has reached limit: one conditional UpdateItem, as CountSignIn.
 func (s *Store) CountSignupEmail(ctx context.Context, emailHash string, limit int, now time.Time) (bool, error) {
-	day := now.UTC().Truncate(24 * time.Hour)
-	return s.countInPeriod(ctx, "count a sign-up e-mail", prefixSignupEmails+emailHash, prefixDay+day.Format(time.DateOnly),
-		attrSignupEmails, limit, day.Add(signupEmailCountTTL))
+	return s.countInDay(ctx, "count a sign-up e-mail", prefixSignupEmails+emailHash, prefixDay, attrSignupEmails, limit, now)
 }
 
-// PutSignupToken puts a pending sign-up's item on the condition that no
-// item has its key. It holds the address typed (the new business's
-// inbox_email) until the TTL deletes it, at most SignupTTL after.
+// PutSignupToken puts a pending sign-up's item (putToken). It holds the
+// address typed (the new business's inbox_email) until the TTL deletes
+// it, at most SignupTTL after.
 func (s *Store) PutSignupToken(ctx context.Context, rec booking.SignupRecord) error {
-	item := keyMap(signupPK(rec.TokenHash), skSignup)
-	item[attrName] = str(rec.Name)
-	item[attrTrade] = str(rec.Trade)
-	item[attrEmail] = str(rec.Email)
-	item[attrExpiresAt] = unix(rec.Expires)
-	if err := s.putNew(ctx, item); err != nil {
-		return fmt.Errorf("put a sign-up token: %w", err)
-	}
-	return nil
+	return s.putToken(ctx, signupTokens, rec.TokenHash, rec.Expires, map[string]types.AttributeValue{
+		attrName: str(rec.Name), attrTrade: str(rec.Trade), attrEmail: str(rec.Email),
+	})
 }
 
-// SignupToken reads a pending sign-up, strongly consistent; one whose
-// expires_at is not after now is none, even while the TTL has not
-// deleted it yet.
+// SignupToken reads a pending sign-up (liveToken): strongly consistent,
+// none once its expires_at is not after now.
 func (s *Store) SignupToken(ctx context.Context, tokenHash string, now time.Time) (booking.SignupRecord, error) {
-	none := booking.Errorf(booking.NotFound, "no live sign-up token")
-	item, err := s.get(ctx, signupPK(tokenHash), skSignup)
+	item, err := s.liveToken(ctx, signupTokens, tokenHash, now)
 	if err != nil {
-		return booking.SignupRecord{}, fmt.Errorf("get a sign-up token: %w", err)
-	}
-	if item == nil {
-		return booking.SignupRecord{}, none
+		return booking.SignupRecord{}, err
 	}
 	rec := booking.SignupRecord{TokenHash: tokenHash}
 	for _, f := range []struct {
@@ -77,38 +59,23 @@ func (s *Store) SignupToken(ctx context.Context, tokenHash string, now time.Time
 		return booking.SignupRecord{}, fmt.Errorf("sign-up token: %w", err)
 	}
 	rec.Expires = time.Unix(at, 0).UTC()
-	if !rec.Expires.After(now) {
-		return booking.SignupRecord{}, none
-	}
 	return rec, nil
 }
 
 // SpendSignupToken deletes a pending sign-up on the condition that it is
-// there and live (expires_at > now).
+// there and live (spendToken).
 func (s *Store) SpendSignupToken(ctx context.Context, tokenHash string, now time.Time) error {
-	_, err := s.client.DeleteItem(ctx, &dynamodb.DeleteItemInput{
-		TableName:                 s.table,
-		Key:                       keyMap(signupPK(tokenHash), skSignup),
-		ConditionExpression:       aws.String("attribute_exists(pk) AND expires_at > :now"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":now": unix(now)},
-	})
-	var failed *types.ConditionalCheckFailedException
-	if errors.As(err, &failed) {
-		return booking.Errorf(booking.NotFound, "no live sign-up token")
-	}
-	if err != nil {
-		return fmt.Errorf("spend a sign-up token: %w", err)
-	}
-	return nil
+	_, err := s.spendToken(ctx, signupTokens, tokenHash, now)
+	return err
 }
 
 // CreateSignup stores a business a sign-up makes: see booking.Store. It
 // is one TransactWriteItems: the business item and its site and
 // inbox_email items as PutBusiness writes a new business (the business
-// item on the condition that there is none), the pending sign-up's
-// delete on the condition that it is live, and the stack's count of the
-// hour on the condition that it is under perHour. A transaction that
-// conflicted with another is tried again (attempts).
+// item on the condition that there is none), the pending sign-up's spend
+// (tokenSpend: on the condition that it is live), and the stack's count
+// of the hour on the condition that it is under perHour. A transaction
+// that conflicted with another is tried again (attempts).
 func (s *Store) CreateSignup(ctx context.Context, b *booking.Business, tokenHash string, perHour int, now time.Time) error {
 	if perHour < 1 {
 		return fmt.Errorf("create a sign-up: perHour must be at least 1, got %d", perHour)
@@ -123,12 +90,7 @@ func (s *Store) CreateSignup(ctx context.Context, b *booking.Business, tokenHash
 	}
 	in, at := s.putBusinessTransaction(b.Slug, doc, nil, valid.Sites(), nil, valid.InboxEmail, "")
 	spend := len(in.TransactItems)
-	in.TransactItems = append(in.TransactItems, types.TransactWriteItem{Delete: &types.Delete{
-		TableName:                 s.table,
-		Key:                       keyMap(signupPK(tokenHash), skSignup),
-		ConditionExpression:       aws.String("attribute_exists(pk) AND expires_at > :now"),
-		ExpressionAttributeValues: map[string]types.AttributeValue{":now": unix(now)},
-	}})
+	in.TransactItems = append(in.TransactItems, types.TransactWriteItem{Delete: s.tokenSpend(signupTokens, tokenHash, now)})
 	hour := now.UTC().Truncate(time.Hour)
 	count := s.countUnder(prefixSignups, prefixHour+hour.Format(time.RFC3339), attrSignups, perHour)
 	count.UpdateExpression = aws.String(aws.ToString(count.UpdateExpression) + ", " + attrExpiresAt + " = :expires")
@@ -152,7 +114,7 @@ func (s *Store) CreateSignup(ctx context.Context, b *booking.Business, tokenHash
 		case i == 0:
 			return fmt.Errorf("%s: %w", what, booking.ErrSlugTaken)
 		case i == spend:
-			return booking.Errorf(booking.NotFound, "no live sign-up token")
+			return signupTokens.none()
 		case i == counted:
 			return booking.Errorf(booking.RateLimited, "%d businesses signed up this hour", perHour)
 		case i < len(at) && at[i].pk == inboxEmailPK(valid.InboxEmail):

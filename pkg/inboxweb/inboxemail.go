@@ -2,6 +2,7 @@ package inboxweb
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -46,7 +47,9 @@ func (m EmailMailer) SendInboxEmailChange(ctx context.Context, to string, b *boo
 }
 
 // startInboxEmail e-mails the link that confirms a new inbox address;
-// then the section says it is on its way.
+// then the section says it is on its way. A refusal (a bad address, a
+// limit: the address's links of the hour, the business's of the day)
+// says so next to the field, with what was typed, and sends nothing.
 func (h *handler) startInboxEmail(w http.ResponseWriter, r *http.Request, s Session) {
 	b := s.Inbox.Business()
 	lang := language(w, r, b)
@@ -64,6 +67,10 @@ func (h *handler) startInboxEmail(w http.ResponseWriter, r *http.Request, s Sess
 		return
 	case code == booking.RateLimited:
 		edge.SetRetryAfter(w, booking.RetryAfter(err))
+		if errors.Is(err, booking.ErrInboxEmailChangesSpent) {
+			refuse(http.StatusTooManyRequests, "inbox_email_daily")
+			return
+		}
 		refuse(http.StatusTooManyRequests, "inbox_email_limited")
 		return
 	default:

@@ -124,9 +124,14 @@ type handler struct {
 //	POST /inbox/go-live                       go live when the checklist holds, or ask the operator to approve it
 //	POST /inbox/back-to-preview               back to preview
 //	POST /inbox/accepting                     pause (off) or resume (on) online requests, in one tap from the inbox
-//	POST /inbox/settings/inbox-email          e-mail a link to a new inbox address, to confirm it
+//	POST /inbox/settings/inbox-email          e-mail a link to a new inbox address, to confirm it (3 a day per business)
 //	GET  /inbox/email/{token}                 the button that confirms the new address (the token is not spent)
 //	POST /inbox/email/{token}                 spend it: the new address is the inbox's, signed in with it
+//
+// Each {token} route spends only its own kind of token (a sign-in link's,
+// a one-tap link's too, at /inbox/sign-in; a sign-up's at /start; a new
+// inbox address's at /inbox/email): another kind's is refused as unknown
+// and stays good at its own route.
 //
 // Every form that changes something is a POST carrying the session's CSRF
 // token, from this site only (sameSite), each of its fields once. Another

@@ -42,10 +42,24 @@ func (h *handler) renderSignIn(w http.ResponseWriter, r *http.Request, status in
 
 // startSignIn e-mails a sign-in link when the address is a business's
 // inbox_email. The answer is the same page whatever the address, known or
-// not, rate-limited or failed, and takes at least SignInDelay (a whole
-// multiple of it), so that neither its bytes nor its time tell which
-// addresses belong to a business.
+// not, rate-limited or failed (askToSignIn).
 func (h *handler) startSignIn(w http.ResponseWriter, r *http.Request) {
+	valid := func(email string) bool { _, ok := booking.NormalizeEmail(email); return ok }
+	h.askToSignIn(w, r, valid, h.sendSignIn, func(lang, _, _ string) {
+		render(w, r, http.StatusOK, "sent", lang, nil, tr(lang, "sent_title"), sentView{})
+	})
+}
+
+// askToSignIn answers a form that asks to sign in, by a link (startSignIn)
+// or by a texted code (startTextSignIn), alike: an address that is not
+// valid is the sign-in form again, with it (400); any other is send's to
+// act on, and its answer takes at least SignInDelay (a whole multiple of
+// it), so that neither its bytes nor its time tell which addresses belong
+// to a business. Past the hourly limit, which counts every address alike,
+// a business's or not, the page says so (429, Retry-After); otherwise
+// sent answers.
+func (h *handler) askToSignIn(w http.ResponseWriter, r *http.Request, valid func(email string) bool,
+	send func(ctx context.Context, route, email, next string) (retry time.Duration), sent func(lang, email, next string)) {
 	start := time.Now()
 	if duplicated(r) {
 		h.badForm(w, r)
@@ -54,22 +68,20 @@ func (h *handler) startSignIn(w http.ResponseWriter, r *http.Request) {
 	lang := language(w, r, nil)
 	next := safeNext(r.PostFormValue("next"))
 	email := strings.TrimSpace(r.PostFormValue("email"))
-	if _, ok := booking.NormalizeEmail(email); !ok {
+	if !valid(email) {
 		h.renderSignIn(w, r, http.StatusBadRequest, lang, signInView{Next: next, Email: email, Invalid: true})
 		return
 	}
-	retry := h.sendSignIn(r.Context(), r.Pattern, email, next)
+	retry := send(r.Context(), r.Pattern, email, next)
 	h.pad(r.Context(), start)
 	if retry > 0 {
-		// The limit counts every address alike, a business's or not: so
-		// does this page.
 		minutes := int((retry + time.Minute - 1) / time.Minute)
 		edge.SetRetryAfter(w, retry)
 		render(w, r, http.StatusTooManyRequests, "sent", lang, nil, tr(lang, "limited_title"),
 			sentView{Limited: tr(lang, "limited", booking.MaxSignInsPerHour, minutes)})
 		return
 	}
-	render(w, r, http.StatusOK, "sent", lang, nil, tr(lang, "sent_title"), sentView{})
+	sent(lang, email, next)
 }
 
 // sendSignIn asks for a sign-in token for email and, when there is one,
@@ -79,15 +91,8 @@ func (h *handler) startSignIn(w http.ResponseWriter, r *http.Request) {
 // link) and otherwise unseen.
 func (h *handler) sendSignIn(ctx context.Context, route, email, next string) (retry time.Duration) {
 	token, b, ok, err := h.Bookings.StartSignIn(ctx, email)
-	if booking.ErrorCode(err) == booking.RateLimited {
-		return max(booking.RetryAfter(err), time.Second)
-	}
-	if err != nil {
-		h.Log.Error("inboxweb: start sign-in", "route", route, "error_code", booking.ErrorCode(err))
-		return 0
-	}
-	if !ok {
-		return 0
+	if err != nil || !ok {
+		return h.notSent(route, "inboxweb: start sign-in", err)
 	}
 	link := h.SiteURL + "/inbox/sign-in/" + url.PathEscape(token)
 	if next != "/inbox" {
@@ -95,6 +100,21 @@ func (h *handler) sendSignIn(ctx context.Context, route, email, next string) (re
 	}
 	if err := h.Mailer.SendSignIn(ctx, b.InboxEmail, b, link); err != nil {
 		h.Log.Error("inboxweb: send the sign-in e-mail", "route", route, "business", b.Slug, "error", err)
+	}
+	return 0
+}
+
+// notSent is what a sign-in's ask answers when it sends nothing: past the
+// hourly limit (err RATE_LIMITED), how long until the next may be asked
+// for; otherwise 0, and err, if any, is logged as msg, by its code only
+// (never the address).
+func (h *handler) notSent(route, msg string, err error) (retry time.Duration) {
+	switch code := booking.ErrorCode(err); {
+	case err == nil:
+	case code == booking.RateLimited:
+		return max(booking.RetryAfter(err), time.Second)
+	default:
+		h.Log.Error(msg, "route", route, "error_code", code)
 	}
 	return 0
 }
@@ -134,30 +154,41 @@ func (h *handler) tokenPage(w http.ResponseWriter, r *http.Request) {
 	render(w, r, http.StatusOK, "token", lang, nil, title, v)
 }
 
-// finishSignIn spends the token and opens a session: the cookie, then 303
-// to the inbox or the page the person came for. A spent, expired or
-// unknown token gets the sign-in form, to ask for a new link (410).
+// finishSignIn spends the token and opens a session (signInWith). A
+// spent, expired or unknown token (or one of another kind: a new inbox
+// address's, a sign-up's, left unspent) gets the sign-in form, to ask for
+// a new link (410).
 func (h *handler) finishSignIn(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
+	h.signInWith(w, r, func(ctx context.Context) (Session, error) {
+		return h.Bookings.FinishSignIn(ctx, r.PathValue("token"))
+	}, func(lang, next string) {
+		h.renderSignIn(w, r, http.StatusGone, lang, signInView{Next: next, Spent: true})
+	})
+}
+
+// signInWith opens the session that finish opens, from a link's button or
+// a texted code alike: the cookie, then 303 to the inbox or the page the
+// person came for (a one-tap link's own request, whatever the form says).
+// An UNAUTHORIZED finish is refused's to answer, with the page to go back
+// to.
+func (h *handler) signInWith(w http.ResponseWriter, r *http.Request, finish func(ctx context.Context) (Session, error), refused func(lang, next string)) {
 	if duplicated(r) {
 		h.badForm(w, r)
 		return
 	}
 	next := safeNext(r.PostFormValue("next"))
-	s, err := h.Bookings.FinishSignIn(ctx, r.PathValue("token"))
-	if err == nil && s.Opens != "" {
-		next = requestPath(s.Opens) // a one-tap link opens its own request
-	}
-	if booking.ErrorCode(err) == booking.Unauthorized {
-		lang := language(w, r, nil)
-		h.renderSignIn(w, r, http.StatusGone, lang, signInView{Next: next, Spent: true})
-		return
-	}
-	if err != nil {
+	s, err := finish(r.Context())
+	switch {
+	case booking.ErrorCode(err) == booking.Unauthorized:
+		refused(language(w, r, nil), next)
+	case err != nil:
 		h.fail(w, r, err)
-		return
+	default:
+		if s.Opens != "" {
+			next = requestPath(s.Opens) // a one-tap link opens its own request
+		}
+		h.openSession(w, r, s, next)
 	}
-	h.openSession(w, r, s, next)
 }
 
 // openSession sets the cookie of session s, ends the session this browser

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/doorstep/doorstep/pkg/booking"
-	"github.com/doorstep/doorstep/pkg/edge"
 	"github.com/doorstep/doorstep/pkg/notify"
 )
 
@@ -154,31 +153,17 @@ type codeView struct {
 // startTextSignIn texts a sign-in code to the business's confirmed number
 // when the address is the business's inbox_email. The answer is the page
 // for the code whatever the address, known or not, with a number or not,
-// failed or not (a rate limit aside, which counts every address alike), and
-// takes at least SignInDelay, as startSignIn's does.
+// failed or not (askToSignIn, as startSignIn's).
 func (h *handler) startTextSignIn(w http.ResponseWriter, r *http.Request) {
-	start := time.Now()
-	if duplicated(r) {
-		h.badForm(w, r)
-		return
+	valid := func(email string) bool {
+		_, ok := booking.NormalizeEmail(email)
+		return ok && email != "" && h.Texter != nil
 	}
-	lang := language(w, r, nil)
-	next := safeNext(r.PostFormValue("next"))
-	email := strings.TrimSpace(r.PostFormValue("email"))
-	if _, ok := booking.NormalizeEmail(email); !ok || email == "" || h.Texter == nil {
-		h.renderSignIn(w, r, http.StatusBadRequest, lang, signInView{Next: next, Email: email, Invalid: true})
-		return
-	}
-	retry := h.sendSignInCode(r.Context(), r.Pattern, email)
-	h.pad(r.Context(), start)
-	if retry > 0 {
-		minutes := int((retry + time.Minute - 1) / time.Minute)
-		edge.SetRetryAfter(w, retry)
-		render(w, r, http.StatusTooManyRequests, "sent", lang, nil, tr(lang, "limited_title"),
-			sentView{Limited: tr(lang, "limited", booking.MaxSignInsPerHour, minutes)})
-		return
-	}
-	h.renderCode(w, r, http.StatusOK, lang, codeView{Email: email, Next: next})
+	h.askToSignIn(w, r, valid, func(ctx context.Context, route, email, _ string) time.Duration {
+		return h.sendSignInCode(ctx, route, email)
+	}, func(lang, email, next string) {
+		h.renderCode(w, r, http.StatusOK, lang, codeView{Email: email, Next: next})
+	})
 }
 
 func (h *handler) renderCode(w http.ResponseWriter, r *http.Request, status int, lang string, v codeView) {
@@ -194,15 +179,8 @@ func (h *handler) renderCode(w http.ResponseWriter, r *http.Request, status int,
 // (never the address, the number or the code) and otherwise unseen.
 func (h *handler) sendSignInCode(ctx context.Context, route, email string) (retry time.Duration) {
 	code, phone, b, ok, err := h.Bookings.StartTextSignIn(ctx, email)
-	if booking.ErrorCode(err) == booking.RateLimited {
-		return max(booking.RetryAfter(err), time.Second)
-	}
-	if err != nil {
-		h.Log.Error("inboxweb: start a sign-in by text", "route", route, "error_code", booking.ErrorCode(err))
-		return 0
-	}
-	if !ok {
-		return 0
+	if err != nil || !ok {
+		return h.notSent(route, "inboxweb: start a sign-in by text", err)
 	}
 	if err := h.Texter.SendSignInCode(ctx, phone, b, code); err != nil {
 		h.Log.Error("inboxweb: text the sign-in code", "route", route, "business", b.Slug, "error", err)
@@ -211,25 +189,14 @@ func (h *handler) sendSignInCode(ctx context.Context, route, email string) (retr
 }
 
 // finishTextSignIn spends the code and opens a session, as a link's
-// button does. A wrong, spent or expired code (or an address with no
-// code) is the page for the code again, saying so next to the field, with
-// what was typed.
+// button does (signInWith). A wrong, spent or expired code (or an address
+// with no code) is the page for the code again, saying so next to the
+// field, with what was typed.
 func (h *handler) finishTextSignIn(w http.ResponseWriter, r *http.Request) {
-	if duplicated(r) {
-		h.badForm(w, r)
-		return
-	}
-	next := safeNext(r.PostFormValue("next"))
 	email, typed := strings.TrimSpace(r.PostFormValue("email")), r.PostFormValue("code")
-	s, err := h.Bookings.FinishTextSignIn(r.Context(), email, typed)
-	if booking.ErrorCode(err) == booking.Unauthorized {
-		lang := language(w, r, nil)
+	h.signInWith(w, r, func(ctx context.Context) (Session, error) {
+		return h.Bookings.FinishTextSignIn(ctx, email, typed)
+	}, func(lang, next string) {
 		h.renderCode(w, r, http.StatusBadRequest, lang, codeView{Email: email, Next: next, Code: typed, Wrong: true})
-		return
-	}
-	if err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	h.openSession(w, r, s, next)
+	})
 }
