@@ -13,6 +13,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/inboxweb"
 )
 
 // The every-button test: a business in each of its states is signed in to,
@@ -87,11 +88,11 @@ func signedInState(t *testing.T, f *fixture, slug string, codes ...string) built
 
 var buttonStates = []buttonState{
 	{"fresh from sign-up", func(t *testing.T) builtState {
-		b, _ := signedUpState(t, newFixture(t, nil))
+		b, _ := signedUpState(t, buttonFixture(t, nil))
 		return b
 	}, 12},
 	{"checklist done", func(t *testing.T) builtState {
-		f := newFixture(t, nil)
+		f := buttonFixture(t, nil)
 		b, slug := signedUpState(t, f)
 		f.setSchedule(t, slug, func(b *booking.Business) {
 			b.Phone, b.City, b.State, b.OwnerPhone = "+13055550100", "Miami", "FL", "3055550199"
@@ -104,7 +105,7 @@ var buttonStates = []buttonState{
 		return b
 	}, 20},
 	{"waiting for approval", func(t *testing.T) builtState {
-		f := newFixtureWith(t, func(c *booking.Config) { c.NewBusinessApproval = booking.ApprovalOperator }, nil)
+		f := buttonFixture(t, func(c *booking.Config) { c.NewBusinessApproval = booking.ApprovalOperator })
 		f.confirmMobile(t, previewSlug)
 		if _, err := f.inbox(t, previewSlug).GoLive(context.Background()); err != nil {
 			t.Fatal(err)
@@ -112,16 +113,29 @@ var buttonStates = []buttonState{
 		return signedInState(t, f, previewSlug)
 	}, 25},
 	{"preview taking requests", func(t *testing.T) builtState {
-		return signedInState(t, newFixture(t, nil), previewSlug)
+		return signedInState(t, buttonFixture(t, nil), previewSlug)
 	}, 25},
 	{"live", func(t *testing.T) builtState {
-		return signedInState(t, newFixture(t, nil), "desert-cool-hvac")
-	}, 25},
+		f := buttonFixture(t, nil)
+		f.confirmMobile(t, "desert-cool-hvac")
+		f.setSchedule(t, "desert-cool-hvac", func(b *booking.Business) {
+			b.TextMe = booking.TextsUrgent
+			b.DaysOff = []booking.DayOff{{From: "2026-12-24", To: "2026-12-26", Note: "Christmas"}}
+		})
+		return signedInState(t, f, "desert-cool-hvac")
+	}, 30},
+	{"live, its last service and ZIP code", func(t *testing.T) builtState {
+		f := buttonFixture(t, nil)
+		f.setSchedule(t, "desert-cool-hvac", func(b *booking.Business) {
+			b.Services, b.ServiceArea.ZIPCodes = b.Services[:1], b.ServiceArea.ZIPCodes[:1]
+		})
+		return signedInState(t, f, "desert-cool-hvac")
+	}, 20},
 	{"paused", func(t *testing.T) builtState {
-		return signedInState(t, newFixture(t, nil), "hudson-heights-electric")
+		return signedInState(t, buttonFixture(t, nil), "hudson-heights-electric")
 	}, 25},
 	{"suspended", func(t *testing.T) builtState {
-		f := newFixture(t, nil)
+		f := buttonFixture(t, nil)
 		code := f.create(t, "desert-cool-hvac", "", "", 1)
 		f.operatorChange(t, "desert-cool-hvac", func(b *booking.Business) { b.Suspended = true })
 		return signedInState(t, f, "desert-cool-hvac", code)
@@ -134,7 +148,7 @@ var buttonStates = []buttonState{
 // completed, cancelled, no-show, expired, and one waiting for its deposit.
 func requestsState(t *testing.T) builtState {
 	t.Helper()
-	f := newFixture(t, nil)
+	f := buttonFixture(t, nil)
 	const slug = previewSlug // a deposit, simulated
 	ctx := context.Background()
 	var codes []string
@@ -173,6 +187,14 @@ func requestsState(t *testing.T) builtState {
 	move(cancelled, booking.ActionCancel)
 	made(f.unpaid(t, slug, 5)) // pending_payment
 	return signedInState(t, f, slug, codes...)
+}
+
+// buttonFixture is newFixture with texts on (the local server's set-up:
+// the owner's number and its texts have their forms), and the service's
+// configuration changed by service (when not nil).
+func buttonFixture(t *testing.T, service func(*booking.Config)) *fixture {
+	t.Helper()
+	return newFixtureWith(t, service, func(c *inboxweb.Config) { c.Texter = &texter{} })
 }
 
 // unpaid sends a request to slug for the first open window daysAhead days
