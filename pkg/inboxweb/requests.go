@@ -286,8 +286,10 @@ func (h *handler) failFor(w http.ResponseWriter, r *http.Request, s Session, err
 	case booking.InvalidRequest:
 		// An owner's change that booking refused (the record it would
 		// leave is not valid): a sentence, never a server error. A form
-		// with a field of its own says it next to that field first.
-		h.Log.Info("inboxweb: a change refused by booking", "route", r.Pattern, "error", err)
+		// with a field of its own says it next to that field first. Its
+		// message may quote a value (a phone number): only the code is
+		// logged.
+		h.Log.Info("inboxweb: a change refused by booking", "route", r.Pattern, "code", booking.ErrorCode(err))
 		lang := language(w, r, s.Inbox.Business())
 		h.message(w, r, http.StatusConflict, lang, &s, tr(lang, "refused_title"), tr(lang, "refused"))
 	default:
