@@ -253,3 +253,33 @@ func TestLiveKeepsItsLastService(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusedChangeIsASentence: a change booking refuses with
+// INVALID_REQUEST that no form of the page names a field for reaches the
+// owner as a page that says nothing changed (409, in the page's
+// language), never as a server error; its log line holds the code, not
+// the message, which may quote a phone number.
+func TestRefusedChangeIsASentence(t *testing.T) {
+	const slug = "desert-cool-hvac"
+	for _, lang := range []string{"en", "es"} {
+		t.Run(lang, func(t *testing.T) {
+			f := newFixture(t, nil)
+			code := f.create(t, slug, "", "", 1)
+			a, csrf := f.signIn(t, slug)
+			f.counted.mu.Lock()
+			f.counted.moveErr = booking.Errorf(booking.InvalidRequest, "owner_phone: got %q", "+13035550199")
+			f.counted.mu.Unlock()
+			res := f.do(t, a, "POST", "/inbox/requests/"+code+"/accept?lang="+lang, url.Values{"csrf": {csrf}})
+			if res.status != http.StatusConflict {
+				t.Fatalf("got %d, want 409", res.status)
+			}
+			wantIn(t, res.body, map[string]string{"en": "so nothing changed", "es": "así que no cambió nada"}[lang])
+			if log := f.log.String(); strings.Contains(log, `"level":"ERROR"`) || strings.Contains(log, "5550199") || !strings.Contains(log, "INVALID_REQUEST") {
+				t.Errorf("log:\n%s", log)
+			}
+			if got := f.request(t, code).Status; got != booking.StatusNew {
+				t.Errorf("the request is %s, want new", got)
+			}
+		})
+	}
+}
