@@ -41,15 +41,15 @@ type buttonState struct {
 // requests, under other codes).
 type builtState struct {
 	f     *fixture
+	slug  string
 	a     agent
 	csrf  string
 	codes []string
 }
 
-// translate is s, of the pages of build from, for this build: its CSRF
-// token and its requests' codes.
+// translate is s, of the pages of build from, for this build: its
+// requests' codes.
 func (b builtState) translate(from builtState, s string) string {
-	s = strings.ReplaceAll(s, from.csrf, b.csrf)
 	for i, code := range from.codes {
 		s = strings.ReplaceAll(s, code, b.codes[i])
 	}
@@ -75,7 +75,7 @@ func (p buttonPress) key() string {
 func signedUpState(t *testing.T, f *fixture) (builtState, string) {
 	t.Helper()
 	a, csrf, slug := f.signUp(t, "Fontanería José", "jose@fontaneria.example.com", "en")
-	return builtState{f: f, a: a, csrf: csrf}, slug
+	return builtState{f: f, slug: slug, a: a, csrf: csrf}, slug
 }
 
 // signedInState is the business slug of f, signed in, with the requests
@@ -83,7 +83,7 @@ func signedUpState(t *testing.T, f *fixture) (builtState, string) {
 func signedInState(t *testing.T, f *fixture, slug string, codes ...string) builtState {
 	t.Helper()
 	a, csrf := f.signIn(t, slug)
-	return builtState{f: f, a: a, csrf: csrf, codes: codes}
+	return builtState{f: f, slug: slug, a: a, csrf: csrf, codes: codes}
 }
 
 var buttonStates = []buttonState{
@@ -252,6 +252,9 @@ func press(t *testing.T, b, base builtState, p buttonPress) {
 			values.Add(k, b.translate(base, v))
 		}
 	}
+	if values.Has("csrf") { // this build's session's, as its page shows it
+		values.Set("csrf", b.csrf)
+	}
 	action := b.translate(base, p.action)
 	var res response
 	if p.method == http.MethodGet {
@@ -259,8 +262,13 @@ func press(t *testing.T, b, base builtState, p buttonPress) {
 	} else {
 		res = b.f.do(t, b.a, "POST", action, values)
 	}
-	if res.status >= 500 {
+	switch {
+	case res.status >= 500:
 		t.Errorf("%s %s (%s, on %s): got %d", p.method, p.action, p.button, p.page, res.status)
+	case res.status == http.StatusForbidden && !b.f.business(t, b.slug).Suspended:
+		// Only a suspended business's forms are refused so: any other 403
+		// is a form this test sent as no browser does, and pressed nothing.
+		t.Errorf("%s %s (%s, on %s): got 403, as a form from elsewhere", p.method, p.action, p.button, p.page)
 	}
 	if res.status == http.StatusSeeOther && strings.HasPrefix(res.location, "/") {
 		if after := b.f.do(t, b.a, "GET", res.location, nil); after.status >= 500 {
