@@ -66,9 +66,16 @@ type buttonPress struct {
 }
 
 // key names a press: the same form on two pages (signing out, in every
-// header) is pressed once.
+// header) is pressed once, whatever CSRF token each page shows (masked
+// afresh on each).
 func (p buttonPress) key() string {
-	return p.method + " " + p.action + "?" + p.values.Encode() + " " + p.button
+	v := url.Values{}
+	for k, vs := range p.values {
+		if k != "csrf" {
+			v[k] = vs
+		}
+	}
+	return p.method + " " + p.action + "?" + v.Encode() + " " + p.button
 }
 
 // signedUpState is a business fresh from sign-up, signed in.
