@@ -14,7 +14,9 @@ import (
 // Going live, on the inbox's home: until the business is live, a short
 // checklist (booking.Business.Checklist), each item not done a link to
 // where it is done, and "Go live" once every item is; once live, "Back to
-// preview". Pausing and resuming are one tap there too. A suspended
+// preview". Pausing and resuming are one tap there too; Resume is offered
+// only to a business that has what a request needs (canResume), so the
+// panel says one state of a preview (liveView). A suspended
 // business's inbox is read-only: every form but signing out is refused
 // (readOnly).
 
