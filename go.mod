@@ -19,6 +19,7 @@ require (
 	github.com/chromedp/chromedp v0.23.0
 	github.com/stripe/stripe-go/v84 v84.4.1
 	github.com/truora/minidyn v0.8.2
+	golang.org/x/net v0.20.0
 	gopkg.in/yaml.v3 v3.0.1
 )
 

@@ -88,6 +88,9 @@ func TestBrowserComingOnBoard(t *testing.T) {
 			if got := p.attr("#live", "data-state"); got != "preview" {
 				t.Fatalf("the new business's inbox: state %q, want preview", got)
 			}
+			if n := p.count("button#resume-now, button#pause-now"); n != 0 {
+				t.Errorf("the new business's inbox offers %d pause or resume buttons; it takes no requests yet (issue 40)", n)
+			}
 			p.check("preview")
 
 			// 3. Two services, one urgent; three ZIP codes; Saturday hours.
@@ -116,6 +119,10 @@ func TestBrowserComingOnBoard(t *testing.T) {
 			submit("area")
 			p.check("area")
 			p.click(`header a[href="/inbox/settings"]`)
+			if n := p.count("a#to-checklist"); n != 1 || p.count("a#resume") != 0 {
+				t.Errorf("settings before the public details: %d links to the checklist, %d Resume; want 1 and none", n, p.count("a#resume"))
+			}
+			p.check("settings-not-ready")
 			p.click("a#open-hours")
 			p.typeIn("#sat-open-0", "09:00")
 			p.typeIn("#sat-close-0", "13:00")

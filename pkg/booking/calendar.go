@@ -32,7 +32,7 @@ const FeedPathPrefix = "/calendar/"
 // business cache of each function).
 func (in *Inbox) NewFeedAddress(ctx context.Context) (string, error) {
 	token, hash := NewFeedToken(in.b.Slug)
-	if _, err := in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) { changed.FeedTokenSHA256 = hash }); err != nil {
+	if _, err := in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) error { changed.FeedTokenSHA256 = hash; return nil }); err != nil {
 		return "", err
 	}
 	return in.s.siteURL + FeedPathPrefix + token + ".ics", nil
@@ -41,7 +41,7 @@ func (in *Inbox) NewFeedAddress(ctx context.Context) (string, error) {
 // StopFeed forgets the business's calendar feed token, so that its
 // address opens nothing, and returns the business as stored after.
 func (in *Inbox) StopFeed(ctx context.Context) (*Business, error) {
-	return in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) { changed.FeedTokenSHA256 = "" })
+	return in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) error { changed.FeedTokenSHA256 = ""; return nil })
 }
 
 // OpensFeed reports whether token is the calendar feed token of b,

@@ -106,6 +106,26 @@ func (b *Business) Ready() (ok bool, missing []string) {
 	return len(missing) == 0, missing
 }
 
+// requestItems are the checklist items a business needs before it takes
+// requests, live or in preview (RequestsMissing).
+var requestItems = []string{"service", "zip", "details"}
+
+// RequestsMissing names the items of b's checklist (ChecklistItem.Key)
+// that a business needs before it takes requests, live or in preview,
+// and b lacks: a service, a ZIP code, its public phone, city and state.
+// A business being set up (SettingUp) may lack them; Validate refuses any
+// other business that does, so a business lacking one neither resumes
+// its requests (SetAcceptingRequests) nor goes live.
+func (b *Business) RequestsMissing() []string {
+	var missing []string
+	for _, it := range b.Checklist() {
+		if !it.Done && slices.Contains(requestItems, it.Key) {
+			missing = append(missing, it.Key)
+		}
+	}
+	return missing
+}
+
 // LiveState is where a business stands on its way to live.
 type LiveState string
 
@@ -204,10 +224,11 @@ func (b *Business) setDepositSimulated(on bool) {
 // the operator. Whether it accepts requests stays as it was. It returns
 // the business as stored after.
 func (in *Inbox) BackToPreview(ctx context.Context) (*Business, error) {
-	return in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) {
+	return in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) error {
 		changed.Preview = true
 		changed.ApprovalAsked = nil
 		changed.setDepositSimulated(true)
+		return nil
 	})
 }
 

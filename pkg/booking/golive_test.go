@@ -361,3 +361,82 @@ func TestOfferEditsAreTheOwnersChanges(t *testing.T) {
 		})
 	}
 }
+
+// settingUpBusiness is previewBusiness as a sign-up leaves it: in preview,
+// not accepting requests, without a public phone, city, state, service
+// area or service.
+func settingUpBusiness(t *testing.T) *Business {
+	t.Helper()
+	b := previewBusiness(t)
+	b.Phone, b.City, b.State, b.ServiceArea, b.Services = "", "", "", ServiceArea{ZIPCodes: []string{}}, []Service{}
+	b.BookingDeposit = nil
+	if err := b.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestResumeNeedsWhatRequestsNeed: a business takes requests, in preview
+// too, only once it has what a request needs; resuming one that lacks it
+// is refused with the code the edge maps to a sentence, naming what is
+// missing, and stores nothing. Pausing is always allowed.
+func TestResumeNeedsWhatRequestsNeed(t *testing.T) {
+	ctx := context.Background()
+	const slug = "split-day-plumbing"
+	tests := []struct {
+		name     string
+		business func(*testing.T) *Business
+		on       bool
+		missing  string // "" when it is stored
+	}{
+		{"set up: resume", settingUpBusiness, true, "service, zip, details"},
+		{"set up: pause", settingUpBusiness, false, ""},
+		{"set up but a ZIP code: resume", func(t *testing.T) *Business {
+			b := settingUpBusiness(t)
+			b.ServiceArea = previewBusiness(t).ServiceArea
+			return b
+		}, true, "service, details"},
+		{"preview, ready: resume", previewBusiness, true, ""},
+		{"live: pause", func(t *testing.T) *Business { return signInBusiness(t) }, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := tt.business(t)
+			s, store, _ := goLiveService(t, ApprovalAuto, b)
+			got, err := inboxOf(s, b).SetAcceptingRequests(ctx, tt.on)
+			if tt.missing != "" {
+				if ErrorCode(err) != InvalidRequest || !strings.HasPrefix(ErrorMessage(err), ErrorMessage(ErrRequestsNotReady)) || !strings.HasSuffix(err.Error(), "missing "+tt.missing) {
+					t.Fatalf("SetAcceptingRequests(%v) = %v, want INVALID_REQUEST %q missing %s", tt.on, err, ErrorMessage(ErrRequestsNotReady), tt.missing)
+				}
+				if store.bs[slug] != b {
+					t.Error("something was stored")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("SetAcceptingRequests(%v) = %v", tt.on, err)
+			}
+			if got.AcceptingRequests != tt.on || store.bs[slug].AcceptingRequests != tt.on {
+				t.Errorf("accepting: got %v, stored %v; want %v", got.AcceptingRequests, store.bs[slug].AcceptingRequests, tt.on)
+			}
+		})
+	}
+}
+
+// TestOwnerChangeValidated: an owner's change through the one path
+// (changeBusiness) whose record Validate refuses is INVALID_REQUEST naming
+// the field, never a server error, and stores nothing.
+func TestOwnerChangeValidated(t *testing.T) {
+	b := settingUpBusiness(t)
+	s, store, _ := goLiveService(t, ApprovalAuto, b)
+	_, err := s.changeBusiness(context.Background(), b.Slug, func(changed *Business) error {
+		changed.AcceptingRequests = true // a record that takes requests needs a phone
+		return nil
+	})
+	if ErrorCode(err) != InvalidRequest || !strings.Contains(err.Error(), "phone") {
+		t.Errorf("changeBusiness() = %v, want INVALID_REQUEST naming the phone", err)
+	}
+	if store.bs[b.Slug] != b {
+		t.Error("something was stored")
+	}
+}

@@ -278,6 +278,9 @@ func (h *Hours) validate() error {
 }
 
 func (b *Business) validateServices() error {
+	if len(b.Services) == 0 && !b.SettingUp() {
+		return fieldErr("services", "is empty")
+	}
 	seen := map[string]bool{}
 	for i, s := range b.Services {
 		field := fmt.Sprintf("services[%d]", i)

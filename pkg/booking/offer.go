@@ -118,6 +118,16 @@ var ErrLiveRequestsAhead = Errorf(InvalidRequest, "arrival_window_minutes: reque
 // it with ErrTakenByAnother.
 var ErrSiteTaken = Errorf(InvalidRequest, "url: another business has this site")
 
+// ErrLastService and ErrLastZIP are the refusals of a change that would
+// leave a business that is live or takes requests (not SettingUp) without
+// a service, or without a ZIP code: such a record cannot go live empty
+// (Validate), so the change is refused and nothing is stored; the owner
+// adds another first, or goes back to preview and pauses.
+var (
+	ErrLastService = Errorf(InvalidRequest, "services: a business that is live or takes requests keeps at least one service; add another first")
+	ErrLastZIP     = Errorf(InvalidRequest, "service_area.zip_codes: a business that is live or takes requests keeps at least one ZIP code; add another first")
+)
+
 // UpdateDetails stores next as the business's public details, on the
 // condition that they are still the version seen.
 func (in *Inbox) UpdateDetails(ctx context.Context, seen string, next Details) (*Business, error) {
@@ -143,11 +153,15 @@ func (in *Inbox) UpdateDetails(ctx context.Context, seen string, next Details) (
 // UpdateArea stores next as the business's service area, on the condition
 // that it is still the version seen. Its ZIP codes are kept in the order
 // given, each once. Requests already made for a ZIP code no longer in the
-// area stay as they are.
+// area stay as they are. A business that is live or takes requests keeps
+// at least one ZIP code (ErrLastZIP).
 func (in *Inbox) UpdateArea(ctx context.Context, seen string, next Area) (*Business, error) {
 	return in.updateOwned(ctx, func(b *Business) string { return b.Area().Version() }, seen, ErrOfferChanged, func(b *Business) error {
 		if len(next.ZIPCodes) > MaxZIPCodes {
 			return Errorf(InvalidRequest, "service_area.zip_codes: want up to %d, got %d", MaxZIPCodes, len(next.ZIPCodes))
+		}
+		if len(next.ZIPCodes) == 0 && !b.SettingUp() {
+			return ErrLastZIP
 		}
 		b.ServiceArea = ServiceArea{Label: next.Label, ZIPCodes: uniqueZIPs(next.ZIPCodes)}
 		return nil
@@ -194,7 +208,8 @@ const MaxServices = 30
 // from its English name that the business has never used (NewServiceID).
 // A stored service not in next is removed, and its ID is never given
 // again: a request made for it keeps its ID and the name it was made with
-// (Request.ServiceName).
+// (Request.ServiceName). A business that is live or takes requests keeps
+// at least one service (ErrLastService).
 func (in *Inbox) UpdateServices(ctx context.Context, seen string, next []Service) (*Business, error) {
 	return in.updateOwned(ctx, func(b *Business) string { return ServicesVersion(b.Services) }, seen, ErrOfferChanged, func(b *Business) error {
 		if len(next) > MaxServices {
@@ -213,6 +228,9 @@ func (in *Inbox) UpdateServices(ctx context.Context, seen string, next []Service
 			if !slices.ContainsFunc(services, func(o Service) bool { return o.ID == s.ID }) && !slices.Contains(b.RemovedServiceIDs, s.ID) {
 				b.RemovedServiceIDs = append(b.RemovedServiceIDs, s.ID)
 			}
+		}
+		if len(services) == 0 && !b.SettingUp() {
+			return ErrLastService
 		}
 		b.Services = services
 		return nil

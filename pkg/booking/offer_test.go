@@ -133,7 +133,7 @@ func TestUpdateArea(t *testing.T) {
 	}{
 		{"three ZIP codes", Area{Label: "Eastside", ZIPCodes: []string{"90012", "90031", "90033"}}, []string{"90012", "90031", "90033"}, ""},
 		{"duplicates go", Area{Label: "Eastside", ZIPCodes: []string{"90031", "90012", "90031"}}, []string{"90031", "90012"}, ""},
-		{"no ZIP code", Area{Label: "Eastside"}, nil, "service_area.zip_codes: is empty"},
+		{"no ZIP code", Area{Label: "Eastside"}, nil, "service_area.zip_codes: a business that is live or takes requests keeps at least one"},
 		{"four digits", Area{Label: "Eastside", ZIPCodes: []string{"90012", "9001"}}, nil, "service_area.zip_codes[1]"},
 		{"no label", Area{ZIPCodes: []string{"90012"}}, nil, "service_area.label"},
 	}
@@ -159,6 +159,65 @@ func TestUpdateArea(t *testing.T) {
 				t.Errorf("stored %+v, want %q %v", stored.ServiceArea, tt.next.Label, tt.wantZIPs)
 			}
 			storedLoads(t, stored)
+		})
+	}
+}
+
+// TestLiveKeepsAServiceAndAZIP: a business that is live, or takes
+// requests in preview, cannot remove its last service or its last ZIP
+// code (its record cannot go live empty): the change is refused with
+// ErrLastService or ErrLastZIP and nothing is stored. A business being
+// set up may.
+func TestLiveKeepsAServiceAndAZIP(t *testing.T) {
+	ctx := context.Background()
+	const slug = "split-day-plumbing"
+	tests := []struct {
+		name    string
+		state   func(*Business)
+		section string // "services" or "area"
+		want    error  // nil: stored
+	}{
+		{"live: the last service", func(*Business) {}, "services", ErrLastService},
+		{"live, paused: the last service", func(b *Business) { b.AcceptingRequests = false }, "services", ErrLastService},
+		{"preview taking requests: the last service", func(b *Business) { b.Preview = true }, "services", ErrLastService},
+		{"being set up: the last service", func(b *Business) { b.Preview, b.AcceptingRequests = true, false }, "services", nil},
+		{"live: the last ZIP code", func(*Business) {}, "area", ErrLastZIP},
+		{"live, paused: the last ZIP code", func(b *Business) { b.AcceptingRequests = false }, "area", ErrLastZIP},
+		{"being set up: the last ZIP code", func(b *Business) { b.Preview, b.AcceptingRequests = true, false }, "area", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, store, _ := newSignInService(t)
+			before := *store.bs[slug]
+			tt.state(&before)
+			before.Services = before.Services[:1]
+			before.ServiceArea.ZIPCodes = before.ServiceArea.ZIPCodes[:1]
+			if err := before.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			store.bs[slug] = &before
+			var err error
+			if tt.section == "services" {
+				_, err = inboxOf(s, &before).UpdateServices(ctx, ServicesVersion(before.Services), nil)
+			} else {
+				_, err = inboxOf(s, &before).UpdateArea(ctx, before.Area().Version(), Area{Label: before.ServiceArea.Label})
+			}
+			if tt.want != nil {
+				if !errors.Is(err, tt.want) || ErrorCode(err) != InvalidRequest {
+					t.Fatalf("got %v, want %v", err, tt.want)
+				}
+				if store.bs[slug] != &before {
+					t.Error("something was stored")
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("got %v, want it stored", err)
+			}
+			if got := store.bs[slug]; len(got.Services) != 0 && len(got.ServiceArea.ZIPCodes) != 0 {
+				t.Errorf("stored %d services and %d ZIP codes, want one of them none", len(got.Services), len(got.ServiceArea.ZIPCodes))
+			}
+			storedLoads(t, store.bs[slug])
 		})
 	}
 }

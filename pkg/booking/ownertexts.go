@@ -158,7 +158,7 @@ func (in *Inbox) ConfirmOwnerPhone(ctx context.Context, code string) (*Business,
 	case err != nil:
 		return nil, err
 	}
-	return s.changeBusiness(ctx, b.Slug, func(changed *Business) { changed.OwnerPhone = rec.Phone })
+	return s.changeBusiness(ctx, b.Slug, func(changed *Business) error { changed.OwnerPhone = rec.Phone; return nil })
 }
 
 // SetTextMe sets which new requests the owner is texted about: TextsAll,
@@ -168,28 +168,19 @@ func (in *Inbox) SetTextMe(ctx context.Context, choice string) (*Business, error
 	if !slices.Contains([]string{TextsNone, TextsAll, TextsUrgent}, choice) {
 		return nil, Errorf(InvalidRequest, "text_me: want all, urgent or none")
 	}
-	var after *Business
-	err := in.s.store.UpdateBusiness(ctx, in.b.Slug, func(stored *Business) (*Business, error) {
-		if stored == nil {
-			return nil, Errorf(NotFound, "no business has the slug %s", excerpt(in.b.Slug))
+	return in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) error {
+		if choice != TextsNone && changed.OwnerPhone == "" {
+			return Errorf(InvalidRequest, "text_me: confirm a mobile number first")
 		}
-		if choice != TextsNone && stored.OwnerPhone == "" {
-			return nil, Errorf(InvalidRequest, "text_me: confirm a mobile number first")
-		}
-		changed := *stored
 		changed.TextMe = choice
-		after = &changed
-		return after, nil
+		return nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return after, nil
 }
 
 // RemoveOwnerPhone forgets the owner's number, and with it the texts.
 func (in *Inbox) RemoveOwnerPhone(ctx context.Context) (*Business, error) {
-	return in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) {
+	return in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) error {
 		changed.OwnerPhone, changed.TextMe = "", TextsNone
+		return nil
 	})
 }

@@ -238,23 +238,47 @@ func (s *Bookings) EndSession(ctx context.Context, token string) error {
 
 // SetAcceptingRequests pauses (false) or resumes (true) the business's
 // online requests, with the store's conditional UpdateBusiness, and
-// returns the business as stored after.
+// returns the business as stored after. A business takes requests, live
+// or in preview, only once it has what a request needs
+// (Business.RequestsMissing, checked on the record as stored): resuming
+// one that lacks it is ErrRequestsNotReady, naming what is missing, and
+// nothing is stored.
 func (in *Inbox) SetAcceptingRequests(ctx context.Context, on bool) (*Business, error) {
-	return in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) { changed.AcceptingRequests = on })
+	return in.s.changeBusiness(ctx, in.b.Slug, func(changed *Business) error {
+		if missing := changed.RequestsMissing(); on && len(missing) > 0 {
+			return &Error{Code: ErrRequestsNotReady.Code, Message: ErrRequestsNotReady.Message + ": missing " + strings.Join(missing, ", ")}
+		}
+		changed.AcceptingRequests = on
+		return nil
+	})
 }
+
+// ErrRequestsNotReady is the refusal to resume the online requests of a
+// business that lacks what a request needs (Business.RequestsMissing);
+// SetAcceptingRequests's error has its code and message, and names what
+// is missing.
+var ErrRequestsNotReady = Errorf(InvalidRequest, "not ready to take requests")
 
 // changeBusiness makes change to the record of the business slug as stored
 // now, not to a business read earlier, which may be older (anything else
-// changed since stays changed), stores it with the store's conditional
-// UpdateBusiness, and returns the business as stored after.
-func (s *Bookings) changeBusiness(ctx context.Context, slug string, change func(changed *Business)) (*Business, error) {
+// changed since stays changed), and stores it with the store's conditional
+// UpdateBusiness. A change that returns an error stores nothing; so does
+// one whose record Validate refuses, which is INVALID_REQUEST naming the
+// field (an owner's change is the owner's to correct, never a server
+// error). It returns the business as stored after.
+func (s *Bookings) changeBusiness(ctx context.Context, slug string, change func(changed *Business) error) (*Business, error) {
 	var after *Business
 	err := s.store.UpdateBusiness(ctx, slug, func(stored *Business) (*Business, error) {
 		if stored == nil {
 			return nil, Errorf(NotFound, "no business has the slug %s", excerpt(slug))
 		}
 		changed := *stored
-		change(&changed)
+		if err := change(&changed); err != nil {
+			return nil, err
+		}
+		if err := changed.validate(); err != nil {
+			return nil, Errorf(InvalidRequest, "%v", err)
+		}
 		after = &changed
 		return after, nil
 	})

@@ -14,7 +14,9 @@ import (
 // Going live, on the inbox's home: until the business is live, a short
 // checklist (booking.Business.Checklist), each item not done a link to
 // where it is done, and "Go live" once every item is; once live, "Back to
-// preview". Pausing and resuming are one tap there too. A suspended
+// preview". Pausing and resuming are one tap there too; Resume is offered
+// only to a business that has what a request needs (canResume), so the
+// panel says one state of a preview (liveView). A suspended
 // business's inbox is read-only: every form but signing out is refused
 // (readOnly).
 
@@ -30,14 +32,18 @@ var checkLinks = map[string]string{
 
 // liveView is the panel at the top of the inbox.
 type liveView struct {
-	State   string // booking.LiveState
-	Checks  []checkView
-	Ready   bool
-	Since   string // waiting: since when, in the business's time and lang
-	On      bool   // accepting requests
-	CSRF    string
-	Heading string
-	Note    string
+	State  string // booking.LiveState
+	Checks []checkView
+	Ready  bool
+	Since  string // waiting: since when, in the business's time and lang
+	On     bool   // accepting requests
+	// CanResume: paused, and the business has what a request needs
+	// (booking.Business.RequestsMissing): the button that resumes them
+	// shows only then.
+	CanResume bool
+	CSRF      string
+	Heading   string
+	Note      string
 }
 
 type checkView struct {
@@ -47,7 +53,7 @@ type checkView struct {
 
 // liveView is b's panel in lang.
 func (h *handler) liveView(b *booking.Business, s Session, lang string) liveView {
-	v := liveView{State: string(b.LiveState()), On: b.AcceptingRequests, CSRF: s.CSRF}
+	v := liveView{State: string(b.LiveState()), On: b.AcceptingRequests, CanResume: canResume(b), CSRF: s.CSRF}
 	v.Ready, _ = b.Ready()
 	for _, it := range b.Checklist() {
 		c := checkView{Key: it.Key, Text: tr(lang, "check_"+it.Key), Done: it.Done}
@@ -61,13 +67,34 @@ func (h *handler) liveView(b *booking.Business, s Session, lang string) liveView
 		v.Heading, v.Note = tr(lang, "suspended_title"), tr(lang, "suspended_note")
 	case booking.StateLive:
 		v.Heading, v.Note = tr(lang, "live_title"), tr(lang, "live_note")
+		if !v.On {
+			v.Note = tr(lang, "live_paused_note")
+		}
 	case booking.StateWaiting:
 		v.Heading = tr(lang, "waiting_title")
 		v.Note = tr(lang, "waiting_note", display.Day(lang, *b.ApprovalAsked, b.Location()))
 	default:
-		v.Heading, v.Note = tr(lang, "preview_title"), tr(lang, "preview_note")
+		// One state of a preview, with what the owner can do now: it
+		// takes test requests (to the preview inbox), or it is paused and
+		// may take them, or it lacks what a request needs and takes none.
+		v.Heading = tr(lang, "preview_title")
+		switch {
+		case v.On:
+			v.Note = tr(lang, "preview_note")
+		case v.CanResume:
+			v.Note = tr(lang, "preview_paused_note")
+		default:
+			v.Note = tr(lang, "preview_setup_note")
+		}
 	}
 	return v
+}
+
+// canResume reports whether b's online requests are paused and may be
+// resumed: b has what a request needs (booking's SetAcceptingRequests
+// refuses a business that has not, and its page offers no such button).
+func canResume(b *booking.Business) bool {
+	return !b.AcceptingRequests && len(b.RequestsMissing()) == 0
 }
 
 // liveDone are the notices of ?done= on the inbox, by what just happened.
@@ -105,19 +132,32 @@ func (h *handler) backToPreview(w http.ResponseWriter, r *http.Request, s Sessio
 }
 
 // pauseHere pauses or resumes online requests in one tap from the inbox
-// (the settings page asks to confirm first).
+// (the settings page asks to confirm first: settings.go's setAccepting).
 func (h *handler) pauseHere(w http.ResponseWriter, r *http.Request, s Session) {
+	h.switchRequests(w, r, s, "/inbox", "inbox_title")
+}
+
+// switchRequests pauses (accepting_requests=off) or resumes (on) the
+// business's online requests, then goes back to the page back with what
+// happened (?done=); title is that page's title's key. A business that
+// lacks what a request needs is told what to do first, next to nothing
+// changed (409): never a server error.
+func (h *handler) switchRequests(w http.ResponseWriter, r *http.Request, s Session, back, title string) {
 	set := r.PostFormValue("accepting_requests")
+	lang := language(w, r, s.Inbox.Business())
 	if set != "on" && set != "off" {
-		lang := language(w, r, s.Inbox.Business())
-		h.message(w, r, http.StatusBadRequest, lang, &s, tr(lang, "inbox_title"), tr(lang, "bad_setting"))
+		h.message(w, r, http.StatusBadRequest, lang, &s, tr(lang, title), tr(lang, "bad_setting"))
 		return
 	}
-	if _, err := s.Inbox.SetAcceptingRequests(r.Context(), set == "on"); err != nil {
+	_, err := s.Inbox.SetAcceptingRequests(r.Context(), set == "on")
+	switch {
+	case set == "on" && booking.ErrorCode(err) == booking.InvalidRequest:
+		h.message(w, r, http.StatusConflict, lang, &s, tr(lang, "not_ready_requests_title"), tr(lang, "not_ready_requests"))
+	case err != nil:
 		h.failFor(w, r, s, err)
-		return
+	default:
+		http.Redirect(w, r, back+"?done="+set, http.StatusSeeOther)
 	}
-	http.Redirect(w, r, "/inbox?done="+set, http.StatusSeeOther)
 }
 
 // readOnly refuses a form of a suspended business (its inbox is
@@ -184,7 +224,12 @@ var goLiveTexts = htmlpage.Texts{
 		"pause_now":                "Pause online requests",
 		"resume_now":               "Resume online requests",
 		"preview_title":            "Your booking page is a preview",
-		"preview_note":             "Requests reach the preview inbox, not you, and any deposit is simulated. Go live once every item below is done.",
+		"preview_note":             "People can try your booking page: their requests reach the preview inbox, not you, and any deposit is simulated. Go live once every item below is done.",
+		"preview_paused_note":      "Online requests are paused: your booking page takes none, not even to try it. Resume them to try it (requests reach the preview inbox, not you), or go live once every item below is done.",
+		"preview_setup_note":       "Your booking page takes no requests yet. Do each item below: then you can go live, and people can book you.",
+		"live_paused_note":         "Online requests are paused: your page is published, but nobody can send you a new request until you resume them.",
+		"not_ready_requests_title": "Not ready to take requests",
+		"not_ready_requests":       "Your booking page needs a service, a ZIP code you serve, and your public phone number, city and state before it takes requests. Nothing changed: the checklist on your inbox links to each.",
 		"waiting_title":            "Waiting for Doorstep's approval",
 		"waiting_note":             "You asked to go live on %s. Doorstep's operator approves new businesses; your page stays a preview until then.",
 		"live_title":               "Your booking page is live",
@@ -237,7 +282,12 @@ var goLiveTexts = htmlpage.Texts{
 		"pause_now":                "Pausar las solicitudes en línea",
 		"resume_now":               "Reanudar las solicitudes en línea",
 		"preview_title":            "Su página de reservas es una vista previa",
-		"preview_note":             "Las solicitudes llegan a la bandeja de prueba, no a usted, y el depósito es simulado. Publique cuando todo lo de abajo esté hecho.",
+		"preview_note":             "Las personas pueden probar su página de reservas: sus solicitudes llegan a la bandeja de prueba, no a usted, y el depósito es simulado. Publique cuando todo lo de abajo esté hecho.",
+		"preview_paused_note":      "Las solicitudes en línea están en pausa: su página de reservas no recibe ninguna, ni de prueba. Reanúdelas para probarla (las solicitudes llegan a la bandeja de prueba, no a usted), o publique cuando todo lo de abajo esté hecho.",
+		"preview_setup_note":       "Su página de reservas aún no recibe solicitudes. Haga cada punto de abajo: luego podrá publicar, y las personas podrán reservar con usted.",
+		"live_paused_note":         "Las solicitudes en línea están en pausa: su página está publicada, pero nadie puede enviarle una solicitud nueva hasta que las reanude.",
+		"not_ready_requests_title": "Aún no puede recibir solicitudes",
+		"not_ready_requests":       "Su página de reservas necesita un servicio, un código postal que atiende, y su teléfono público, ciudad y estado antes de recibir solicitudes. No cambió nada: la lista de su bandeja lleva a cada uno.",
 		"waiting_title":            "Esperando la aprobación de Doorstep",
 		"waiting_note":             "Usted pidió publicar el %s. El operador de Doorstep aprueba los negocios nuevos; su página sigue en vista previa hasta entonces.",
 		"live_title":               "Su página de reservas está publicada",

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/doorstep/doorstep/pkg/booking"
@@ -155,5 +156,130 @@ func TestSuspendedInboxIsReadOnly(t *testing.T) {
 	}
 	if res := f.do(t, a, "POST", "/inbox/sign-out", url.Values{"csrf": {csrf}}); res.status != http.StatusSeeOther {
 		t.Errorf("sign out: got %d, want 303", res.status)
+	}
+}
+
+// TestSignedUpBusinessShowsOneState: a business fresh from sign-up lacks
+// what a request needs. Its inbox and settings say one state (a preview
+// that takes no requests yet, and what to do), offer no button that
+// resumes requests, and a resume sent anyway (an old page) is a sentence,
+// 409, never a server error; nothing changes.
+func TestSignedUpBusinessShowsOneState(t *testing.T) {
+	tests := []struct {
+		lang                  string
+		inbox, settings, said string
+	}{
+		{"en", "Your booking page takes no requests yet.", "takes no requests yet: it needs a service", "Not ready to take requests"},
+		{"es", "Su página de reservas aún no recibe solicitudes.", "aún no recibe solicitudes: primero necesita", "Aún no puede recibir solicitudes"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.lang, func(t *testing.T) {
+			f := newFixture(t, nil)
+			a, csrf, slug := f.signUp(t, "Fontanería José", "jose@fontaneria.example.com", tt.lang)
+			res := f.do(t, a, "GET", "/inbox?lang="+tt.lang, nil)
+			wantIn(t, res.body, `data-state="preview"`, tt.inbox, `id="checklist"`)
+			wantNotIn(t, res.body, `id="resume-now"`, `id="pause-now"`, `class="note"`)
+			res = f.do(t, a, "GET", "/inbox/settings?set=on&lang="+tt.lang, nil)
+			wantIn(t, res.body, tt.settings, `id="to-checklist"`)
+			wantNotIn(t, res.body, `id="resume"`, `id="confirm"`)
+
+			for _, path := range []string{"/inbox/accepting", "/inbox/settings"} {
+				res := f.do(t, a, "POST", path+"?lang="+tt.lang, url.Values{"csrf": {csrf}, "accepting_requests": {"on"}})
+				if res.status != http.StatusConflict {
+					t.Errorf("%s on: got %d, want 409", path, res.status)
+				}
+				wantIn(t, res.body, tt.said)
+				if b := f.business(t, slug); b.AcceptingRequests {
+					t.Errorf("%s on: it accepts requests", path)
+				}
+			}
+			if strings.Contains(f.log.String(), `"level":"ERROR"`) {
+				t.Errorf("an error was logged:\n%s", f.log)
+			}
+		})
+	}
+}
+
+// TestPreviewPausedShowsOneState: a preview business that has what a
+// request needs says, paused, that it takes none and how to try it, and
+// resumes in one tap; taking them, that they reach the preview inbox.
+func TestPreviewPausedShowsOneState(t *testing.T) {
+	f := newFixture(t, nil)
+	a, csrf := f.signIn(t, previewSlug)
+	wantIn(t, f.do(t, a, "GET", "/inbox", nil).body, "People can try your booking page", `id="pause-now"`)
+	wantIn(t, f.do(t, a, "GET", "/inbox/settings", nil).body, "their requests reach the preview inbox")
+	if res := f.do(t, a, "POST", "/inbox/accepting", url.Values{"csrf": {csrf}, "accepting_requests": {"off"}}); res.status != http.StatusSeeOther {
+		t.Fatalf("pause: got %d", res.status)
+	}
+	res := f.do(t, a, "GET", "/inbox", nil)
+	wantIn(t, res.body, "Online requests are paused: your booking page takes none", `id="resume-now"`)
+	wantNotIn(t, res.body, `class="note"`)
+	if res := f.do(t, a, "POST", "/inbox/accepting", url.Values{"csrf": {csrf}, "accepting_requests": {"on"}}); res.status != http.StatusSeeOther || !f.business(t, previewSlug).AcceptingRequests {
+		t.Fatalf("resume: got %d", res.status)
+	}
+}
+
+// TestLiveKeepsItsLastService: a live business's last service cannot be
+// removed: the page says why next to it (409), and it stays; nor can its
+// last ZIP code, said next to the ZIP codes with what was typed kept.
+func TestLiveKeepsItsLastService(t *testing.T) {
+	const slug = "desert-cool-hvac"
+	for _, lang := range []string{"en", "es"} {
+		t.Run(lang, func(t *testing.T) {
+			f := newFixture(t, nil)
+			f.setSchedule(t, slug, func(b *booking.Business) { b.Services = b.Services[:1] })
+			a, csrf := f.signIn(t, slug)
+			id := f.business(t, slug).Services[0].ID
+			form := url.Values{"csrf": {csrf}, "version": {f.sectionVersion(t, a, "services")}, "id": {id}}
+			res := f.do(t, a, "POST", "/inbox/settings/remove-service?lang="+lang, form)
+			if res.status != http.StatusConflict {
+				t.Fatalf("remove the last service: got %d, want 409", res.status)
+			}
+			want := map[string]string{"en": "so it keeps at least one service", "es": "así que conserva al menos un servicio"}[lang]
+			wantIn(t, res.body, `id="service-`+id+`"`, `id="service-error">`, want, `href="#service-`+id+`"`)
+			if b := f.business(t, slug); len(b.Services) != 1 || b.Preview {
+				t.Errorf("after: %d services, preview %v", len(b.Services), b.Preview)
+			}
+
+			form = url.Values{"csrf": {csrf}, "version": {f.sectionVersion(t, a, "area")}, "label": {"Phoenix"}, "zip_codes": {" "}}
+			res = f.do(t, a, "POST", "/inbox/settings/area?lang="+lang, form)
+			if res.status != http.StatusBadRequest {
+				t.Fatalf("remove the last ZIP code: got %d, want 400", res.status)
+			}
+			wantIn(t, res.body, `id="zip_codes-error">`, `value="Phoenix"`)
+			if b := f.business(t, slug); len(b.ServiceArea.ZIPCodes) == 0 {
+				t.Error("the last ZIP code went")
+			}
+		})
+	}
+}
+
+// TestRefusedChangeIsASentence: a change booking refuses with
+// INVALID_REQUEST that no form of the page names a field for reaches the
+// owner as a page that says nothing changed (409, in the page's
+// language), never as a server error; its log line holds the code, not
+// the message, which may quote a phone number.
+func TestRefusedChangeIsASentence(t *testing.T) {
+	const slug = "desert-cool-hvac"
+	for _, lang := range []string{"en", "es"} {
+		t.Run(lang, func(t *testing.T) {
+			f := newFixture(t, nil)
+			code := f.create(t, slug, "", "", 1)
+			a, csrf := f.signIn(t, slug)
+			f.counted.mu.Lock()
+			f.counted.moveErr = booking.Errorf(booking.InvalidRequest, "owner_phone: got %q", "+13035550199")
+			f.counted.mu.Unlock()
+			res := f.do(t, a, "POST", "/inbox/requests/"+code+"/accept?lang="+lang, url.Values{"csrf": {csrf}})
+			if res.status != http.StatusConflict {
+				t.Fatalf("got %d, want 409", res.status)
+			}
+			wantIn(t, res.body, map[string]string{"en": "so nothing changed", "es": "así que no cambió nada"}[lang])
+			if log := f.log.String(); strings.Contains(log, `"level":"ERROR"`) || strings.Contains(log, "5550199") || !strings.Contains(log, "INVALID_REQUEST") {
+				t.Errorf("log:\n%s", log)
+			}
+			if got := f.request(t, code).Status; got != booking.StatusNew {
+				t.Errorf("the request is %s, want new", got)
+			}
+		})
 	}
 }

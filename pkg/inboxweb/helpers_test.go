@@ -134,15 +134,19 @@ type countingStore struct {
 	signIns      int
 	signInErr    error  // CountSignIn fails with it
 	beforeMove   func() // run once, between a move's read and its write
+	moveErr      error  // the next move's write fails with it, and stores nothing
 }
 
 func (s *countingStore) MoveRequest(ctx context.Context, before, after booking.Request, t booking.Transition, crews booking.Crews, now time.Time) error {
 	s.mu.Lock()
-	meanwhile := s.beforeMove
-	s.beforeMove = nil
+	meanwhile, failed := s.beforeMove, s.moveErr
+	s.beforeMove, s.moveErr = nil, nil
 	s.mu.Unlock()
 	if meanwhile != nil {
 		meanwhile()
+	}
+	if failed != nil {
+		return failed
 	}
 	return s.Store.MoveRequest(ctx, before, after, t, crews, now)
 }

@@ -250,6 +250,10 @@ func (h *handler) setOffer(w http.ResponseWriter, r *http.Request, s Session) {
 		h.renderSettings(w, r, http.StatusConflict, s, after, lang, form, []problem{{"", "schedule_changed"}}, nil)
 	case errors.Is(err, booking.ErrSiteTaken):
 		h.renderSettings(w, r, http.StatusBadRequest, s, b, lang, form, []problem{{"url", "bad_site_taken"}}, r)
+	case errors.Is(err, booking.ErrLastService):
+		h.renderSettings(w, r, http.StatusConflict, s, b, lang, form, []problem{{"service-" + r.PostFormValue("id"), "last_service"}}, r)
+	case errors.Is(err, booking.ErrLastZIP):
+		h.renderSettings(w, r, http.StatusConflict, s, b, lang, form, []problem{{"zip_codes", "last_zip"}}, r)
 	case errors.Is(err, booking.ErrLiveRequestsAhead):
 		h.renderSettings(w, r, http.StatusConflict, s, b, lang, form, []problem{{"arrival_window_minutes", "windows_live_ahead"}}, r)
 	case booking.ErrorCode(err) == booking.InvalidRequest:

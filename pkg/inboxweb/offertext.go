@@ -111,6 +111,8 @@ var offerTexts = map[string]map[string]string{
 		"bad_days_ahead":        "Enter a whole number of days from 1 to 60.",
 		"windows_live_ahead":    "Requests still to come hold windows of the current length. Answer, move or wait for them, then change it.",
 		"bad_offer":             "These settings are not valid. Check each field and try again.",
+		"last_service":          "Your booking page is live or takes requests, so it keeps at least one service. Add the new one first, then remove this one; or go back to preview and pause online requests.",
+		"last_zip":              "Your booking page is live or takes requests, so it keeps at least one ZIP code. Keep one here; or go back to preview and pause online requests.",
 	},
 	"es": {
 		"details_title":  "Datos públicos",
@@ -220,6 +222,8 @@ var offerTexts = map[string]map[string]string{
 		"bad_days_ahead":        "Escriba un número entero de días, de 1 a 60.",
 		"windows_live_ahead":    "Hay solicitudes por venir que ocupan horarios de la duración actual. Respóndalas, muévalas o espere a que pasen, y luego cámbiela.",
 		"bad_offer":             "Estos ajustes no son válidos. Revise cada campo e inténtelo de nuevo.",
+		"last_service":          "Su página de reservas está publicada o recibe solicitudes, así que conserva al menos un servicio. Agregue primero el nuevo y luego quite este; o vuelva a vista previa y pause las solicitudes en línea.",
+		"last_zip":              "Su página de reservas está publicada o recibe solicitudes, así que conserva al menos un código postal. Deje uno aquí; o vuelva a vista previa y pause las solicitudes en línea.",
 	},
 }
 

@@ -275,14 +275,26 @@ func (h *handler) renderRequest(w http.ResponseWriter, r *http.Request, status i
 	render(w, r, status, "request", lang, &s, tr(lang, "request_title"), v)
 }
 
-// failFor answers an error of a signed-in page: the 404 page keeps the
-// session's header.
+// failFor answers an error of a signed-in page, mapping the domain's code
+// once: NOT_FOUND is the 404 page, INVALID_REQUEST (a change booking
+// refused) a 409 page that says nothing changed, both keeping the
+// session's header; anything else is fail's 500.
 func (h *handler) failFor(w http.ResponseWriter, r *http.Request, s Session, err error) {
-	if booking.ErrorCode(err) == booking.NotFound {
+	switch booking.ErrorCode(err) {
+	case booking.NotFound:
 		h.notFound(w, r, &s)
-		return
+	case booking.InvalidRequest:
+		// An owner's change that booking refused (the record it would
+		// leave is not valid): a sentence, never a server error. A form
+		// with a field of its own says it next to that field first. Its
+		// message may quote a value (a phone number): only the code is
+		// logged.
+		h.Log.Info("inboxweb: a change refused by booking", "route", r.Pattern, "code", booking.ErrorCode(err))
+		lang := language(w, r, s.Inbox.Business())
+		h.message(w, r, http.StatusConflict, lang, &s, tr(lang, "refused_title"), tr(lang, "refused"))
+	default:
+		h.fail(w, r, err)
 	}
-	h.fail(w, r, err)
 }
 
 // businessAction reads the {action} of the path: one a business makes

@@ -92,7 +92,7 @@ func (h *handler) settings(w http.ResponseWriter, r *http.Request, s Session) {
 	q := r.URL.Query()
 	v := h.settingsView(b, s, lang, "")
 	switch set := q.Get("set"); {
-	case set == "on" && !b.AcceptingRequests, set == "off" && b.AcceptingRequests:
+	case set == "on" && canResume(b), set == "off" && b.AcceptingRequests:
 		v.Confirm = set
 	}
 	switch done := q.Get("done"); {
@@ -144,7 +144,7 @@ var scheduleForms = []string{"days-off", "remove-day-off", "notice", "crews", "h
 // now.
 func (h *handler) settingsView(b *booking.Business, s Session, lang, section string) settingsView {
 	sch := b.Schedule()
-	v := settingsView{On: b.AcceptingRequests, CSRF: s.CSRF, Version: sch.Version(), FeedOn: b.FeedTokenSHA256 != "", Section: section}
+	v := settingsView{On: b.AcceptingRequests, CanResume: canResume(b), Preview: b.Preview, CSRF: s.CSRF, Version: sch.Version(), FeedOn: b.FeedTokenSHA256 != "", Section: section}
 	for _, sec := range settingsSections {
 		v.Sections = append(v.Sections, sectionLink{Key: sec.Key, Path: "/inbox/settings/" + sec.Key, Title: tr(lang, sec.Title), Tab: tr(lang, sec.Tab), Current: sec.Key == section})
 		if section == "" { // the settings page: each section at a glance
@@ -273,17 +273,7 @@ func weekDays(h *booking.Hours) []weekDay {
 // setAccepting pauses (accepting_requests=off) or resumes (on) the
 // business's online requests, as confirmed on the settings page.
 func (h *handler) setAccepting(w http.ResponseWriter, r *http.Request, s Session) {
-	set := r.PostFormValue("accepting_requests")
-	if set != "on" && set != "off" {
-		lang := language(w, r, s.Inbox.Business())
-		h.message(w, r, http.StatusBadRequest, lang, &s, tr(lang, "settings_title"), tr(lang, "bad_setting"))
-		return
-	}
-	if _, err := s.Inbox.SetAcceptingRequests(r.Context(), set == "on"); err != nil {
-		h.fail(w, r, err)
-		return
-	}
-	http.Redirect(w, r, "/inbox/settings?done="+set, http.StatusSeeOther)
+	h.switchRequests(w, r, s, "/inbox/settings", "settings_title") // golive.go
 }
 
 // feedCookie carries a new calendar feed's token from the form that made
@@ -428,7 +418,9 @@ func (h *handler) renderSettings(w http.ResponseWriter, r *http.Request, status 
 		item := fieldProblem{Field: p.field, Text: text}
 		if p.field != "" {
 			v.Invalid[p.field] = text
-			item.Text = fieldLabel(lang, p.field) + ": " + text
+			if label := fieldLabel(lang, p.field); label != "" { // a service's row has none: its text names it
+				item.Text = label + ": " + text
+			}
 		}
 		v.Problems = append(v.Problems, item)
 	}

@@ -223,3 +223,33 @@ func TestSignupEmail(t *testing.T) {
 		})
 	}
 }
+
+// signUp signs a business named name up at /start, from email, in lang,
+// through the page, the e-mailed link and its button, and returns the
+// browser signed in to its inbox, the CSRF token of its forms and the
+// business's slug.
+func (f *fixture) signUp(t *testing.T, name, email, lang string) (agent, string, string) {
+	t.Helper()
+	if res := f.do(t, agent{}, "POST", "/start", signupForm(name, "plumbing", email, true, lang)); res.status != http.StatusOK {
+		t.Fatalf("sign-up form: got %d", res.status)
+	}
+	sent := f.mail.signupsSent()
+	if len(sent) == 0 || sent[len(sent)-1].to != email {
+		t.Fatalf("sign-up e-mails: %+v", sent)
+	}
+	link, err := url.Parse(sent[len(sent)-1].link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := f.do(t, agent{}, "POST", link.Path, url.Values{"lang": {lang}})
+	c := res.cookie(inboxweb.CookieName)
+	if res.status != http.StatusSeeOther || c == nil {
+		t.Fatalf("create my business: got %d, cookie %v", res.status, c)
+	}
+	b, err := f.store.BusinessByInboxEmail(context.Background(), email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := agent{session: c.Value}
+	return a, f.csrf(t, a), b.Slug
+}

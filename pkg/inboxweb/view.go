@@ -218,9 +218,13 @@ type settingsView struct {
 	Title    string        // the section's title
 	Sections []sectionLink // every section, each a tap away
 	On       bool
-	Confirm  string // "on" or "off": the step that confirms the change
-	Notice   string
-	CSRF     string
+	// CanResume: paused, and the business has what a request needs; a
+	// business that has not is told to finish its checklist instead.
+	CanResume bool
+	Preview   bool   // in preview: its requests reach the preview inbox
+	Confirm   string // "on" or "off": the step that confirms the change
+	Notice    string
+	CSRF      string
 	// Version is the schedule's version the forms change (a form of an
 	// older one is refused, as changed meanwhile).
 	Version  string
