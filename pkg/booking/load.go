@@ -54,6 +54,9 @@ func LoadBusinesses(r io.Reader) ([]*Business, error) {
 		if b.Phone != "" && !isPublicPhone(b.Phone) {
 			return nil, fmt.Errorf("businesses[%d]: business %q: phone: %s", i, b.Slug, publicPhoneRule)
 		}
+		if len(b.Services) == 0 && !b.SettingUp() {
+			return nil, fmt.Errorf("businesses[%d]: business %q: services: is empty; %s", i, b.Slug, noServiceRule)
+		}
 		seen[b.Slug] = true
 		for _, f := range [...]struct{ field, url string }{{"url", b.URL}, {"booking_url", b.BookingURL}} {
 			site, _ := ParseSiteLink(f.url) // Validate checked it
@@ -95,6 +98,13 @@ func isPublicPhone(p string) bool {
 	}
 	return true
 }
+
+// noServiceRule is why a loaded business that is live or takes requests
+// needs a service. The file is held to it, and an owner's change
+// (UpdateServices refuses the last one's removal), but not Validate, which
+// every stored record is read through: a record that lost its last
+// service before the rule stays readable.
+const noServiceRule = "a business that is live or takes requests keeps at least one"
 
 // publicPhoneRule is what isPublicPhone asks, for an error.
 const publicPhoneRule = "want international format with a leading +; a North American number (+1) has 10 digits, its area code and exchange starting with 2 to 9"
@@ -278,9 +288,6 @@ func (h *Hours) validate() error {
 }
 
 func (b *Business) validateServices() error {
-	if len(b.Services) == 0 && !b.SettingUp() {
-		return fieldErr("services", "is empty")
-	}
 	seen := map[string]bool{}
 	for i, s := range b.Services {
 		field := fmt.Sprintf("services[%d]", i)

@@ -74,6 +74,7 @@ func TestLoadBusinessesRejects(t *testing.T) {
 			s := m["services"].([]any)
 			m["services"] = append(s, s[0])
 		}, `services[2].id`},
+		{"live without a service", func(m map[string]any) { m["services"] = []any{} }, `"split-day-plumbing": services: is empty`},
 		{"slug twice", nil, `businesses[1]: business "split-day-plumbing": slug`},
 	}
 	for _, tt := range tests {
@@ -92,6 +93,36 @@ func TestLoadBusinessesRejects(t *testing.T) {
 			}
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %q, want it to name %s", err, tt.want)
+			}
+		})
+	}
+}
+
+// TestStoredRecordsPastNewerRulesStayReadable: a record stored before a
+// rule that the loader and an owner's change now apply (a live business
+// with no service left; a +1 phone whose area code starts with 0 or 1)
+// still decodes, so that its public pages and its owner's inbox keep
+// working, while a file that holds it is refused.
+func TestStoredRecordsPastNewerRulesStayReadable(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(m map[string]any)
+	}{
+		{"live without a service", func(m map[string]any) { m["services"] = []any{} }},
+		{"phone +1 with an area code starting with 0", func(m map[string]any) { m["phone"] = "+10123456789" }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var m map[string]any
+			raw, _ := json.Marshal(testRecords(t)[0])
+			_ = json.Unmarshal(raw, &m)
+			tt.change(m)
+			raw, _ = json.Marshal(m)
+			if _, err := DecodeBusiness(raw); err != nil {
+				t.Errorf("stored record: got %v, want it read", err)
+			}
+			if _, err := LoadBusinesses(strings.NewReader("[" + string(raw) + "]")); err == nil {
+				t.Error("file: got no error, want the record refused")
 			}
 		})
 	}
