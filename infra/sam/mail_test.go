@@ -1,6 +1,9 @@
 package sam
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -173,5 +176,31 @@ func TestTracing(t *testing.T) {
 		if got := plain(tp.property(tp.resources[fn], "Tracing")); got != "Active" {
 			t.Errorf("%s: Tracing %q, want Active", fn, got)
 		}
+	}
+}
+
+// TestTracingPolicyName: the managed policy the template and the docs say
+// SAM attaches for Tracing: Active is the one SAM 1.110 attaches in the
+// aws partition, AWSXrayWriteOnlyAccess (samtranslator's
+// get_xray_managed_policy_name), not the older AWSXRayDaemonWriteAccess.
+func TestTracingPolicyName(t *testing.T) {
+	const want = "AWSXrayWriteOnlyAccess"
+	name := regexp.MustCompile(`AWSX[Rr]ay[A-Za-z]*Access`)
+	for _, file := range []string{"template.yaml", "docs/design.md"} {
+		t.Run(file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(root, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := name.FindAllString(string(data), -1)
+			if len(got) == 0 {
+				t.Fatalf("got no X-Ray policy named, want %s", want)
+			}
+			for _, g := range got {
+				if g != want {
+					t.Errorf("got %s, want %s", g, want)
+				}
+			}
+		})
 	}
 }
