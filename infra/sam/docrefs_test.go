@@ -64,17 +64,25 @@ func markdownHeadings(doc string) []string {
 	var headings []string
 	fenced := false
 	for line := range strings.Lines(doc) {
-		line = strings.TrimRight(line, "\n")
-		if strings.HasPrefix(line, "```") {
-			fenced = !fenced
-			continue
-		}
-		if fenced {
-			continue
-		}
-		if h := strings.TrimLeft(line, "#"); h != line && len(line)-len(h) <= 6 && strings.HasPrefix(h, " ") {
-			headings = append(headings, strings.TrimSpace(h))
+		if title, _ := markdownHeading(line, &fenced); title != "" {
+			headings = append(headings, title)
 		}
 	}
 	return headings
+}
+
+// markdownHeading returns the title and level of line when it is an ATX
+// heading, "" and 0 when not; fenced, kept by the caller across a
+// document's lines, is whether line is in fenced code.
+func markdownHeading(line string, fenced *bool) (title string, depth int) {
+	if strings.HasPrefix(line, "```") {
+		*fenced = !*fenced
+		return "", 0
+	}
+	h := strings.TrimLeft(line, "#")
+	depth = len(line) - len(h)
+	if *fenced || depth == 0 || depth > 6 || !strings.HasPrefix(h, " ") {
+		return "", 0
+	}
+	return strings.TrimSpace(h), depth
 }
