@@ -64,3 +64,27 @@ func TestWaitReport(t *testing.T) {
 		t.Errorf("an init that failed: waitReport = %v, want an error at once", err)
 	}
 }
+
+// The cold-start row of docs/performance.md names every function
+// (coldStartEvents holds them all, TestColdStartEvents), so that a
+// function added is measured and reported, not left out.
+func TestColdStartRowNamesEveryFunction(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "performance.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var row string
+	for line := range strings.Lines(string(data)) {
+		if strings.HasPrefix(line, "| Lambda |") && strings.Contains(line, "cold start in `aws-lambda-rie`") {
+			row = line
+		}
+	}
+	if row == "" {
+		t.Fatal("got no cold-start row (| Lambda | ... cold start in `aws-lambda-rie`) in docs/performance.md")
+	}
+	for name := range coldStartEvents {
+		if !strings.Contains(row, "| "+name+" ") && !strings.Contains(row, "· "+name+" ") {
+			t.Errorf("got no %s in the cold-start row of docs/performance.md, want its figures", name)
+		}
+	}
+}

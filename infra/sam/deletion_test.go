@@ -8,13 +8,15 @@ import (
 // TestDeletionPolicies checks that every stateful resource (the types
 // cfn-lint's I3011 notes concern) says explicitly what a stack deletion,
 // or a replacement, does to it, and that it is what docs/deploy.md says:
-// the table and the dead-letter queues are kept (Retain); the form key
-// and the log groups are deleted.
+// the table, the dead-letter queues and the SES identity (its DKIM keys,
+// which the DNS records name) are kept (Retain); the form key and the log
+// groups are deleted.
 func TestDeletionPolicies(t *testing.T) {
 	tp := loadTemplate(t)
 	want := map[string]string{
 		"AWS::DynamoDB::Table":        "Retain",
 		"AWS::SQS::Queue":             "Retain",
+		"AWS::SES::EmailIdentity":     "Retain",
 		"AWS::SecretsManager::Secret": "Delete",
 		"AWS::Logs::LogGroup":         "Delete",
 	}

@@ -1,7 +1,12 @@
 package sam
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -174,4 +179,136 @@ func TestTracing(t *testing.T) {
 			t.Errorf("%s: Tracing %q, want Active", fn, got)
 		}
 	}
+}
+
+// TestTracingPolicyName: the managed policy the template and the docs say
+// SAM attaches for Tracing: Active is the one SAM 1.110 attaches in the
+// aws partition, AWSXrayWriteOnlyAccess (samtranslator's
+// get_xray_managed_policy_name), not the older AWSXRayDaemonWriteAccess.
+func TestTracingPolicyName(t *testing.T) {
+	const want = "AWSXrayWriteOnlyAccess"
+	name := regexp.MustCompile(`AWSX[Rr]ay[A-Za-z]*Access`)
+	for _, file := range []string{"template.yaml", "docs/design.md"} {
+		t.Run(file, func(t *testing.T) {
+			data, err := os.ReadFile(filepath.Join(root, file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := name.FindAllString(string(data), -1)
+			if len(got) == 0 {
+				t.Fatalf("got no X-Ray policy named, want %s", want)
+			}
+			for _, g := range got {
+				if g != want {
+					t.Errorf("got %s, want %s", g, want)
+				}
+			}
+		})
+	}
+}
+
+// TestMailConfigurationSetName: the configuration set's name, as
+// CloudFormation computes it, is one SES takes (letters, digits, "_" and
+// "-", 64 at most) for any stack name CloudFormation takes (up to 128
+// characters), and two stacks of one name in one region (one deleted,
+// one deployed again) get two names.
+func TestMailConfigurationSetName(t *testing.T) {
+	tp := loadTemplate(t)
+	name := field(tp.resources["MailConfigurationSet"], "Properties", "Name")
+	if name == nil {
+		t.Fatal("MailConfigurationSet has no Name")
+	}
+	sesName := regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+	tests := []struct {
+		name, stack, id string
+	}{
+		{"a short name", "doorstep", "6c1f2a40-5b7e-11ef-9f3a-0a1b2c3d4e5f"},
+		{"59 characters", strings.Repeat("d", 59), "6c1f2a40-5b7e-11ef-9f3a-0a1b2c3d4e5f"},
+		{"60 characters", strings.Repeat("d", 60), "6c1f2a40-5b7e-11ef-9f3a-0a1b2c3d4e5f"},
+		{"128 characters, the most", "d" + strings.Repeat("-0", 63) + "x", "6c1f2a40-5b7e-11ef-9f3a-0a1b2c3d4e5f"},
+	}
+	seen := map[string]string{}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			pseudo := map[string]string{
+				"AWS::StackName": tt.stack,
+				"AWS::StackId":   "arn:aws:cloudformation:us-east-1:123456789012:stack/" + tt.stack + "/" + tt.id,
+				"AWS::Region":    "us-east-1",
+			}
+			got, err := evalString(name, pseudo)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sesName.MatchString(got) {
+				t.Errorf("got %q (%d characters), want 1 to 64 letters, digits, _ or -", got, len(got))
+			}
+			seen[got] = tt.stack
+		})
+	}
+	pseudo := map[string]string{
+		"AWS::StackName": "doorstep",
+		"AWS::StackId":   "arn:aws:cloudformation:us-east-1:123456789012:stack/doorstep/0d9e8f70-5b7f-11ef-8a21-0f1e2d3c4b5a",
+	}
+	if again, err := evalString(name, pseudo); err != nil || seen[again] != "" {
+		t.Errorf("got %q (%v) for doorstep deployed again, want a name of its own", again, err)
+	}
+}
+
+// evalString evaluates the intrinsic functions a resource's name is made
+// with (Ref of a pseudo parameter, Sub, Join, Select, Split) as
+// CloudFormation would, given the pseudo parameters' values.
+func evalString(n *yaml.Node, pseudo map[string]string) (string, error) {
+	switch {
+	case n.Kind == yaml.ScalarNode && strings.HasPrefix(n.ShortTag(), "!!"):
+		return n.Value, nil
+	case n.Tag == "!Ref":
+		if v, ok := pseudo[n.Value]; ok {
+			return v, nil
+		}
+		return "", fmt.Errorf("!Ref %s: not a pseudo parameter given", n.Value)
+	case n.Tag == "!Sub" && n.Kind == yaml.ScalarNode:
+		var err error
+		out := regexp.MustCompile(`\$\{([^}]*)\}`).ReplaceAllStringFunc(n.Value, func(m string) string {
+			v, ok := pseudo[m[2:len(m)-1]]
+			if !ok {
+				err = fmt.Errorf("!Sub %s: not a pseudo parameter given", m)
+			}
+			return v
+		})
+		return out, err
+	case n.Tag == "!Join" && len(n.Content) == 2:
+		parts, err := evalList(n.Content[1], pseudo)
+		return strings.Join(parts, n.Content[0].Value), err
+	case n.Tag == "!Select" && len(n.Content) == 2:
+		list, err := evalList(n.Content[1], pseudo)
+		if err != nil {
+			return "", err
+		}
+		i, err := strconv.Atoi(n.Content[0].Value)
+		if err != nil || i < 0 || i >= len(list) {
+			return "", fmt.Errorf("!Select %s of %d", n.Content[0].Value, len(list))
+		}
+		return list[i], nil
+	}
+	return "", fmt.Errorf("line %d: %s is not evaluated here", n.Line, n.Tag)
+}
+
+// evalList evaluates a list: a YAML sequence or a !Split.
+func evalList(n *yaml.Node, pseudo map[string]string) ([]string, error) {
+	if n.Tag == "!Split" && len(n.Content) == 2 {
+		s, err := evalString(n.Content[1], pseudo)
+		return strings.Split(s, n.Content[0].Value), err
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("line %d: not a list", n.Line)
+	}
+	var out []string
+	for _, it := range n.Content {
+		s, err := evalString(it, pseudo)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
 }

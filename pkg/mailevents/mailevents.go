@@ -156,6 +156,7 @@ func handle(ctx context.Context, rec Recorder, m *metrics.Metrics, log *slog.Log
 		return rep, fmt.Errorf("mail event %s: %w", e.DetailType, err)
 	}
 	code := requestCode(d.Mail.Tags)
+	ref := logRef(code)
 	var reports []booking.MailEvent
 	switch {
 	case d.Bounce != nil:
@@ -174,20 +175,20 @@ func handle(ctx context.Context, rec Recorder, m *metrics.Metrics, log *slog.Log
 			reports = append(reports, booking.MailEvent{Kind: kind, Email: r.EmailAddress, At: at, RequestCode: code})
 		}
 		log.InfoContext(ctx, "mail bounced", "bounce_type", d.Bounce.BounceType, "bounce_sub_type", d.Bounce.BounceSubType,
-			"recipients", len(d.Bounce.BouncedRecipients), "request_code", code)
+			"recipients", len(d.Bounce.BouncedRecipients), "request", ref)
 	case d.Complaint != nil:
 		at := firstTime(d.Complaint.Timestamp, e.Time, d.Mail.Timestamp)
 		for _, r := range d.Complaint.ComplainedRecipients {
 			reports = append(reports, booking.MailEvent{Kind: booking.MailComplained, Email: r.EmailAddress, At: at, RequestCode: code})
 		}
 		log.InfoContext(ctx, "mail complained of", "feedback_type", d.Complaint.ComplaintFeedbackType,
-			"recipients", len(d.Complaint.ComplainedRecipients), "request_code", code)
+			"recipients", len(d.Complaint.ComplainedRecipients), "request", ref)
 	case d.DeliveryDelay != nil:
 		log.InfoContext(ctx, "mail delayed; SES keeps trying", "delay_type", d.DeliveryDelay.DelayType,
-			"recipients", len(d.DeliveryDelay.DelayedRecipients), "request_code", code)
+			"recipients", len(d.DeliveryDelay.DelayedRecipients), "request", ref)
 		return rep, nil
 	case d.Reject != nil:
-		log.WarnContext(ctx, "mail rejected by SES for its content", "reason", d.Reject.Reason, "request_code", code)
+		log.WarnContext(ctx, "mail rejected by SES for its content", "reason", d.Reject.Reason, "request", ref)
 		return rep, nil
 	default:
 		log.WarnContext(ctx, "mail event not acted on", "detail_type", e.DetailType, "event_type", d.EventType)
@@ -198,7 +199,9 @@ func handle(ctx context.Context, rec Recorder, m *metrics.Metrics, log *slog.Log
 		out, err := rec.RecordMailEvent(ctx, ev)
 		if err != nil {
 			if c := booking.ErrorCode(err); c == booking.InvalidEmail || c == booking.InvalidRequest {
-				log.WarnContext(ctx, "mail event refused", "error", err.Error())
+				// The error's text quotes what SES gave as the address:
+				// only its code is logged.
+				log.WarnContext(ctx, "mail event refused", "error_code", string(c))
 				continue
 			}
 			return rep, fmt.Errorf("mail event %s: %w", e.DetailType, err)
@@ -207,9 +210,9 @@ func handle(ctx context.Context, rec Recorder, m *metrics.Metrics, log *slog.Log
 		if out.Recorded != nil {
 			rep.Recorded = append(rep.Recorded, out.Recorded.Reason)
 			m.Count(ctx, metrics.UndeliverableRecorded, metrics.DimensionReason, string(out.Recorded.Reason))
-			log.InfoContext(ctx, "address recorded undeliverable", "reason", string(out.Recorded.Reason), "request_code", ev.RequestCode)
+			log.InfoContext(ctx, "address recorded undeliverable", "reason", string(out.Recorded.Reason), "request", ref)
 		} else if ev.Kind == booking.MailBouncedTransient {
-			log.InfoContext(ctx, "transient bounce counted", "days", out.TransientDays, "request_code", ev.RequestCode)
+			log.InfoContext(ctx, "transient bounce counted", "days", out.TransientDays, "request", ref)
 		}
 	}
 	return rep, nil
@@ -221,6 +224,16 @@ func requestCode(tags map[string][]string) string {
 		return strings.TrimSpace(v[0])
 	}
 	return ""
+}
+
+// logRef is how the log names the request a message was about: the code's
+// booking.LogRef, as every other line names a request (the code opens the
+// person's pages), "" when the message named none.
+func logRef(code string) string {
+	if code == "" {
+		return ""
+	}
+	return booking.LogRef(code)
 }
 
 // firstTime is the first of ts that is set.

@@ -278,3 +278,64 @@ func TestBadEvents(t *testing.T) {
 		}
 	})
 }
+
+// TestLogsNameTheRequestByItsLogRef: each event about a request's message
+// logs the request as its code's booking.LogRef, never the code (which
+// opens the person's pages) nor the address; a refused address is logged
+// by its error's code, not by what SES gave.
+func TestLogsNameTheRequestByItsLogRef(t *testing.T) {
+	reject := func(t *testing.T) []byte {
+		var e map[string]any
+		if err := json.Unmarshal(lambdatest.Event(t, "mail-events-delivery-delay.json"), &e); err != nil {
+			t.Fatal(err)
+		}
+		e["detail-type"] = mailevents.DetailRejected
+		d := e["detail"].(map[string]any)
+		delete(d, "deliveryDelay")
+		d["reject"] = map[string]any{"reason": "Bad content"}
+		out, _ := json.Marshal(e)
+		return out
+	}
+	refused := func(t *testing.T) []byte {
+		var e map[string]any
+		if err := json.Unmarshal(lambdatest.Event(t, "mail-events-permanent-bounce.json"), &e); err != nil {
+			t.Fatal(err)
+		}
+		e["detail"].(map[string]any)["bounce"].(map[string]any)["bouncedRecipients"] = []any{map[string]any{"emailAddress": "J Ruiz <j.ruiz@example.net>"}}
+		out, _ := json.Marshal(e)
+		return out
+	}
+	sample := func(name string) func(t *testing.T) []byte {
+		return func(t *testing.T) []byte { return lambdatest.Event(t, name) }
+	}
+	tests := []struct {
+		name    string
+		event   func(t *testing.T) []byte
+		code    string
+		address string
+	}{
+		{"permanent bounce", sample("mail-events-permanent-bounce.json"), "7K3M-Q9TD-2HXA", "j.ruiz@example.net"},
+		{"suppressed", sample("mail-events-suppressed.json"), "2MNP-QRST-VWX4", "j.ruiz@example.net"},
+		{"complaint", sample("mail-events-complaint.json"), "9ABC-DEFG-HJK3", "no.thanks@example.com"},
+		{"transient bounce", sample("mail-events-transient-bounce.json"), "4PQR-8STV-WXY2", "full.box@example.org"},
+		{"delivery delay", sample("mail-events-delivery-delay.json"), "4PQR-8STV-WXY2", "full.box@example.org"},
+		{"reject", reject, "4PQR-8STV-WXY2", "full.box@example.org"},
+		{"refused address", refused, "7K3M-Q9TD-2HXA", "j.ruiz@example.net"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			forEachEngine(t, func(t *testing.T, s stack) {
+				s.invoke(t, tt.event(t))
+				got := s.log.String()
+				for _, secret := range []string{tt.code, strings.ReplaceAll(tt.code, "-", ""), tt.address} {
+					if strings.Contains(got, secret) {
+						t.Errorf("the log holds %s:\n%s", secret, got)
+					}
+				}
+				if want := `"request":"` + booking.LogRef(tt.code) + `"`; !strings.Contains(got, want) {
+					t.Errorf("the log has no %s:\n%s", want, got)
+				}
+			})
+		})
+	}
+}

@@ -181,7 +181,7 @@ func (n *Notifier) Send(ctx context.Context, msgs []Message) error {
 			if n.Metrics != nil {
 				n.Metrics.NotificationFailed(ctx, string(m.Channel))
 			}
-			errs = append(errs, fmt.Errorf("message %s: %w", m.ID, err))
+			errs = append(errs, fmt.Errorf("message %s: %w", logRef(m.ID), err)) // logged: the code opens the person's pages
 		}
 	}
 	return errors.Join(errs...)

@@ -89,10 +89,7 @@ func (s *Sender) SendEmail(ctx context.Context, m notify.Message) error {
 		in.EmailTags = []types.MessageTag{{Name: aws.String(RequestTag), Value: aws.String(code)}}
 	}
 	_, err := s.sendEmail(ctx, in)
-	if err != nil {
-		return fmt.Errorf("ses: send e-mail: %w", err)
-	}
-	return nil
+	return awsenv.CallError("ses: send e-mail", err)
 }
 
 // tagValue is what SES takes as a message tag's value.

@@ -51,10 +51,7 @@ func (s *Sender) SendText(ctx context.Context, m notify.Message) error {
 	if errors.As(err, &conflict) && conflict.Reason == types.ConflictExceptionReasonDestinationPhoneNumberOptedOut {
 		return fmt.Errorf("sms: %w", notify.ErrOptedOut)
 	}
-	if err != nil {
-		return fmt.Errorf("sms: send text: %w", err)
-	}
-	return nil
+	return awsenv.CallError("sms: send text", err)
 }
 
 // EndpointVariable is the SDK's own variable for this service's endpoint

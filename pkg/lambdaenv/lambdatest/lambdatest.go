@@ -86,6 +86,7 @@ func NewEnv(t testing.TB) *Env {
 		if err := store.CreateRequest(ctx, r, nil, bookingtest.Unlimited, time.Now()); err != nil {
 			t.Fatal(err)
 		}
+		Note(r.Code, r.Contact.Phone)
 		return env
 	}
 	t.Fatal("no demo business takes requests without a deposit")
@@ -156,6 +157,7 @@ func InvokeHTTP(t testing.TB, handler any, event []byte) events.APIGatewayV2HTTP
 		t.Fatalf("response is not an API Gateway HTTP API response: %v: %s", err, out)
 	}
 	checkAPI(t, event, res)
+	noteResponse(res)
 	return res
 }
 
@@ -325,6 +327,7 @@ func (e *Env) Send(t testing.TB, slug, phone string) string {
 	if err != nil {
 		t.Fatalf("create a request of %s: %v", slug, err)
 	}
+	Note(c.Code, phone)
 	return c.Code
 }
 
