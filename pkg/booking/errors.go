@@ -40,7 +40,7 @@ const (
 	ServerBusy Code = "SERVER_BUSY"
 )
 
-// The codes of the limits on what strangers can do (README, "Security and
+// The codes of the limits on what strangers can do (docs/design.md, "Security and
 // abuse").
 const (
 	// RateLimited: the business has taken as many public requests as it

@@ -20,7 +20,7 @@ type Observer interface {
 	LimitHit(ctx context.Context, limit Limit)
 }
 
-// Limit names a limit on what strangers can do (README, "Security and
+// Limit names a limit on what strangers can do (docs/design.md, "Security and
 // abuse"), as Observer.LimitHit reports it.
 type Limit string
 

@@ -189,7 +189,7 @@ type lookupView struct {
 // read leniently (booking.CanonicalCode: any case, with or without dashes
 // or spaces). A code that cannot be one is refused next to the field; an
 // unknown one is the same page, answered 404. Each lookup is one read,
-// bounded as every public read is (the API's throttle; README, "Security
+// bounded as every public read is (the API's throttle; docs/design.md, "Security
 // and abuse").
 func (h *handler) lookup(w http.ResponseWriter, r *http.Request) {
 	lang := htmlpage.AcceptLanguage(r)
