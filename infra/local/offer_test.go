@@ -140,11 +140,7 @@ func TestRequestKeepsItsOffer(t *testing.T) {
 		}
 	}
 	post("services", "remove-service", url.Values{"id": {service.ID}})
-	var rest []string
-	for _, z := range b.ServiceArea.ZIPCodes[1:] {
-		rest = append(rest, z)
-	}
-	post("area", "area", url.Values{"label": {b.ServiceArea.Label}, "zip_codes": {strings.Join(rest, "\n")}})
+	post("area", "area", url.Values{"label": {b.ServiceArea.Label}, "zip_codes": {strings.Join(b.ServiceArea.ZIPCodes[1:], "\n")}})
 
 	// The business's offer no longer has them...
 	var now struct {
