@@ -113,7 +113,11 @@ func (a *api) listArrivalWindows(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	av, err := a.bookings.ArrivalWindows(r.Context(), b, q)
-	a.respond(w, r, http.StatusOK, av, err)
+	if err != nil {
+		a.writeError(r.Context(), w, err)
+		return
+	}
+	writeAvailability(w, av)
 }
 
 // windowQuery decodes listArrivalWindows' parameters: from (YYYY-MM-DD,
