@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -79,5 +80,33 @@ func TestAvailabilityJSONAllocatesNothing(t *testing.T) {
 	buf := make([]byte, 0, 64<<10)
 	if allocs := testing.AllocsPerRun(20, func() { buf = appendAvailability(buf[:0], av) }); allocs != 0 {
 		t.Errorf("got %.0f allocations, want 0", allocs)
+	}
+}
+
+// TestBusinessBodyOncePerRecord: getBusiness encodes and hashes a record
+// once; the same shared record again is answered from that body, and a
+// changed record (another pointer) gets its own.
+func TestBusinessBodyOncePerRecord(t *testing.T) {
+	a := &api{}
+	b := &booking.Business{Slug: "acme-plumbing", Name: "Acme Plumbing"}
+	body, etag, err := a.businessBody(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := encodeJSON(b)
+	if string(body) != string(want) || etag != etagOf(want) {
+		t.Fatalf("got %s %s, want %s %s", body, etag, want, etagOf(want))
+	}
+	if allocs := testing.AllocsPerRun(20, func() { _, _, _ = a.businessBody(b) }); allocs != 0 {
+		t.Errorf("the same record again: got %.0f allocations, want 0 (no encoding)", allocs)
+	}
+	changed := *b
+	changed.Name = "Acme Plumbing and Heating"
+	body, _, err = a.businessBody(&changed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(body), "and Heating") {
+		t.Errorf("a changed record: got %s, want its own body", body)
 	}
 }
