@@ -48,6 +48,9 @@ type form struct {
 	// DayChoices and ServiceChoices are Days (with Soonest) and Services
 	// as HTML, made by withChoices just before the page is rendered.
 	DayChoices, ServiceChoices template.HTML
+	// PageTop is the page's top as HTML (the business, the heading, the
+	// danger box, the notices, the problems), made by withChoices too.
+	PageTop template.HTML
 	NoDays                     bool
 	Week                       int
 	PrevWeek, NextWeek         string // the pager's weeks
@@ -353,8 +356,89 @@ func (f *form) days(first, today time.Time, ws []booking.Window, a answers) []da
 // is large, and the template reads it in place). Fields, not methods the
 // template calls: a method called by html/template costs a reflect.FuncOf.
 func (f *form) withChoices() *form {
-	f.DayChoices, f.ServiceChoices = f.dayChoices(), f.serviceChoices()
+	f.DayChoices, f.ServiceChoices, f.PageTop = f.dayChoices(), f.serviceChoices(), f.pageTop()
 	return f
+}
+
+// pageTop is the top of the form's pages: the business and the heading, the
+// box that sends an emergency to the phone, the example's and the
+// preview's notices, and the page's problems, each a link to its field
+// (or the form's own, unlinked), with the number to call when the refusal
+// asks for it. Written here as dayChoices is, for the same reason.
+func (f *form) pageTop() template.HTML {
+	var b strings.Builder
+	b.Grow(1024)
+	text := func(s string) { b.WriteString(htmlpage.Escape(s)) }
+	l := func(key string) { text(tr(f.Lang, key)) }
+	b.WriteString(`<p class="business">`)
+	text(f.Business)
+	b.WriteString("</p>\n<h1>")
+	text(f.Heading)
+	b.WriteString("</h1>\n" + `<section class="danger-first" aria-labelledby="danger-title">` + "\n" + `<h2 id="danger-title">`)
+	l("danger_title")
+	b.WriteString("</h2>\n<p>")
+	l("danger")
+	b.WriteString("</p>\n")
+	f.writeCall(&b)
+	b.WriteString("\n" + `<p id="danger-else">`)
+	l("danger_else")
+	b.WriteString("</p>\n</section>\n")
+	if f.Example {
+		b.WriteString(`<p class="note" id="example">`)
+		l("example_notice")
+		b.WriteString("</p>\n")
+	}
+	if f.Preview {
+		b.WriteString(`<p class="note" id="preview">`)
+		l("preview_notice")
+		b.WriteString("</p>\n")
+	}
+	if len(f.Problems) > 0 {
+		b.WriteString(`<div class="error-box" id="fix" role="alert"><h2>`)
+		l("fix_intro")
+		b.WriteString("</h2>\n" + `<ul id="problems">`)
+		for _, p := range f.Problems {
+			b.WriteString("\n<li>")
+			if p.Field == "top" {
+				b.WriteString(`<span class="error" id="top-error">`)
+				text(p.Text)
+				b.WriteString(`</span>`)
+			} else {
+				// A field's name (fieldsInOrder: letters and _), which
+				// html/template's escaping of a URL's fragment leaves
+				// as it is.
+				b.WriteString(`<a href="#`)
+				text(p.Field)
+				b.WriteString(`">`)
+				text(p.Text)
+				b.WriteString(`</a>`)
+			}
+			b.WriteString("</li>")
+		}
+		b.WriteString("\n</ul>\n")
+		if f.Call {
+			f.writeCall(&b)
+			b.WriteString("\n")
+		}
+		b.WriteString("</div>\n")
+	}
+	return template.HTML(b.String()) // every value above escaped
+}
+
+// writeCall writes the "call" template of f: the business's number as a
+// link to call it, or its text when it has no number to link.
+func (f *form) writeCall(b *strings.Builder) {
+	b.WriteString("<p>")
+	if f.PhoneLink != "" {
+		b.WriteString(`<a class="call" href="`)
+		b.WriteString(htmlpage.Escape(string(f.PhoneLink))) // a tel: link, as in serviceChoices
+		b.WriteString(`">`)
+		b.WriteString(htmlpage.Escape(f.CallText))
+		b.WriteString(`</a>`)
+	} else {
+		b.WriteString(htmlpage.Escape(f.CallText))
+	}
+	b.WriteString("</p>")
 }
 
 // dayChoices is the days fieldset's choices: the soonest window (when
