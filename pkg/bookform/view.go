@@ -50,10 +50,10 @@ type form struct {
 	DayChoices, ServiceChoices template.HTML
 	// PageTop is the page's top as HTML (the business, the heading, the
 	// danger box, the notices, the problems), made by withChoices too.
-	PageTop template.HTML
-	NoDays                     bool
-	Week                       int
-	PrevWeek, NextWeek         string // the pager's weeks
+	PageTop            template.HTML
+	NoDays             bool
+	Week               int
+	PrevWeek, NextWeek string // the pager's weeks
 	// The second.
 	PickDay      bool // the day has no window any more: the days again, to pick another
 	DayText      string
