@@ -56,7 +56,7 @@ STRIPE_MOCK_VERSION := v0.203.0
 
 help:
 	@echo "make run             run the service locally on DynamoDB Local, data in .data/: go run ./infra/local (ARGS=--memory: in memory, writes nothing)"
-	@echo "make test            install DynamoDB Local, Chromium, axe-core and the MCP clients if needed, then go vet and go test"
+	@echo "make test            install DynamoDB Local, Chromium, axe-core and the MCP clients if needed, then go vet, staticcheck and go test"
 	@echo "make chaos           the fault harness: 20,000 operations with 10% of DynamoDB calls faulted, then its invariants (ARGS='--ops 1000 --fault-rate 0.2 --seed N')"
 	@echo "make fuzz            run each fuzz target for FUZZTIME (default $(FUZZTIME)): make fuzz FUZZTIME=5m"
 	@echo "make build           build every functions/<name> into bin/<name>/bootstrap (linux/arm64)"
@@ -89,6 +89,7 @@ run: $(if $(filter --memory,$(ARGS)),,dynamodb-local)
 TEST_PACKAGES ?= $(shell echo $$(( $$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1) + 1 )))
 test: dynamodb-local browser axe-core mcp-clients stripe-mock
 	go vet ./...
+	$(MAKE) --no-print-directory lint
 	go run ./infra/withdynamodb sh -c '\
 		go test -count=1 -tags $(LAMBDA_TAGS) ./infra/local/ & browser=$$!; \
 		nice -n 10 go test -count=1 -p $(TEST_PACKAGES) -tags $(LAMBDA_TAGS) $$(go list ./... | grep -v /infra/local$$); rest=$$?; \
@@ -238,9 +239,11 @@ fmt:
 vet:
 	go vet ./...
 
-# staticcheck, pinned, installed on first use (or when STATICCHECK_VERSION
-# changes) with go install from the Go module proxy. It takes a minute or
-# two on a cold cache, so it is not part of make test.
+# staticcheck, pinned as go vet is (by the Go toolchain), installed on
+# first use (or when STATICCHECK_VERSION changes) with go install from the
+# Go module proxy; make test runs it after go vet and fails when it cannot
+# install it or it finds a problem. It takes a minute or two on a cold
+# cache.
 STATICCHECK_DIR := .tools/staticcheck
 STATICCHECK_VERSION := v0.8.2
 lint:
@@ -249,8 +252,9 @@ lint:
 		echo "lint: installing honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) into $(STATICCHECK_DIR)"; \
 		mkdir -p $(STATICCHECK_DIR); \
 		GOBIN=$(abspath $(STATICCHECK_DIR)) go install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) || exit 1; \
+		[ -x $$bin ] || { echo "lint: the install left no $$bin" >&2; exit 1; }; \
 	fi; \
-	$$bin ./...
+	$$bin -tags $(LAMBDA_TAGS) ./...
 
 # Lints the JSON API's OpenAPI document with Redocly CLI, by redocly.yaml's
 # rules. The CLI is pinned and installed on first use into .tools/redocly

@@ -40,10 +40,11 @@ func TestFloorRatioAndVerdict(t *testing.T) {
 		wantWithin         bool
 	}{
 		{1000, 1000, 1, true},
-		{1100, 1000, 1.10, true}, // the target itself is met
-		{1101, 1000, 1.101, false},
-		{900, 1000, 0.9, true}, // noise can put the handler under its floor
-		{1000, 0, 0, false},    // no floor: not met
+		{1050, 1000, 1.05, true}, // the target itself is met
+		{1051, 1000, 1.051, false},
+		{1080, 1000, 1.08, false}, // getBusiness before issue 40
+		{900, 1000, 0.9, true},    // noise can put the handler under its floor
+		{1000, 0, 0, false},       // no floor: not met
 	}
 	for _, tt := range tests {
 		r := floorResult{op: "getBusiness", n: 10, handlerUs: tt.handlerUs, floorUs: tt.floorUs}
@@ -85,20 +86,20 @@ func TestParseFloor(t *testing.T) {
 func TestFloorRows(t *testing.T) {
 	var rs []floorResult
 	for i, op := range floorOperations {
-		rs = append(rs, floorResult{op: op.name, n: 300, handlerUs: 1000 + 50*float64(i), floorUs: 1000})
+		rs = append(rs, floorResult{op: op.name, n: 300, handlerUs: 1000 + 20*float64(i), floorUs: 1000})
 	}
 	rows, err := floorRows(rs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantVerdicts := []string{"met", "met", "met", "missed"} // 1.0x, 1.05x, 1.1x, 1.15x
+	wantVerdicts := []string{"met", "met", "met", "missed"} // 1.0x, 1.02x, 1.04x, 1.06x
 	for i, r := range rows {
-		if !strings.HasPrefix(r.name, floorOperations[i].name+":") || r.verdict != wantVerdicts[i] || r.target != "≤ 1.10x floor" {
+		if !strings.HasPrefix(r.name, floorOperations[i].name+":") || r.verdict != wantVerdicts[i] || r.target != "≤ 1.05x floor" {
 			t.Errorf("row %d = %+v, want %s, %s", i, r, floorOperations[i].name, wantVerdicts[i])
 		}
 	}
-	if !strings.Contains(rows[3].result, "1.15x") {
-		t.Errorf("row 3's result %q does not say 1.15x", rows[3].result)
+	if !strings.Contains(rows[3].result, "1.06x") {
+		t.Errorf("row 3's result %q does not say 1.06x", rows[3].result)
 	}
 	if _, err := floorRows(rs[:3]); err == nil {
 		t.Error("floorRows without getServiceRequest: want an error")

@@ -59,9 +59,8 @@ var startTime = time.Date(2026, 12, 1, 15, 0, 0, 0, time.UTC)
 // clock is the service's clock: startTime plus a tick per operation.
 type clock struct{ ticks atomic.Int64 }
 
-func (c *clock) now() time.Time       { return startTime.Add(time.Duration(c.ticks.Load()) * tick) }
-func (c *clock) advance(n int64)      { c.ticks.Add(n) }
-func (c *clock) at(t int64) time.Time { return startTime.Add(time.Duration(t) * tick) }
+func (c *clock) now() time.Time  { return startTime.Add(time.Duration(c.ticks.Load()) * tick) }
+func (c *clock) advance(n int64) { c.ticks.Add(n) }
 
 // outbox records every message the notifier hands to e-mail or text.
 type outbox struct {

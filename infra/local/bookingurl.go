@@ -40,6 +40,16 @@ func (s localForms) Business(ctx context.Context, slug string) (*booking.Busines
 	return s.local(b), err
 }
 
+func (s localForms) PublicBusiness(ctx context.Context, slug string) (*booking.Business, error) {
+	b, err := s.Store.PublicBusiness(ctx, slug)
+	return s.local(b), err
+}
+
+func (s localForms) OwnBusiness(ctx context.Context, slug string) (*booking.Business, error) {
+	b, err := s.Store.OwnBusiness(ctx, slug)
+	return s.local(b), err
+}
+
 func (s localForms) BusinessByInboxEmail(ctx context.Context, email string) (*booking.Business, error) {
 	b, err := s.Store.BusinessByInboxEmail(ctx, email)
 	return s.local(b), err

@@ -31,11 +31,6 @@ func TestBrowserComingOnBoard(t *testing.T) {
 	var logs logBuffer
 	srv := serveLocal(ctx, t, demoBusinessesFor(t), slog.New(slog.NewTextHandler(&logs, nil)), nil)
 	browser := axetest.Browser(ctx, t)
-	outbox := func() []notify.Message {
-		var box struct{ Messages []notify.Message }
-		getJSON(t, srv.URL+"/dev/outbox", &box)
-		return box.Messages
-	}
 
 	type service struct{ nameEN, nameES, descEN, descES string }
 	tests := []struct {
@@ -202,20 +197,10 @@ func TestBrowserComingOnBoard(t *testing.T) {
 			requestCode, _, _ = strings.Cut(requestCode, "?")
 
 			// ... and the owner accepts it from the new-request e-mail.
-			link := ""
-			for _, m := range outbox() {
-				if m.Kind == notify.KindNewRequest && m.To == tt.email && strings.Contains(m.Subject, requestCode) {
-					link = oneTapLink.FindString(m.Body)
-				}
-			}
-			if link == "" {
-				t.Fatalf("outbox: no new-request e-mail to %s with a one-tap link for %s", tt.email, requestCode)
-			}
-			p.taps++
-			p.open(link)
-			p.check("one-tap")
-			p.click("button#sign-in")
-			p.click("button#accept")
+			link := fromOutbox(t, srv.URL, "new-request e-mail to "+tt.email+" with a one-tap link for "+requestCode, oneTapLink, func(m notify.Message) bool {
+				return m.Kind == notify.KindNewRequest && m.To == tt.email && strings.Contains(m.Subject, requestCode)
+			})
+			p.follow(link, "one-tap", "button#sign-in", "button#accept")
 			if got := p.text("h1#state"); !strings.HasSuffix(got, tt.texts["accepted"]) {
 				t.Errorf("after accepting: got %q, want it %s", got, tt.texts["accepted"])
 			}

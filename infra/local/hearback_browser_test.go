@@ -149,10 +149,8 @@ func TestBrowserHearBack(t *testing.T) {
 // outboxTo returns the local outbox's messages of kind to the address.
 func outboxTo(t *testing.T, siteURL, to string, kind notify.Kind) []notify.Message {
 	t.Helper()
-	var outbox struct{ Messages []notify.Message }
-	getJSON(t, siteURL+"/dev/outbox", &outbox)
 	var msgs []notify.Message
-	for _, m := range outbox.Messages {
+	for _, m := range outboxAt(t, siteURL) {
 		if m.To == to && m.Kind == kind {
 			msgs = append(msgs, m)
 		}

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -265,18 +266,49 @@ func signIn(t *testing.T, p *phoneTab, base, email string) {
 	p.open(base + "/inbox")
 	p.typeIn("#email", email)
 	p.click("button#send")
-	var outbox struct{ Messages []notify.Message }
-	getJSON(t, base+"/dev/outbox", &outbox)
-	link := ""
-	for _, m := range outbox.Messages { // newest first
-		if m.Kind == inboxweb.KindSignIn && m.To == email {
-			link = signInLink.FindString(m.Body)
-			break
+	link := fromOutbox(t, base, "sign-in link to "+email, signInLink, func(m notify.Message) bool {
+		return m.Kind == inboxweb.KindSignIn && m.To == email
+	})
+	p.follow(link, "", "button#sign-in")
+}
+
+// outboxAt returns the messages the local server at base keeps instead of
+// sending them (/dev/outbox), newest first.
+func outboxAt(t *testing.T, base string) []notify.Message {
+	t.Helper()
+	var box struct{ Messages []notify.Message }
+	getJSON(t, base+"/dev/outbox", &box)
+	return box.Messages
+}
+
+// fromOutbox returns what pattern finds (a link, a code) in the newest
+// message of the local outbox at base that match accepts and whose body
+// has it; without one the test fails, saying it found no what.
+func fromOutbox(t *testing.T, base, what string, pattern *regexp.Regexp, match func(notify.Message) bool) string {
+	t.Helper()
+	for _, m := range outboxAt(t, base) {
+		if !match(m) {
+			continue
+		}
+		if found := pattern.FindString(m.Body); found != "" {
+			return found
 		}
 	}
-	if link == "" {
-		t.Fatalf("outbox: no sign-in link to %s", email)
-	}
+	t.Fatalf("outbox: no %s", what)
+	return ""
+}
+
+// follow taps a link from an e-mail or a text (counted as a tap), checks
+// the page it opens as step (unless step is ""), then presses each of
+// press in turn, as the person does.
+func (p *phoneTab) follow(link, step string, press ...string) {
+	p.t.Helper()
+	p.taps++
 	p.open(link)
-	p.click("button#sign-in")
+	if step != "" {
+		p.check(step)
+	}
+	for _, sel := range press {
+		p.click(sel)
+	}
 }

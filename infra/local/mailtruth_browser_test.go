@@ -59,11 +59,7 @@ func TestBrowserMailThatBounces(t *testing.T) {
 	}
 	srv := serveLocal(ctx, t, businesses, slog.New(slog.DiscardHandler), nil)
 	browser := axetest.Browser(ctx, t)
-	outbox := func() []notify.Message {
-		var box struct{ Messages []notify.Message }
-		getJSON(t, srv.URL+"/dev/outbox", &box)
-		return box.Messages
-	}
+	outbox := func() []notify.Message { return outboxAt(t, srv.URL) }
 	// until waits for cond, reading again, up to 10 s.
 	until := func(t *testing.T, what string, cond func() bool) {
 		t.Helper()
@@ -139,16 +135,9 @@ func TestBrowserMailThatBounces(t *testing.T) {
 				t.Errorf("the code's page: got %q, want %q", got, tt.codeTitle)
 			}
 			o.check("code")
-			code := ""
-			for _, m := range outbox() { // newest first
-				if m.Kind == inboxweb.KindSignInCode && m.To == "+1"+tt.owner {
-					code = sixDigits.FindString(m.Body)
-					break
-				}
-			}
-			if code == "" {
-				t.Fatalf("outbox: no sign-in code texted to %s", tt.owner)
-			}
+			code := fromOutbox(t, srv.URL, "sign-in code texted to "+tt.owner, sixDigits, func(m notify.Message) bool {
+				return m.Kind == inboxweb.KindSignInCode && m.To == "+1"+tt.owner
+			})
 			o.typeIn("#code", code)
 			o.click("button#verify")
 			until(t, "told in the inbox", func() bool {
@@ -169,19 +158,10 @@ func TestBrowserMailThatBounces(t *testing.T) {
 				t.Errorf("after asking for the link: got %q, want %q", got, tt.linkSent)
 			}
 			o.check("email-link-sent")
-			link := ""
-			for _, m := range outbox() {
-				if m.Kind == inboxweb.KindInboxEmailChange && m.To == newInbox {
-					link = emailChangeLink.FindString(m.Body)
-					break
-				}
-			}
-			if link == "" {
-				t.Fatalf("outbox: no link to %s", newInbox)
-			}
-			o.open(link)
-			o.check("email-confirm")
-			o.click("button#confirm-email")
+			link := fromOutbox(t, srv.URL, "link to "+newInbox, emailChangeLink, func(m notify.Message) bool {
+				return m.Kind == inboxweb.KindInboxEmailChange && m.To == newInbox
+			})
+			o.follow(link, "email-confirm", "button#confirm-email")
 			if got := o.text(".notice"); !strings.HasPrefix(got, tt.confirmed) {
 				t.Errorf("after confirming: got %q, want %q", got, tt.confirmed)
 			}

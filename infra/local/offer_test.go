@@ -76,18 +76,9 @@ func TestRequestKeepsItsOffer(t *testing.T) {
 	// The owner signs in, renames the service, removes it, and takes the
 	// ZIP code out of the area.
 	send("POST", "/inbox/sign-in", url.Values{"email": {b.InboxEmail}}.Encode(), form...)
-	var box struct{ Messages []notify.Message }
-	getJSON(t, srv.URL+"/dev/outbox", &box)
-	link := ""
-	for _, m := range box.Messages {
-		if m.Kind == inboxweb.KindSignIn && m.To == b.InboxEmail {
-			link = signInLink.FindString(m.Body)
-			break
-		}
-	}
-	if link == "" {
-		t.Fatal("no sign-in link in the outbox")
-	}
+	link := fromOutbox(t, srv.URL, "sign-in link to "+b.InboxEmail, signInLink, func(m notify.Message) bool {
+		return m.Kind == inboxweb.KindSignIn && m.To == b.InboxEmail
+	})
 	if status, _ := send("POST", strings.TrimPrefix(link, srv.URL), "", form...); status != http.StatusSeeOther {
 		t.Fatalf("sign in: got %d", status)
 	}
@@ -140,11 +131,7 @@ func TestRequestKeepsItsOffer(t *testing.T) {
 		}
 	}
 	post("services", "remove-service", url.Values{"id": {service.ID}})
-	var rest []string
-	for _, z := range b.ServiceArea.ZIPCodes[1:] {
-		rest = append(rest, z)
-	}
-	post("area", "area", url.Values{"label": {b.ServiceArea.Label}, "zip_codes": {strings.Join(rest, "\n")}})
+	post("area", "area", url.Values{"label": {b.ServiceArea.Label}, "zip_codes": {strings.Join(b.ServiceArea.ZIPCodes[1:], "\n")}})
 
 	// The business's offer no longer has them...
 	var now struct {
@@ -185,9 +172,8 @@ func TestRequestKeepsItsOffer(t *testing.T) {
 		_, pages[i].body = send("GET", pages[i].path, "")
 	}
 	pages = append(pages, struct{ name, path, body string }{"the tool server's status", "/mcp", mcp})
-	getJSON(t, srv.URL+"/dev/outbox", &box)
 	accepted := ""
-	for _, m := range box.Messages {
+	for _, m := range outboxAt(t, srv.URL) {
 		if m.Kind == notify.KindConfirmed && m.Channel == notify.ChannelEmail && m.To == "ana.offer@example.com" {
 			accepted = m.Body
 			break

@@ -59,23 +59,14 @@ func TestBrowserOneTap(t *testing.T) {
 			created := createRequest(t, srv.URL, tt.slug, body)
 
 			// The new-request e-mail, in the outbox.
-			var outbox struct{ Messages []notify.Message }
-			getJSON(t, srv.URL+"/dev/outbox", &outbox)
-			link := ""
-			for _, m := range outbox.Messages {
-				if m.Kind == notify.KindNewRequest && strings.Contains(m.Subject, created.Code) {
-					link = oneTapLink.FindString(m.Body)
-				}
-			}
-			if link == "" {
-				t.Fatalf("outbox: no new-request e-mail with a one-tap link for %s", created.Code)
-			}
+			link := fromOutbox(t, srv.URL, "new-request e-mail with a one-tap link for "+created.Code, oneTapLink, func(m notify.Message) bool {
+				return m.Kind == notify.KindNewRequest && strings.Contains(m.Subject, created.Code)
+			})
 
 			p := newPhoneTab(t, browser, shots, "onetap-"+tt.lang, tt.lang, scriptsOn)
 
 			// Signed out, the owner taps the link in the e-mail ...
-			p.taps++
-			p.open(link)
+			p.follow(link, "")
 			if got := p.text("h1"); got != tt.open {
 				t.Errorf("the link's page: got %q, want %q", got, tt.open)
 			}
@@ -123,11 +114,6 @@ func TestBrowserOwnerTexts(t *testing.T) {
 	srv := serveLocal(ctx, t, demoBusinessesFor(t), slog.New(slog.NewTextHandler(&logs, nil)), nil)
 	browser := axetest.Browser(ctx, t)
 
-	outbox := func() []notify.Message {
-		var box struct{ Messages []notify.Message }
-		getJSON(t, srv.URL+"/dev/outbox", &box)
-		return box.Messages
-	}
 	// send creates a request and returns its code.
 	send := func(t *testing.T, slug, service, zip, phone, urgency string) string {
 		t.Helper()
@@ -157,18 +143,11 @@ func TestBrowserOwnerTexts(t *testing.T) {
 	for i, tt := range tests {
 		t.Run(tt.lang, func(t *testing.T) {
 			code := send(t, tt.slug, tt.service, tt.zip, "602555018"+string(rune('0'+i)), "soon")
-			link := ""
-			for _, m := range outbox() {
-				if m.Kind == notify.KindNewRequest && strings.Contains(m.Subject, code) {
-					link = oneTapLink.FindString(m.Body)
-				}
-			}
-			if link == "" {
-				t.Fatal("no one-tap link in the outbox")
-			}
+			link := fromOutbox(t, srv.URL, "one-tap link for "+code, oneTapLink, func(m notify.Message) bool {
+				return m.Kind == notify.KindNewRequest && strings.Contains(m.Subject, code)
+			})
 			p := newPhoneTab(t, browser, shots, "texts-"+tt.lang, tt.lang, scriptsOn)
-			p.open(link)
-			p.click("button#sign-in")
+			p.follow(link, "", "button#sign-in")
 			p.open(srv.URL + "/inbox/settings")
 			p.click("a#open-texts") // the settings' "Ways to be told" section
 			p.check("settings")
@@ -205,7 +184,7 @@ func TestBrowserOwnerTexts(t *testing.T) {
 			urgent := send(t, tt.slug, tt.service, tt.zip, "602555019"+string(rune('0'+i)), "emergency")
 			calm := send(t, tt.slug, tt.service, tt.zip, "602555020"+string(rune('0'+i)), "flexible")
 			var got []string
-			for _, m := range outbox() {
+			for _, m := range outboxAt(t, srv.URL) {
 				if m.Kind == notify.KindNewRequest && m.Channel == notify.ChannelSMS && m.To == "+1"+tt.mobile {
 					got = append(got, m.Body)
 				}

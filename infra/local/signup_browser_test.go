@@ -34,17 +34,9 @@ func (p *phoneTab) choose(sel, value string) {
 // the local outbox.
 func outboxSignupLink(t *testing.T, base, email string) string {
 	t.Helper()
-	var outbox struct{ Messages []notify.Message }
-	getJSON(t, base+"/dev/outbox", &outbox)
-	for _, m := range outbox.Messages { // newest first
-		if m.Kind == inboxweb.KindSignup && m.To == email {
-			if link := signupLink.FindString(m.Body); link != "" {
-				return link
-			}
-		}
-	}
-	t.Fatalf("outbox: no sign-up link to %s", email)
-	return ""
+	return fromOutbox(t, base, "sign-up link to "+email, signupLink, func(m notify.Message) bool {
+		return m.Kind == inboxweb.KindSignup && m.To == email
+	})
 }
 
 // signUp signs a business up in the tab, from /start to its inbox: the

@@ -521,7 +521,7 @@ func (h *handler) renderStart(ctx context.Context, w http.ResponseWriter, r *htt
 	if len(f.Errors) > 0 {
 		f.Title = tr(f.Lang, "fix_title") + " · " + f.Heading
 	}
-	render(w, status, "start", f.Lang, f.titleOr(f.Heading), f.Switch, f)
+	render(w, status, "start", f.Lang, f.titleOr(f.Heading), f.Switch, f.withChoices())
 }
 
 // listDays lists on f the days of the week a.Week of the horizon, a.Day's
@@ -607,7 +607,7 @@ func (h *handler) renderDetails(ctx context.Context, w http.ResponseWriter, r *h
 	if len(f.Errors) > 0 || f.Top != "" {
 		f.Title = tr(f.Lang, "fix_title") + " · " + f.Heading
 	}
-	render(w, status, "details", f.Lang, f.titleOr(f.Heading)+" · "+f.Business, f.Switch, f)
+	render(w, status, "details", f.Lang, f.titleOr(f.Heading)+" · "+f.Business, f.Switch, f.withChoices())
 }
 
 // render writes the page name with view, in lang, with a switch to the

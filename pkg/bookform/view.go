@@ -41,10 +41,16 @@ type form struct {
 	Service  *booking.Service  // the chosen service; nil for other
 
 	// The first page.
-	Services           []serviceView
-	Deposit            *depositView
-	Days               []dayView
-	Soonest            *dayView // the soonest window, for a business with urgent services
+	Services []serviceView
+	Deposit  *depositView
+	Days     []dayView
+	Soonest  *dayView // the soonest window, for a business with urgent services
+	// DayChoices and ServiceChoices are Days (with Soonest) and Services
+	// as HTML, made by withChoices just before the page is rendered.
+	DayChoices, ServiceChoices template.HTML
+	// PageTop is the page's top as HTML (the business, the heading, the
+	// danger box, the notices, the problems), made by withChoices too.
+	PageTop            template.HTML
 	NoDays             bool
 	Week               int
 	PrevWeek, NextWeek string // the pager's weeks
@@ -322,20 +328,27 @@ func (f *form) windowText(w booking.Window) string {
 // days are the 7 days from first, each with its first free time and its
 // number of open windows (of ws), a's day checked.
 func (f *form) days(first, today time.Time, ws []booking.Window, a answers) []dayView {
-	count := map[string]int{}
-	firstFree := map[string]time.Time{}
+	// By the day's place in the week, not in maps: this runs on every
+	// view of the week's page.
+	var dates [7]string
+	for i := range dates {
+		dates[i] = first.AddDate(0, 0, i).Format("2006-01-02")
+	}
+	var count [7]int
+	var firstFree [7]time.Time
 	for _, w := range ws {
-		if count[w.Date] == 0 {
-			firstFree[w.Date] = w.Start
+		if i := slices.Index(dates[:], w.Date); i >= 0 {
+			if count[i] == 0 {
+				firstFree[i] = w.Start
+			}
+			count[i]++
 		}
-		count[w.Date]++
 	}
 	days := make([]dayView, 0, 7)
-	for i := range 7 {
+	for i, date := range dates {
 		d := first.AddDate(0, 0, i)
-		date := d.Format("2006-01-02")
-		v := dayView{ID: "day-" + date, Value: date, Text: f.dayName(today, d), Open: count[date] > 0, Checked: a.Day == date}
-		switch n := count[date]; n {
+		v := dayView{ID: "day-" + date, Value: date, Text: f.dayName(today, d), Open: count[i] > 0, Checked: a.Day == date}
+		switch n := count[i]; n {
 		case 0:
 		case 1:
 			v.CountText = tr(f.Lang, "windows_one")
@@ -343,11 +356,197 @@ func (f *form) days(first, today time.Time, ws []booking.Window, a answers) []da
 			v.CountText = tr(f.Lang, "windows_many", n)
 		}
 		if v.Open {
-			v.First = tr(f.Lang, "first_free", display.Clock(f.Lang, firstFree[date], f.b.Location()))
+			v.First = tr(f.Lang, "first_free", display.Clock(f.Lang, firstFree[i], f.b.Location()))
 		}
 		days = append(days, v)
 	}
 	return days
+}
+
+// withChoices makes f's DayChoices and ServiceChoices, as they stand, and
+// returns f: its last step before it is rendered (as a pointer: the form
+// is large, and the template reads it in place). Fields, not methods the
+// template calls: a method called by html/template costs a reflect.FuncOf.
+func (f *form) withChoices() *form {
+	f.DayChoices, f.ServiceChoices, f.PageTop = f.dayChoices(), f.serviceChoices(), f.pageTop()
+	return f
+}
+
+// pageTop is the top of the form's pages: the business and the heading, the
+// box that sends an emergency to the phone, the example's and the
+// preview's notices, and the page's problems, each a link to its field
+// (or the form's own, unlinked), with the number to call when the refusal
+// asks for it. Written here as dayChoices is, for the same reason.
+func (f *form) pageTop() template.HTML {
+	var b strings.Builder
+	b.Grow(1024)
+	text := func(s string) { b.WriteString(htmlpage.Escape(s)) }
+	l := func(key string) { text(tr(f.Lang, key)) }
+	b.WriteString(`<p class="business">`)
+	text(f.Business)
+	b.WriteString("</p>\n<h1>")
+	text(f.Heading)
+	b.WriteString("</h1>\n" + `<section class="danger-first" aria-labelledby="danger-title">` + "\n" + `<h2 id="danger-title">`)
+	l("danger_title")
+	b.WriteString("</h2>\n<p>")
+	l("danger")
+	b.WriteString("</p>\n")
+	f.writeCall(&b)
+	b.WriteString("\n" + `<p id="danger-else">`)
+	l("danger_else")
+	b.WriteString("</p>\n</section>\n")
+	if f.Example {
+		b.WriteString(`<p class="note" id="example">`)
+		l("example_notice")
+		b.WriteString("</p>\n")
+	}
+	if f.Preview {
+		b.WriteString(`<p class="note" id="preview">`)
+		l("preview_notice")
+		b.WriteString("</p>\n")
+	}
+	if len(f.Problems) > 0 {
+		b.WriteString(`<div class="error-box" id="fix" role="alert"><h2>`)
+		l("fix_intro")
+		b.WriteString("</h2>\n" + `<ul id="problems">`)
+		for _, p := range f.Problems {
+			b.WriteString("\n<li>")
+			if p.Field == "top" {
+				b.WriteString(`<span class="error" id="top-error">`)
+				text(p.Text)
+				b.WriteString(`</span>`)
+			} else {
+				// A field's name (fieldsInOrder: letters and _), which
+				// html/template's escaping of a URL's fragment leaves
+				// as it is.
+				b.WriteString(`<a href="#`)
+				text(p.Field)
+				b.WriteString(`">`)
+				text(p.Text)
+				b.WriteString(`</a>`)
+			}
+			b.WriteString("</li>")
+		}
+		b.WriteString("\n</ul>\n")
+		if f.Call {
+			f.writeCall(&b)
+			b.WriteString("\n")
+		}
+		b.WriteString("</div>\n")
+	}
+	return template.HTML(b.String()) // every value above escaped
+}
+
+// writeCall writes the "call" template of f: the business's number as a
+// link to call it, or its text when it has no number to link.
+func (f *form) writeCall(b *strings.Builder) {
+	b.WriteString("<p>")
+	if f.PhoneLink != "" {
+		b.WriteString(`<a class="call" href="`)
+		b.WriteString(htmlpage.Escape(string(f.PhoneLink))) // a tel: link, as in serviceChoices
+		b.WriteString(`">`)
+		b.WriteString(htmlpage.Escape(f.CallText))
+		b.WriteString(`</a>`)
+	} else {
+		b.WriteString(htmlpage.Escape(f.CallText))
+	}
+	b.WriteString("</p>")
+}
+
+// dayChoices is the days fieldset's choices: the soonest window (when
+// there is one), then each day of the week, a choice when it has open
+// windows and a card when not; what the "days" template wrote with some 60
+// actions, each an escaper html/template calls through reflect, written
+// here with the same escaping (htmlpage.Escape), byte for byte: it made
+// the week's page 1.3x listArrivalWindows (docs/performance.md).
+func (f *form) dayChoices() template.HTML {
+	var b strings.Builder
+	b.Grow(len(f.Days) * 200)
+	attrs := func(d *dayView) {
+		b.WriteString(`<input type="radio" name="day" id="`)
+		b.WriteString(htmlpage.Escape(d.ID))
+		b.WriteString(`" value="`)
+		b.WriteString(htmlpage.Escape(d.Value))
+		b.WriteString(`"`)
+		if d.Checked {
+			b.WriteString(" checked")
+		}
+	}
+	if d := f.Soonest; d != nil {
+		b.WriteString(`<label class="soonest">`)
+		attrs(d)
+		b.WriteString(`><span><strong>`)
+		b.WriteString(htmlpage.Escape(tr(f.Lang, "soonest")))
+		b.WriteString(`</strong> `)
+		b.WriteString(htmlpage.Escape(d.Text))
+		b.WriteString(`, `)
+		b.WriteString(htmlpage.Escape(d.First))
+		b.WriteString("</span></label>\n")
+	}
+	dayError := f.Errors["day"] != ""
+	for i := range f.Days {
+		d := &f.Days[i]
+		if !d.Open {
+			b.WriteString(`<p class="card off"><strong>`)
+			b.WriteString(htmlpage.Escape(d.Text))
+			b.WriteString(`</strong> `)
+			b.WriteString(htmlpage.Escape(tr(f.Lang, "no_windows")))
+			b.WriteString("</p>\n")
+			continue
+		}
+		b.WriteString(`<label>`)
+		attrs(d)
+		if dayError {
+			b.WriteString(` aria-invalid="true"`)
+		}
+		b.WriteString(`><span><strong>`)
+		b.WriteString(htmlpage.Escape(d.Text))
+		b.WriteString(`</strong> `)
+		b.WriteString(htmlpage.Escape(d.First))
+		b.WriteString(` · `)
+		b.WriteString(htmlpage.Escape(d.CountText))
+		b.WriteString("</span></label>\n")
+	}
+	return template.HTML(b.String()) // every value above escaped
+}
+
+// serviceChoices is the first page's services, each a choice, an urgent
+// one with its badge and the business's number to call now: written here
+// as dayChoices is, for the same reason.
+func (f *form) serviceChoices() template.HTML {
+	var b strings.Builder
+	b.Grow(len(f.Services) * 200)
+	serviceError := f.Errors["service"] != ""
+	for _, s := range f.Services {
+		b.WriteString(`<div class="service"><label><input type="radio" name="service" value="`)
+		b.WriteString(htmlpage.Escape(s.ID))
+		b.WriteString(`"`)
+		if s.Checked {
+			b.WriteString(" checked")
+		}
+		if serviceError {
+			b.WriteString(` aria-invalid="true"`)
+		}
+		b.WriteString(`><span>`)
+		b.WriteString(htmlpage.Escape(s.Name))
+		if s.Urgent {
+			b.WriteString(` <strong class="badge">`)
+			b.WriteString(htmlpage.Escape(tr(f.Lang, "urgent")))
+			b.WriteString(`</strong>`)
+		}
+		b.WriteString(`</span></label>`)
+		if s.Urgent && f.PhoneLink != "" {
+			// A tel: link of digits and + (htmlpage.TelURL), which
+			// html/template's URL normalizing leaves as it is.
+			b.WriteString(`<a class="call-now" href="`)
+			b.WriteString(htmlpage.Escape(string(f.PhoneLink)))
+			b.WriteString(`">`)
+			b.WriteString(htmlpage.Escape(tr(f.Lang, "call_now")))
+			b.WriteString(`</a>`)
+		}
+		b.WriteString("</div>\n")
+	}
+	return template.HTML(b.String()) // every value above escaped
 }
 
 // windows are the open windows ws, each with its start as the form's

@@ -123,6 +123,14 @@ type benchStore struct {
 
 func (s *benchStore) Business(context.Context, string) (*Business, error) { return s.biz, nil }
 
+func (s *benchStore) PublicBusiness(ctx context.Context, slug string) (*Business, error) {
+	return s.Business(ctx, slug)
+}
+
+func (s *benchStore) OwnBusiness(ctx context.Context, slug string) (*Business, error) {
+	return s.Business(ctx, slug)
+}
+
 func (s *benchStore) HeldWindows(_ context.Context, _ string, from, to, _ time.Time) ([]time.Time, error) {
 	var out []time.Time
 	for _, t := range s.held {

@@ -167,13 +167,14 @@ func (s *Bookings) DeliveryTo(ctx context.Context, c Contact) (Delivery, error) 
 
 // Business returns the business with the given slug (getBusiness), read
 // leniently (any case, spaces around it). A string that cannot be a slug is
-// NOT_FOUND without a lookup.
+// NOT_FOUND without a lookup. The record is the public side's
+// (Store.PublicBusiness): shared with other callers, never to be changed.
 func (s *Bookings) Business(ctx context.Context, slug string) (*Business, error) {
 	slug = strings.ToLower(strings.TrimSpace(slug))
 	if !IsSlug(slug) {
 		return nil, Errorf(NotFound, "no business has the slug %s", excerpt(slug))
 	}
-	b, err := s.store.Business(ctx, slug)
+	b, err := s.store.PublicBusiness(ctx, slug)
 	if err != nil {
 		return nil, err
 	}

@@ -210,6 +210,14 @@ func (s *oneRequestStore) Business(_ context.Context, slug string) (*Business, e
 	return &Business{Slug: slug}, nil
 }
 
+func (s *oneRequestStore) PublicBusiness(ctx context.Context, slug string) (*Business, error) {
+	return s.Business(ctx, slug)
+}
+
+func (s *oneRequestStore) OwnBusiness(ctx context.Context, slug string) (*Business, error) {
+	return s.Business(ctx, slug)
+}
+
 func (s *oneRequestStore) RecordLatePayment(_ context.Context, before, after Request) error {
 	if s.r.Status != before.Status || s.r.Deposit.State != before.Deposit.State {
 		return Errorf(InvalidTransition, "moved")

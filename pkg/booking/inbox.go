@@ -19,7 +19,9 @@ type Inbox struct {
 }
 
 // Business is the business whose inbox this is, as read when it was
-// opened.
+// opened: strongly consistent, never from the store's cache
+// (Store.OwnBusiness), so the owner's pages show a change the moment it is
+// stored, by whoever stored it.
 func (in *Inbox) Business() *Business { return in.b }
 
 // OpenInbox opens the inbox of the business whose inbox token this is. Any
@@ -31,7 +33,7 @@ func (s *Bookings) OpenInbox(ctx context.Context, token string) (*Inbox, error) 
 	if !ok {
 		return nil, unauthorized
 	}
-	b, err := s.store.Business(ctx, slug)
+	b, err := s.store.OwnBusiness(ctx, slug)
 	if ErrorCode(err) == NotFound {
 		return nil, unauthorized
 	}
@@ -44,11 +46,16 @@ func (s *Bookings) OpenInbox(ctx context.Context, token string) (*Inbox, error) 
 	return &Inbox{s: s, b: b}, nil
 }
 
-// OperatorInbox opens the inbox of the business with the given slug (read
-// as Business reads it), for the operator, who acts as the business: the
-// operator's tools, and the tests. No edge a stranger reaches calls it.
+// OperatorInbox opens the inbox of the business with the given slug (any
+// case, read fresh as every inbox's business is: Store.OwnBusiness), for
+// the operator, who acts as the business: the operator's tools, and the
+// tests. No edge a stranger reaches calls it.
 func (s *Bookings) OperatorInbox(ctx context.Context, slug string) (*Inbox, error) {
-	b, err := s.Business(ctx, slug)
+	slug = strings.ToLower(strings.TrimSpace(slug))
+	if !IsSlug(slug) {
+		return nil, Errorf(NotFound, "no business has the slug %s", excerpt(slug))
+	}
+	b, err := s.store.OwnBusiness(ctx, slug)
 	if err != nil {
 		return nil, err
 	}

@@ -202,6 +202,14 @@ func (s *siteStore) Business(_ context.Context, slug string) (*Business, error) 
 	return nil, Errorf(NotFound, "no business has the slug %q", slug)
 }
 
+func (s *siteStore) PublicBusiness(ctx context.Context, slug string) (*Business, error) {
+	return s.Business(ctx, slug)
+}
+
+func (s *siteStore) OwnBusiness(ctx context.Context, slug string) (*Business, error) {
+	return s.Business(ctx, slug)
+}
+
 func (s *siteStore) BusinessesAtHost(_ context.Context, host string) ([]*Business, error) {
 	s.hosts = append(s.hosts, host)
 	var at []*Business

@@ -191,7 +191,7 @@ func (s *Bookings) CustomerRequest(ctx context.Context, code string) (Request, *
 	if err != nil {
 		return Request{}, nil, err
 	}
-	b, err := s.store.Business(ctx, r.BusinessSlug)
+	b, err := s.store.PublicBusiness(ctx, r.BusinessSlug)
 	if err != nil {
 		return Request{}, nil, err
 	}

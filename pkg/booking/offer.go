@@ -325,7 +325,7 @@ func (in *Inbox) updateOwned(ctx context.Context, version func(*Business) string
 	if errors.Is(err, ErrBusinessChanged) {
 		// Another change landed between the store's read and its write:
 		// as lost a race as a version that no longer matches.
-		if after, err = s.store.Business(ctx, b.Slug); err != nil {
+		if after, err = s.store.OwnBusiness(ctx, b.Slug); err != nil {
 			return nil, err
 		}
 		return after, changed

@@ -215,7 +215,7 @@ func (s *Bookings) signedInBusiness(ctx context.Context, slug, emailHash string,
 	case readErr != nil:
 		return nil, readErr
 	}
-	b, err := s.store.Business(ctx, slug)
+	b, err := s.store.OwnBusiness(ctx, slug)
 	switch {
 	case ErrorCode(err) == NotFound:
 		return nil, unauthorized

@@ -42,6 +42,16 @@ func (s *signInStore) Business(_ context.Context, slug string) (*Business, error
 	return nil, Errorf(NotFound, "no business has the slug %q", slug)
 }
 
+// PublicBusiness and OwnBusiness are Business: this store keeps one
+// record per business, no cache.
+func (s *signInStore) PublicBusiness(ctx context.Context, slug string) (*Business, error) {
+	return s.Business(ctx, slug)
+}
+
+func (s *signInStore) OwnBusiness(ctx context.Context, slug string) (*Business, error) {
+	return s.Business(ctx, slug)
+}
+
 func (s *signInStore) UpdateBusiness(_ context.Context, slug string, change func(*Business) (*Business, error)) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()

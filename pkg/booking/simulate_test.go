@@ -15,6 +15,14 @@ type simulateStore struct {
 
 func (s *simulateStore) Business(context.Context, string) (*Business, error) { return s.biz, nil }
 
+func (s *simulateStore) PublicBusiness(ctx context.Context, slug string) (*Business, error) {
+	return s.Business(ctx, slug)
+}
+
+func (s *simulateStore) OwnBusiness(ctx context.Context, slug string) (*Business, error) {
+	return s.Business(ctx, slug)
+}
+
 func (s *simulateStore) BusinessesAtHost(context.Context, string) ([]*Business, error) {
 	return []*Business{s.biz}, nil
 }

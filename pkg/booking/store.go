@@ -20,6 +20,18 @@ type Store interface {
 	// *Error with code NOT_FOUND.
 	Business(ctx context.Context, slug string) (*Business, error)
 
+	// PublicBusiness is Business for the public side's reads (getBusiness,
+	// the listing, a create, a status): the record may be the store's
+	// cached one, shared with every other caller, so the caller never
+	// changes it (a change is made on a copy, as withPayments does).
+	PublicBusiness(ctx context.Context, slug string) (*Business, error)
+
+	// OwnBusiness is Business for the owner's own pages (a session, an
+	// inbox token, the operator acting as the business): read strongly
+	// consistent and never from a cache, so that a change stored a moment
+	// ago by anyone (the operator approving it) shows on the next page.
+	OwnBusiness(ctx context.Context, slug string) (*Business, error)
+
 	// UpdateBusiness stores the record change makes from the stored record
 	// of slug (nil when there is none; change may then fail), on the
 	// condition that the stored record is still the one change was given:

@@ -180,3 +180,76 @@ func TestCachedBusinessIsTheCallersOwn(t *testing.T) {
 		})
 	}
 }
+
+// TestOwnBusinessReadsPastTheCache: the owner's read (OwnBusiness) finds
+// a change another process stored a moment ago, while the public read
+// (Business, PublicBusiness) serves the cached record until the TTL; and
+// the owner's read leaves the cache as it was.
+func TestOwnBusinessReadsPastTheCache(t *testing.T) {
+	ctx := context.Background()
+	for _, e := range dynamotest.Engines() {
+		t.Run(e.Name, func(t *testing.T) {
+			client, table := e.Open(t)
+			clock := now
+			cached := dynamo.New(client, table, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, func() time.Time { return clock }))
+			ctl := dynamo.New(client, table)
+			if err := ctl.PutBusiness(ctx, loadBusiness(t)); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := cached.PublicBusiness(ctx, slug); err != nil {
+				t.Fatal(err)
+			}
+			err := ctl.UpdateBusiness(ctx, slug, func(b *booking.Business) (*booking.Business, error) {
+				c := *b
+				c.Name = "Renamed by the operator"
+				return &c, nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			reads := []struct {
+				name string
+				read func(context.Context, string) (*booking.Business, error)
+				want string
+			}{
+				{"OwnBusiness", cached.OwnBusiness, "Renamed by the operator"},
+				{"PublicBusiness", cached.PublicBusiness, loadBusiness(t).Name},
+				{"Business", cached.Business, loadBusiness(t).Name},
+			}
+			for _, r := range reads {
+				b, err := r.read(ctx, slug)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := b.Name; got != r.want {
+					t.Errorf("%s at once: got name %q, want %q", r.name, got, r.want)
+				}
+			}
+		})
+	}
+}
+
+// TestPublicBusinessCopiesNothing: the public side's read of a cached
+// business hands out the cached record itself (booking.Store.PublicBusiness:
+// never changed by its callers), not a copy made on every call.
+func TestPublicBusinessCopiesNothing(t *testing.T) {
+	ctx := context.Background()
+	client, table := dynamotest.Minidyn(t)
+	store := dynamo.New(client, table, dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, func() time.Time { return now }))
+	if err := store.PutBusiness(ctx, loadBusiness(t)); err != nil {
+		t.Fatal(err)
+	}
+	first, err := store.PublicBusiness(ctx, slug)
+	if err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		b, err := store.PublicBusiness(ctx, slug)
+		if err != nil || b != first {
+			t.Fatalf("got %p, %v; want the cached record %p", b, err, first)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("got %.0f allocations a read, want 0", allocs)
+	}
+}

@@ -94,6 +94,8 @@ func TestReadsAtTheirLeastUnits(t *testing.T) {
 				wantConsistent bool
 			}{
 				{"Business", func() error { _, err := store.Business(ctx, slug); return err }, "GetItem", false},
+				{"PublicBusiness", func() error { _, err := store.PublicBusiness(ctx, slug); return err }, "GetItem", false},
+				{"OwnBusiness", func() error { _, err := store.OwnBusiness(ctx, slug); return err }, "GetItem", true},
 				{"HeldWindows", func() error {
 					_, err := store.HeldWindows(ctx, slug, monday.Add(-time.Hour), monday.Add(48*time.Hour), now)
 					return err

@@ -300,3 +300,10 @@ func Phone(p string) (string, template.URL) {
 	}
 	return display.Phone(p), link
 }
+
+// Escape escapes s for HTML text or a quoted attribute value exactly as
+// html/template does ({{.}} there): a page's hot part written in Go (a
+// week's days on the booking form) matches the rest byte for byte.
+func Escape(s string) string { return htmlEscaper.Replace(s) }
+
+var htmlEscaper = strings.NewReplacer("\x00", "\uFFFD", `"`, "&#34;", "&", "&amp;", "'", "&#39;", "+", "&#43;", "<", "&lt;", ">", "&gt;")

@@ -57,19 +57,14 @@ func writeTagged(w http.ResponseWriter, r *http.Request, contentType string, bod
 	_, _ = w.Write(body) // the status is sent; a broken connection has nobody left to tell
 }
 
-// respondTagged answers v as JSON, as edge.WriteJSON writes it, with its
-// ETag; or err.
-func (a *api) respondTagged(w http.ResponseWriter, r *http.Request, v any, err error) {
-	if err != nil {
-		a.writeError(r.Context(), w, err)
-		return
-	}
+// encodeJSON is v as edge.WriteJSON writes it: HTML characters as they
+// are, and a newline.
+func encodeJSON(v any) ([]byte, error) {
 	var body bytes.Buffer
 	enc := json.NewEncoder(&body)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		a.writeError(r.Context(), w, err)
-		return
+		return nil, err
 	}
-	writeTagged(w, r, "application/json", body.Bytes(), etagOf(body.Bytes()))
+	return body.Bytes(), nil
 }

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/edge"
@@ -23,6 +24,9 @@ const Prefix = "/api/v1"
 type api struct {
 	bookings *booking.Bookings
 	log      *slog.Logger
+	// businessBodies keeps getBusiness's last body and ETag by slug
+	// (businessBody).
+	businessBodies sync.Map
 }
 
 // New returns the JSON API handler: Routes and DocumentRoutes. Every
@@ -97,7 +101,44 @@ var apiCORS = edge.CORS{AllowHeaders: "Content-Type, Idempotency-Key", ExposeHea
 
 func (a *api) getBusiness(w http.ResponseWriter, r *http.Request) {
 	b, err := a.bookings.Business(r.Context(), r.PathValue("slug"))
-	a.respondTagged(w, r, b, err)
+	if err != nil {
+		a.writeError(r.Context(), w, err)
+		return
+	}
+	body, etag, err := a.businessBody(b)
+	if err != nil {
+		a.writeError(r.Context(), w, err)
+		return
+	}
+	writeTagged(w, r, "application/json", body, etag)
+}
+
+// taggedBusiness is a getBusiness body, its ETag, and the record it was
+// made of.
+type taggedBusiness struct {
+	b    *booking.Business
+	body []byte
+	etag string
+}
+
+// businessBody returns b's getBusiness body (as edge.WriteJSON writes it)
+// and ETag. The public read hands out the store's shared record, never
+// changed (booking.Store.PublicBusiness): while it is the record the last
+// body was made of, the same pointer, the body is that one, not encoded
+// and hashed again. One per slug that exists, so it cannot grow past the
+// number of businesses.
+func (a *api) businessBody(b *booking.Business) ([]byte, string, error) {
+	if last, ok := a.businessBodies.Load(b.Slug); ok && last.(*taggedBusiness).b == b {
+		t := last.(*taggedBusiness)
+		return t.body, t.etag, nil
+	}
+	body, err := encodeJSON(b)
+	if err != nil {
+		return nil, "", err
+	}
+	t := &taggedBusiness{b: b, body: body, etag: etagOf(body)}
+	a.businessBodies.Store(b.Slug, t)
+	return t.body, t.etag, nil
 }
 
 func (a *api) listArrivalWindows(w http.ResponseWriter, r *http.Request) {
@@ -113,7 +154,11 @@ func (a *api) listArrivalWindows(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	av, err := a.bookings.ArrivalWindows(r.Context(), b, q)
-	a.respond(w, r, http.StatusOK, av, err)
+	if err != nil {
+		a.writeError(r.Context(), w, err)
+		return
+	}
+	writeAvailability(w, av)
 }
 
 // windowQuery decodes listArrivalWindows' parameters: from (YYYY-MM-DD,

@@ -596,6 +596,10 @@ func (failingStore) Business(context.Context, string) (*booking.Business, error)
 	return nil, errors.New("dynamodb: connection refused to 10.0.0.7 (secret detail)")
 }
 
+func (s failingStore) PublicBusiness(ctx context.Context, slug string) (*booking.Business, error) {
+	return s.Business(ctx, slug)
+}
+
 func TestServerErrorHidesDetail(t *testing.T) {
 	var logged strings.Builder
 	log := slog.New(slog.NewTextHandler(&logged, nil))

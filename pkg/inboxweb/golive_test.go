@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/doorstep/doorstep/pkg/booking"
+	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
+	"github.com/doorstep/doorstep/pkg/dynamo"
 )
 
 const previewSlug = "mile-high-electric" // preview, a simulated deposit, no confirmed mobile
@@ -281,5 +283,56 @@ func TestRefusedChangeIsASentence(t *testing.T) {
 				t.Errorf("the request is %s, want new", got)
 			}
 		})
+	}
+}
+
+// TestInboxReadsItsBusinessFresh: the owner's pages read their business
+// past the business cache, so the inbox shows an approval the operator
+// stored from another process (ctl businesses approve) on the very next
+// page, while the public side may still serve the cached record for up to
+// dynamo.BusinessCacheTTL.
+func TestInboxReadsItsBusinessFresh(t *testing.T) {
+	withCache := func(c *bookingtest.Clock) []dynamo.Option {
+		return []dynamo.Option{dynamo.WithBusinessCache(dynamo.BusinessCacheTTL, c.Now)}
+	}
+	f := newFixtureOn(t, withCache, func(c *booking.Config) { c.NewBusinessApproval = booking.ApprovalOperator }, nil)
+	ctx := context.Background()
+	a, csrf := f.signIn(t, previewSlug)
+	f.confirmMobile(t, previewSlug)
+	if res := f.do(t, a, "POST", "/inbox/go-live", url.Values{"csrf": {csrf}}); res.status != http.StatusSeeOther {
+		t.Fatalf("go live: got %d, want 303", res.status)
+	}
+	wantIn(t, f.do(t, a, "GET", "/inbox", nil).body, `data-state="waiting"`)
+	if b, err := f.bookings.Business(ctx, previewSlug); err != nil || !b.Waiting() {
+		t.Fatalf("public read before the approval: %v, want waiting", err)
+	}
+
+	ctl := dynamo.New(f.client, f.table)
+	err := booking.OperatorUpdate(ctx, ctl, previewSlug, f.clock.Now(), func(stored *booking.Business) (*booking.Business, error) {
+		c := *stored
+		booking.Approve(&c)
+		return &c, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	for _, path := range []string{"/inbox", "/inbox/settings"} {
+		t.Run(path, func(t *testing.T) {
+			res := f.do(t, a, "GET", path, nil)
+			if path == "/inbox" {
+				wantIn(t, res.body, `data-state="live"`)
+			}
+			wantNotIn(t, res.body, "Waiting for Doorstep&#39;s approval")
+		})
+	}
+	// The public side's record is the cached one until the TTL: what the
+	// owner's pages do not wait for.
+	if b, err := f.bookings.Business(ctx, previewSlug); err != nil || !b.Waiting() {
+		t.Errorf("public read at once: %v, want the cached record (waiting) still", err)
+	}
+	f.clock.Add(dynamo.BusinessCacheTTL)
+	if b, err := f.bookings.Business(ctx, previewSlug); err != nil || b.Waiting() || b.Preview {
+		t.Errorf("public read after the TTL: %v, want live", err)
 	}
 }

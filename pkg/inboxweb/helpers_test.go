@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
 	"github.com/doorstep/doorstep/pkg/booking"
 	"github.com/doorstep/doorstep/pkg/booking/bookingtest"
 	"github.com/doorstep/doorstep/pkg/dynamo"
@@ -202,6 +204,8 @@ type fixture struct {
 	phones   int
 	clock    *bookingtest.Clock
 	store    *dynamo.Store
+	client   *dynamodb.Client // the table's, for a store of another process (ctl)
+	table    string
 	counted  *countingStore
 	bookings *booking.Bookings
 	mail     *mailer
@@ -221,8 +225,21 @@ func newFixture(t *testing.T, config func(*inboxweb.Config)) *fixture {
 // by service (when not nil) too.
 func newFixtureWith(t *testing.T, service func(*booking.Config), config func(*inboxweb.Config)) *fixture {
 	t.Helper()
+	return newFixtureOn(t, nil, service, config)
+}
+
+// newFixtureOn is newFixtureWith on the store options given (a business
+// cache on the fixture's clock: withCache); the fixture's client and table
+// are another process's way to the same table (ctl's).
+func newFixtureOn(t *testing.T, options func(*bookingtest.Clock) []dynamo.Option, service func(*booking.Config), config func(*inboxweb.Config)) *fixture {
+	t.Helper()
 	client, table := dynamotest.Minidyn(t)
-	f := &fixture{clock: bookingtest.NewClock(start), store: dynamo.New(client, table), mail: &mailer{}, log: &syncBuffer{}}
+	clock := bookingtest.NewClock(start)
+	var opts []dynamo.Option
+	if options != nil {
+		opts = options(clock)
+	}
+	f := &fixture{clock: clock, store: dynamo.New(client, table, opts...), client: client, table: table, mail: &mailer{}, log: &syncBuffer{}}
 	dynamotest.PutBusinesses(t, f.store, demoFile, nil)
 	f.counted = &countingStore{Store: f.store}
 	bc := booking.Config{Store: f.counted, SiteURL: siteURL, Now: f.clock.Now}

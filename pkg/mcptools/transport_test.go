@@ -43,6 +43,11 @@ func (s *countingStore) Business(ctx context.Context, slug string) (*booking.Bus
 	return s.Store.Business(ctx, slug)
 }
 
+func (s *countingStore) PublicBusiness(ctx context.Context, slug string) (*booking.Business, error) {
+	s.calls.Add(1)
+	return s.Store.PublicBusiness(ctx, slug)
+}
+
 func (s *countingStore) BusinessesAtHost(ctx context.Context, host string) ([]*booking.Business, error) {
 	s.calls.Add(1)
 	return s.Store.BusinessesAtHost(ctx, host)
