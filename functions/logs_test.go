@@ -52,7 +52,9 @@ type testEvent struct {
 // TestLogsHoldNoSecrets runs the tests of every function in functions/
 // (each folder with a main.go: a new function is taken in as it comes)
 // with go test -json, which hands over what each wrote to stderr, where a
-// function logs (lambdaenv.Logger). Every JSON log line must be free of
+// function logs (lambdaenv.Logger); it fails, with their output, when any
+// of those tests fails (make test runs the functions' tests here only,
+// not twice). Every JSON log line must be free of
 // the shapes above and of each value the tests noted
 // (lambdatest.LogCheckValuesVar: the codes they created or were answered
 // with, their phones, the session cookies they were given). Each
@@ -80,8 +82,9 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 	cmd.Stderr = &stderr
 	out, runErr := cmd.Output()
 
-	logs := map[string][]string{} // function -> its log lines
-	var failed []string
+	logs := map[string][]string{}   // function -> its log lines
+	output := map[string][]string{} // test (function/Test) -> what it printed
+	var failed []string             // the tests that failed, function/Test
 	scan := bufio.NewScanner(bytes.NewReader(out))
 	scan.Buffer(nil, 1<<20)
 	for scan.Scan() {
@@ -90,15 +93,24 @@ func TestLogsHoldNoSecrets(t *testing.T) {
 			continue
 		}
 		function := filepath.Base(e.Package)
-		switch {
-		case e.Action == "fail" && e.Test == "":
-			failed = append(failed, function)
-		case e.Action == "output" && isLogLine(e.Output):
-			logs[function] = append(logs[function], e.Test+": "+strings.TrimSpace(e.Output))
+		test := function + "/" + e.Test
+		switch e.Action {
+		case "fail":
+			failed = append(failed, test)
+		case "output":
+			output[test] = append(output[test], e.Output)
+			if isLogLine(e.Output) {
+				logs[function] = append(logs[function], e.Test+": "+strings.TrimSpace(e.Output))
+			}
 		}
 	}
+	// make test runs the functions' tests here only, so a failure of one
+	// is told as go test would tell it.
+	for _, test := range failed {
+		t.Errorf("%s failed:\n%s", test, strings.Join(output[test], ""))
+	}
 	if runErr != nil || len(failed) > 0 {
-		t.Fatalf("go test %v: %v; failed: %v\n%s", packages, runErr, failed, stderr.String())
+		t.Fatalf("go test %v: %v\n%s", packages, runErr, stderr.String())
 	}
 
 	values := noted(t, valuesFile)
