@@ -342,19 +342,11 @@ func (s *Bookings) created(r Request) Created {
 // RequestStatus returns the status of a request (getServiceRequest). The
 // code is read leniently, as CanonicalCode says.
 func (s *Bookings) RequestStatus(ctx context.Context, code string) (RequestStatus, error) {
-	canonical, ok := CanonicalCode(code)
-	if !ok {
-		return RequestStatus{}, requestNotFound(code)
-	}
-	r, err := s.store.PublicRequest(ctx, canonical)
+	r, b, err := s.CustomerRequest(ctx, code)
 	if err != nil {
 		return RequestStatus{}, err
 	}
-	b, err := s.store.PublicBusiness(ctx, r.BusinessSlug)
-	if err != nil {
-		return RequestStatus{}, err
-	}
-	return statusView(*r, b, s.now()), nil
+	return statusView(r, b, s.now()), nil
 }
 
 // StatusReach is how the person of a request is written to, for a front

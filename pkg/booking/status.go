@@ -46,11 +46,6 @@ type DepositStatus struct {
 }
 
 // statusView builds the status response of r as it stands at now.
-// StatusFields are the stored fields of a request (its JSON names) that
-// statusView reads, with Effective and DepositView: all that
-// Store.PublicRequest reads.
-var StatusFields = []string{"code", "business_slug", "status", "service_name", "window", "changed_by_business", "created", "hold_expires", "deposit"}
-
 func statusView(r Request, b *Business, now time.Time) RequestStatus {
 	r = r.Effective(now)
 	v := RequestStatus{

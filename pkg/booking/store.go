@@ -184,11 +184,6 @@ type Store interface {
 	// with code NOT_FOUND.
 	Request(ctx context.Context, code string) (*Request, error)
 
-	// PublicRequest is Request for getServiceRequest: the request with
-	// only the fields its status shows (StatusFields) set, the person's
-	// details, the address and the history left unread.
-	PublicRequest(ctx context.Context, code string) (*Request, error)
-
 	// MoveRequest stores the move of a request from before (as read) to
 	// after by transition t, in one atomic write with t.Effects() and the
 	// last event of after.History appended to the stored history. The write

@@ -188,43 +188,6 @@ func (s *Store) dueCodes(ctx context.Context, index, shardAttr, atAttr, shardPre
 // Request returns the stored request with the given (canonical) code.
 func (s *Store) Request(ctx context.Context, code string) (*booking.Request, error) {
 	item, err := s.get(ctx, requestPK(code), skRequest)
-	return decodeRequest(code, item, err)
-}
-
-// PublicRequest returns the fields of the stored request with the given
-// (canonical) code that its status shows (booking.StatusFields): the same
-// strongly consistent GetItem, projected, so that getServiceRequest neither
-// reads nor decodes the person's details, the address or the history.
-func (s *Store) PublicRequest(ctx context.Context, code string) (*booking.Request, error) {
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:                s.table,
-		Key:                      keyMap(requestPK(code), skRequest),
-		ConsistentRead:           aws.Bool(true),
-		ProjectionExpression:     aws.String(statusProjection),
-		ExpressionAttributeNames: statusProjectionNames,
-	})
-	var item map[string]types.AttributeValue
-	if out != nil && len(out.Item) > 0 {
-		item = out.Item
-	}
-	return decodeRequest(code, item, err)
-}
-
-// statusProjection and statusProjectionNames project a request item onto
-// booking.StatusFields (#f0, #f1, ...: some are reserved words).
-var statusProjection, statusProjectionNames = func() (string, map[string]string) {
-	names := make(map[string]string, len(booking.StatusFields))
-	refs := make([]string, len(booking.StatusFields))
-	for i, f := range booking.StatusFields {
-		refs[i] = fmt.Sprintf("#f%d", i)
-		names[refs[i]] = f
-	}
-	return strings.Join(refs, ", "), names
-}()
-
-// decodeRequest decodes the request item read for code (nil: none), or
-// returns the read's error.
-func decodeRequest(code string, item map[string]types.AttributeValue, err error) (*booking.Request, error) {
 	if err != nil {
 		return nil, fmt.Errorf("get request %q: %w", code, err)
 	}
