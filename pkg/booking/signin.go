@@ -37,12 +37,6 @@ type Session struct {
 	Opens string
 }
 
-// CSRFMatches reports whether token is the CSRF token of the session,
-// compared in constant time. An empty token never matches.
-func (s Session) CSRFMatches(token string) bool {
-	return s.CSRF != "" && subtle.ConstantTimeCompare([]byte(token), []byte(s.CSRF)) == 1
-}
-
 // SignInRecord is a sign-in link's token as the store keeps it: its hash,
 // never the token.
 type SignInRecord struct {

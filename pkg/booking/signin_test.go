@@ -467,30 +467,6 @@ func TestOpenSessionRefused(t *testing.T) {
 	}
 }
 
-func TestCSRFMatches(t *testing.T) {
-	csrf := newWebToken()
-	tests := []struct {
-		name    string
-		session string
-		form    string
-		want    bool
-	}{
-		{"the session's token", csrf, csrf, true},
-		{"another token", csrf, newWebToken(), false},
-		{"a prefix", csrf, csrf[:42], false},
-		{"longer", csrf, csrf + "A", false},
-		{"none sent", csrf, "", false},
-		{"a session without one", "", "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := (Session{CSRF: tt.session}).CSRFMatches(tt.form); got != tt.want {
-				t.Errorf("CSRFMatches() = %v, want %v", got, tt.want)
-			}
-		})
-	}
-}
-
 func TestSetAcceptingRequests(t *testing.T) {
 	ctx := context.Background()
 	for _, on := range []bool{false, true} {
